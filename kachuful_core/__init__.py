@@ -1,0 +1,53 @@
+"""Kachuful, the South Asian member of the Oh Hell family, as a pure rules engine.
+
+Imports only the standard library and pydantic: no Discord, no storage, no clock, no global
+random. See README.md for the API in brief.
+"""
+
+from .cards import Card, Suit, card_label, card_str, parse_card
+from .errors import (
+    BidOutOfRange,
+    BlindBidAfterLooking,
+    CardNotInHand,
+    DealerBidForbidden,
+    InvalidSeat,
+    KachufulError,
+    MustFollowSuit,
+    NotYourTurn,
+    OptionNotEnabled,
+    RecordError,
+    WrongPhase,
+)
+from .game import Game, Phase
+from .record import Record, export_record, load_game, parse_record, score_summary
+from .rules import Rules
+from .views import SeatView, view
+
+__all__ = [
+    "BidOutOfRange",
+    "BlindBidAfterLooking",
+    "Card",
+    "CardNotInHand",
+    "DealerBidForbidden",
+    "Game",
+    "InvalidSeat",
+    "KachufulError",
+    "MustFollowSuit",
+    "NotYourTurn",
+    "OptionNotEnabled",
+    "Phase",
+    "Record",
+    "RecordError",
+    "Rules",
+    "SeatView",
+    "Suit",
+    "WrongPhase",
+    "card_label",
+    "card_str",
+    "export_record",
+    "load_game",
+    "parse_card",
+    "parse_record",
+    "score_summary",
+    "view",
+]

@@ -1,0 +1,85 @@
+"""Cards as small integers and hands as bit sets.
+
+A card is ``suit * 13 + rank`` with suits S, H, D, C (0..3) and ranks 2..A (0..12), so a hand
+is an ``int`` whose bit ``c`` is set when it holds card ``c``. Bit sets keep the legality checks
+of the hot playout loop to a few integer operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+Card = int
+Suit = int
+
+SUIT_LETTERS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+DECK_SIZE = 52
+FULL_DECK = (1 << DECK_SIZE) - 1
+SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+
+_RANK_BY_NAME = {name: i for i, name in enumerate(RANK_NAMES)} | {"T": 8, "1": -1}
+_SUIT_BY_NAME = {ch: i for i, ch in enumerate(SUIT_LETTERS)} | {
+    ch: i for i, ch in enumerate(SUIT_SYMBOLS)
+}
+
+
+def suit_of(card: Card) -> Suit:
+    return card // 13
+
+
+def rank_of(card: Card) -> int:
+    return card % 13
+
+
+def make_card(suit: Suit, rank: int) -> Card:
+    return suit * 13 + rank
+
+
+def card_str(card: Card) -> str:
+    """Canonical record form: ``10H``, ``AS``."""
+    return RANK_NAMES[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def card_label(card: Card) -> str:
+    """Display form with a suit symbol: ``10♥``."""
+    return RANK_NAMES[card % 13] + SUIT_SYMBOLS[card // 13]
+
+
+def parse_card(text: str) -> Card:
+    """Parse ``10H``, ``th``, ``10♥``; raise ``ValueError`` on anything that is not a card."""
+    s = text.strip().upper()
+    if len(s) < 2 or s[-1] not in _SUIT_BY_NAME:
+        raise ValueError(f"{text!r} is not a card")
+    rank = _RANK_BY_NAME.get(s[:-1], -1)
+    if rank < 0:
+        raise ValueError(f"{text!r} is not a card")
+    return make_card(_SUIT_BY_NAME[s[-1]], rank)
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a bit set, in ascending order (by suit, then rank)."""
+    out: list[Card] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def iter_cards(mask: int) -> Iterator[Card]:
+    return iter(cards_of(mask))
+
+
+def display_order(cards: Iterable[Card]) -> list[Card]:
+    """Cards sorted for showing a hand: by suit S H D C, high rank first."""
+    return sorted(cards, key=lambda c: (c // 13, -(c % 13)))

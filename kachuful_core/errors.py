@@ -1,0 +1,75 @@
+"""Typed refusals. Every command checks first and raises one of these, leaving the state unchanged.
+
+The fields are structured so that callers (the bot's render layer) can word them for a player;
+the messages here are for developers and logs.
+"""
+
+from __future__ import annotations
+
+from .cards import Card, Suit, card_str
+
+
+class KachufulError(ValueError):
+    """Base of every refusal by the engine."""
+
+
+class InvalidSeat(KachufulError):
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        super().__init__(f"there is no seat {seat}")
+
+
+class WrongPhase(KachufulError):
+    def __init__(self, phase: str, expected: str) -> None:
+        self.phase = phase
+        self.expected = expected
+        super().__init__(f"the game is {phase}, not {expected}")
+
+
+class NotYourTurn(KachufulError):
+    def __init__(self, seat: int, expected: int | None) -> None:
+        self.seat = seat
+        self.expected = expected
+        super().__init__(f"seat {seat} acted out of turn (seat {expected} is to act)")
+
+
+class BidOutOfRange(KachufulError):
+    def __init__(self, seat: int, bid: int, low: int, high: int) -> None:
+        self.seat, self.bid, self.low, self.high = seat, bid, low, high
+        super().__init__(f"seat {seat} bid {bid}; bids run from {low} to {high}")
+
+
+class DealerBidForbidden(KachufulError):
+    def __init__(self, seat: int, forbidden: int) -> None:
+        self.seat = seat
+        self.forbidden = forbidden
+        super().__init__(f"the dealer (seat {seat}) may not bid {forbidden}")
+
+
+class BlindBidAfterLooking(KachufulError):
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        super().__init__(f"seat {seat} has looked at its hand and cannot bid blind")
+
+
+class OptionNotEnabled(KachufulError):
+    def __init__(self, option: str) -> None:
+        self.option = option
+        super().__init__(f"the table option {option!r} is off")
+
+
+class CardNotInHand(KachufulError):
+    def __init__(self, seat: int, card: Card) -> None:
+        self.seat = seat
+        self.card = card
+        super().__init__(f"seat {seat} does not hold {card_str(card)}")
+
+
+class MustFollowSuit(KachufulError):
+    def __init__(self, seat: int, suit: Suit, held: tuple[Card, ...], played: Card) -> None:
+        self.seat, self.suit, self.held, self.played = seat, suit, held, played
+        super().__init__(f"seat {seat} must follow suit {suit} and played {card_str(played)}")
+
+
+class RecordError(KachufulError):
+    """A game record that is not valid; the message is the one line a player reads."""
