@@ -66,14 +66,27 @@ def mask_of(cards: Iterable[Card]) -> int:
     return mask
 
 
+def _chunk_table(offset: int, bits: int) -> tuple[tuple[Card, ...], ...]:
+    return tuple(
+        tuple(offset + i for i in range(bits) if pattern >> i & 1) for pattern in range(1 << bits)
+    )
+
+
+# The cards of every 11-bit slice of the deck: listing a hand is five table look-ups instead
+# of a loop over its bits, which keeps ``legal_cards`` cheap in playouts (under 1 MB in all).
+_T0, _T1, _T2, _T3 = (_chunk_table(11 * k, 11) for k in range(4))
+_T4 = _chunk_table(44, 8)
+
+
 def cards_of(mask: int) -> list[Card]:
     """The cards of a bit set, in ascending order (by suit, then rank)."""
-    out: list[Card] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return [
+        *_T0[mask & 0x7FF],
+        *_T1[mask >> 11 & 0x7FF],
+        *_T2[mask >> 22 & 0x7FF],
+        *_T3[mask >> 33 & 0x7FF],
+        *_T4[mask >> 44],
+    ]
 
 
 def iter_cards(mask: int) -> Iterator[Card]:

@@ -9,7 +9,7 @@ the game seed and so the deals still to come.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+import struct
 
 from .cards import Card, rank_of
 
@@ -36,28 +36,43 @@ def commitment(seed_material: bytes) -> str:
     return hashlib.sha256(seed_material).hexdigest()
 
 
-def _words(seed_material: bytes) -> Iterator[int]:
-    counter = 0
-    while True:
-        block = hashlib.sha256(seed_material + counter.to_bytes(8, "big")).digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(block[i : i + 4], "big")
-        counter += 1
+def _stream(seed_material: bytes, count: int) -> tuple[int, ...]:
+    # SHAKE-256 is an extendable-output hash: one call gives every word a shuffle needs, and a
+    # longer output starts with the shorter one, so running out only means asking for more.
+    return struct.unpack(f">{count}I", hashlib.shake_256(seed_material).digest(4 * count))
 
 
-def shuffled_deck(seed_material: bytes) -> list[Card]:
-    """Fisher-Yates over a SHA-256 counter stream; rejection keeps every order equally likely."""
+# For each draw from the n cards still in the deck: words at or above the largest multiple of n
+# are skipped, so that ``word % n`` is exactly uniform.
+_LIMITS = tuple(0 if n == 0 else 0x100000000 - 0x100000000 % n for n in range(53))
+
+
+def shuffled_deck(seed_material: bytes, count: int = 52) -> list[Card]:
+    """The first ``count`` cards of a uniformly shuffled deck.
+
+    Fisher-Yates from the top: for position i = 0, 1, ..., the card at i is swapped with the
+    one at i + (word mod (52 - i)), taking 32-bit big-endian words of SHAKE-256(seed material)
+    in order and skipping a word at or above the largest multiple of 52 - i. Every ordered
+    selection of cards is equally likely; a deal only draws the cards it needs.
+    """
     deck = list(range(52))
-    words = _words(seed_material)
-    for i in range(51, 0, -1):
-        bound = i + 1
-        limit = (1 << 32) - (1 << 32) % bound
-        word = next(words)
-        while word >= limit:
-            word = next(words)
-        j = word % bound
+    words = _stream(seed_material, 64)
+    available = 64
+    k = 0
+    for i in range(min(count, 51)):
+        left = 52 - i
+        limit = _LIMITS[left]
+        while True:
+            if k == available:
+                available *= 2
+                words = _stream(seed_material, available)
+            word = words[k]
+            k += 1
+            if word < limit:
+                break
+        j = i + word % left
         deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return deck[:count]
 
 
 def deal_hands(
@@ -65,12 +80,11 @@ def deal_hands(
 ) -> tuple[list[list[Card]], Card | None]:
     """Deal one card at a time clockwise from the dealer's left; then the next card (if any) is
     the one a "turned" trump would turn."""
-    deck = shuffled_deck(seed_material)
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    for i in range(players * hand_size):
-        hands[(dealer + 1 + i) % players].append(deck[i])
     dealt = players * hand_size
-    turned = deck[dealt] if dealt < len(deck) else None
+    deck = shuffled_deck(seed_material, dealt + 1)
+    # Card i goes to the seat i places left of the dealer's left: a stride through the deck.
+    hands = [deck[(seat - dealer - 1) % players : dealt : players] for seat in range(players)]
+    turned = deck[dealt] if dealt < 52 else None
     return hands, turned
 
 
@@ -82,8 +96,8 @@ def draw_first_dealer(
     drawing = list(range(players))
     rounds: list[tuple[tuple[int, Card], ...]] = []
     while True:
-        deck = shuffled_deck(draw_seed(game_seed, len(rounds)))
-        draws = tuple(zip(drawing, deck, strict=False))
+        deck = shuffled_deck(draw_seed(game_seed, len(rounds)), len(drawing))
+        draws = tuple(zip(drawing, deck, strict=True))
         rounds.append(draws)
         top = max(rank_of(card) for _, card in draws)
         drawing = [seat for seat, card in draws if rank_of(card) == top]

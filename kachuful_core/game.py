@@ -55,6 +55,17 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
+_BIDDING = Phase.BIDDING
+_PLAYING = Phase.PLAYING
+
+# Events are immutable values, so the common ones are made once and shared: a playout then
+# allocates no event per card or bid.
+_CARD_PLAYED = tuple(tuple(CardPlayed(s, c) for c in range(52)) for s in range(7))
+_BID_PLACED = tuple(
+    tuple((BidPlaced(s, b, False), BidPlaced(s, b, True)) for b in range(18)) for s in range(7)
+)
+
+
 @dataclass
 class DealLog:
     """One deal as it happened: what a record keeps."""
@@ -269,13 +280,11 @@ class Game:
         return bids
 
     def legal_cards(self, seat: int) -> list[Card]:
-        if self.phase is not Phase.PLAYING or seat != self.turn:
+        if self.phase is not _PLAYING or seat != self.turn:
             return []
         hand = self._hands[seat]
         if self._trick:
-            follow = hand & SUIT_MASKS[self._led]
-            if follow:
-                hand = follow
+            return cards_of(hand & SUIT_MASKS[self._led] or hand)
         return cards_of(hand)
 
     def can_bid(self, seat: int, bid: int, blind: bool = False) -> bool:
@@ -314,7 +323,7 @@ class Game:
         self._bid_total += bid
         self._bid_count += 1
         self.move_count += 1
-        events.append(BidPlaced(seat, bid, blind))
+        events.append(_BID_PLACED[seat][bid][blind])
         if self._bid_count == self._n:
             self.phase = Phase.PLAYING
             self.turn = self.leader
@@ -323,15 +332,24 @@ class Game:
         return events
 
     def play(self, seat: int, card: Card) -> list[Event]:
-        self._check_play(seat, card)
-        self._hands[seat] ^= 1 << card
+        hands = self._hands
         trick = self._trick
+        if (
+            self.phase is not _PLAYING
+            or seat != self.turn
+            or card.__class__ is not int
+            or not 0 <= card < 52
+            or not hands[seat] >> card & 1
+            or (trick and card // 13 != self._led and hands[seat] & SUIT_MASKS[self._led])
+        ):
+            self._check_play(seat, card)  # raises the precise refusal
+        hands[seat] ^= 1 << card
         if not trick:
             self._led = card // 13
             self._log.tricks.append(trick)
         trick.append((seat, card))
         self.move_count += 1
-        events: list[Event] = [CardPlayed(seat, card)]
+        events: list[Event] = [_CARD_PLAYED[seat][card]]
         if len(trick) < self._n:
             self.turn = (seat + 1) % self._n
         else:
@@ -390,17 +408,19 @@ class Game:
         trick = self._trick
         trump = self.trump
         win_seat, best = trick[0]
-        for seat, card in trick[1:]:
-            suit, best_suit = card // 13, best // 13
+        best_suit = best // 13
+        for seat, card in trick:
+            suit = card // 13
             if (suit == best_suit and card > best) or (suit == trump and best_suit != trump):
-                win_seat, best = seat, card
+                win_seat, best, best_suit = seat, card, suit
         self._tricks_won[win_seat] += 1
-        self._log.trick_winners.append(win_seat)
-        events.append(TrickWon(win_seat, len(self._log.tricks), tuple(trick)))
+        log = self._log
+        log.trick_winners.append(win_seat)
+        number = len(log.tricks)
+        events.append(TrickWon(win_seat, number, tuple(trick)))
         self._trick = []
-        self.leader = win_seat
-        self.turn = win_seat
-        if len(self._log.tricks) == self.hand_size:
+        self.leader = self.turn = win_seat
+        if number == self.hand_size:
             self._finish_deal(events)
 
     def _finish_deal(self, events: list[Event]) -> None:
