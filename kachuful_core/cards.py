@@ -18,6 +18,7 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 DECK_SIZE = 52
 FULL_DECK = (1 << DECK_SIZE) - 1
+BITS = tuple(1 << c for c in range(DECK_SIZE))
 SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
 _RANK_BY_NAME = {name: i for i, name in enumerate(RANK_NAMES)} | {"T": 8, "1": -1}
@@ -60,10 +61,8 @@ def parse_card(text: str) -> Card:
 
 
 def mask_of(cards: Iterable[Card]) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
+    """The bit set of distinct cards."""
+    return sum(map(BITS.__getitem__, cards))
 
 
 def _chunk_table(offset: int, bits: int) -> tuple[tuple[Card, ...], ...]:

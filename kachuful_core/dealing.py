@@ -56,8 +56,9 @@ def shuffled_deck(seed_material: bytes, count: int = 52) -> list[Card]:
     selection of cards is equally likely; a deal only draws the cards it needs.
     """
     deck = list(range(52))
-    words = _stream(seed_material, 64)
-    available = 64
+    # A few spare words: a skipped word is rare (under one chance in 2**26 per draw).
+    available = count + 4
+    words = _stream(seed_material, available)
     k = 0
     for i in range(min(count, 51)):
         left = 52 - i

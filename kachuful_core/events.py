@@ -1,20 +1,22 @@
-"""What happened: every applied action returns these, in order, for the caller to render."""
+"""What happened: every applied action returns these, in order, for the caller to render.
+
+Events are immutable named tuples: cheap to make in a playout loop, and matched by type
+(``isinstance`` or ``match``), never compared with plain tuples.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card, Suit
 
 
-@dataclass(frozen=True, slots=True)
-class FirstDealerDrawn:
+class FirstDealerDrawn(NamedTuple):
     rounds: tuple[tuple[tuple[int, Card], ...], ...]
     dealer: int
 
 
-@dataclass(frozen=True, slots=True)
-class DealStarted:
+class DealStarted(NamedTuple):
     deal_index: int
     deal_number: int
     dealer: int
@@ -24,33 +26,28 @@ class DealStarted:
     commitment: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class HandLooked:
+class HandLooked(NamedTuple):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class BidPlaced:
+class BidPlaced(NamedTuple):
     seat: int
     bid: int
     blind: bool
 
 
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
+class CardPlayed(NamedTuple):
     seat: int
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
-class TrickWon:
+class TrickWon(NamedTuple):
     seat: int
     trick_number: int
     cards: tuple[tuple[int, Card], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class DealScored:
+class DealScored(NamedTuple):
     deal_index: int
     bids: tuple[int, ...]
     blind: tuple[bool, ...]
@@ -60,8 +57,7 @@ class DealScored:
     seed_reveal: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class GameEnded:
+class GameEnded(NamedTuple):
     totals: tuple[int, ...]
     winners: tuple[int, ...]
 

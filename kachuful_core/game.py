@@ -9,12 +9,12 @@ refuse, and otherwise return the events they caused.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from . import dealing
-from .cards import SUIT_MASKS, Card, Suit, cards_of, mask_of, suit_of
+from .cards import BITS, SUIT_MASKS, Card, Suit, cards_of, suit_of
 from .errors import (
     BidOutOfRange,
     BlindBidAfterLooking,
@@ -66,19 +66,39 @@ _BID_PLACED = tuple(
 )
 
 
-@dataclass
 class DealLog:
     """One deal as it happened: what a record keeps."""
 
-    index: int
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
-    turned: Card | None
-    bids: list[int | None]
-    blind: list[bool]
-    tricks: list[list[tuple[int, Card]]] = field(default_factory=list)
-    trick_winners: list[int] = field(default_factory=list)
-    scores: tuple[int, ...] | None = None
+    __slots__ = (
+        "bids",
+        "blind",
+        "dealer",
+        "hands",
+        "index",
+        "scores",
+        "trick_winners",
+        "tricks",
+        "turned",
+    )
+
+    def __init__(
+        self,
+        index: int,
+        dealer: int,
+        hands: tuple[tuple[Card, ...], ...],
+        turned: Card | None,
+        bids: list[int | None],
+        blind: list[bool],
+    ) -> None:
+        self.index = index
+        self.dealer = dealer
+        self.hands = hands
+        self.turned = turned
+        self.bids = bids
+        self.blind = blind
+        self.tricks: list[list[tuple[int, Card]]] = []
+        self.trick_winners: list[int] = []
+        self.scores: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -170,7 +190,7 @@ class Game:
         hands, turned, commitment = dealt
         if self.rules.trump == "turned":
             self.trump = None if turned is None else suit_of(turned)
-        self._hands = [mask_of(h) for h in hands]
+        self._hands = [sum(map(BITS.__getitem__, h)) for h in hands]
         self._log = DealLog(index, self.dealer, hands, turned, self._bids, self._blind)
         self.deals.append(self._log)
         self.turn = self.leader
@@ -183,17 +203,17 @@ class Game:
         self, index: int
     ) -> tuple[tuple[tuple[Card, ...], ...], Card | None, str | None] | None:
         """The hands and turned card of a deal: preset by a record, or shuffled from the seed."""
+        self._material = None if self.seed is None else dealing.deal_seed(self.seed, index)
+        commitment = None if self._material is None else dealing.commitment(self._material)
         preset = self._presets.pop(index, None)
-        commitment = self.commitment(index)
         if preset is not None:
             return preset.hands, preset.turned, commitment
-        if self.seed is None:
+        if self._material is None:
             return None
-        material = dealing.deal_seed(self.seed, index)
-        hands, turned = dealing.deal_hands(material, self._n, self.dealer, self.hand_size)
+        hands, turned = dealing.deal_hands(self._material, self._n, self.dealer, self.hand_size)
         if self.rules.trump != "turned":
             turned = None
-        return tuple(tuple(h) for h in hands), turned, commitment
+        return tuple(map(tuple, hands)), turned, commitment
 
     @property
     def deal_number(self) -> int:
@@ -440,7 +460,7 @@ class Game:
                 tuple(self._tricks_won),
                 scores,
                 tuple(self.totals),
-                self.reveal(self.deal_index, _finished=True),
+                None if self._material is None else self._material.hex(),
             )
         )
         self.turn = None
@@ -477,10 +497,10 @@ class Game:
             return None
         return dealing.commitment(dealing.deal_seed(self.seed, deal_index))
 
-    def reveal(self, deal_index: int, *, _finished: bool = False) -> str | None:
+    def reveal(self, deal_index: int) -> str | None:
         """A finished deal's seed material (hex), so anyone can check the commitment and the
         hands with :func:`kachuful_core.dealing.deal_hands`. None before the deal is over."""
         if self.seed is None:
             return None
-        over = _finished or deal_index < self.deal_index or self.phase is Phase.FINISHED
+        over = deal_index < self.deal_index or self.phase is Phase.FINISHED
         return dealing.deal_seed(self.seed, deal_index).hex() if over else None
