@@ -1,0 +1,87 @@
+"""Start the bot: ``kachuful-bot`` or ``python -m bot``.
+
+Configuration problems end the process with one line on standard error and exit status 2;
+no traceback, and never the token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from typing import NoReturn
+
+from bot.settings import Settings, SettingsError, load_settings, login_failure_message
+
+EXIT_CONFIG = 2
+
+
+class RedactFilter(logging.Filter):
+    """Last line of defence: replace the bot token if it ever reaches a log record."""
+
+    def __init__(self, secret: str) -> None:
+        super().__init__()
+        self._secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self._secret and self._secret in record.getMessage():
+            record.msg = record.getMessage().replace(self._secret, "[redacted]")
+            record.args = None
+        return True
+
+
+def configure_logging(settings: Settings) -> None:
+    level = logging.getLevelName(settings.log_level)
+    handler = logging.StreamHandler()
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S")
+    )
+    handler.addFilter(RedactFilter(settings.discord_token.get_secret_value()))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    # At DEBUG these log request bodies and interaction tokens: never below INFO.
+    for name in ("discord.http", "discord.webhook"):
+        logging.getLogger(name).setLevel(max(level, logging.INFO))
+    # The gateway is chatty at DEBUG (and can echo payloads holding hidden hands' buttons).
+    logging.getLogger("discord.gateway").setLevel(max(level, logging.INFO))
+
+
+def fail(message: str) -> NoReturn:
+    print(f"kachuful-bot: {message}", file=sys.stderr)
+    raise SystemExit(EXIT_CONFIG)
+
+
+async def _run(settings: Settings) -> None:
+    from bot.client import KachufulBot
+
+    bot = KachufulBot(settings)
+    async with bot:
+        await bot.start(settings.discord_token.get_secret_value())
+
+
+def main() -> None:
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        fail(str(error))
+    configure_logging(settings)
+
+    import discord
+
+    from bot.client import StartupError
+
+    try:
+        asyncio.run(_run(settings))
+    except discord.LoginFailure:
+        fail(login_failure_message())
+    except discord.PrivilegedIntentsRequired:
+        fail("Discord refused a privileged intent; this bot needs none, please report this.")
+    except StartupError as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

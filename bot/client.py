@@ -1,0 +1,109 @@
+"""The bot: opens the store, loads the cog, registers the buttons, restores open tables, and
+syncs the slash commands only where asked to."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import ui
+from bot.settings import Settings
+from bot.store import Store, StoreError
+from bot.tables import TableManager
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.kachuful",)
+
+
+class StartupError(Exception):
+    """The bot cannot start (e.g. the database cannot be opened); one line for the operator."""
+
+
+class KachufulTree(app_commands.CommandTree[Any]):
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Answer the user privately instead of leaving "The application did not respond"."""
+        log.error("command failed", exc_info=error)
+        text = "Something went wrong; the table is unchanged. Please try again."
+        if isinstance(error, app_commands.NoPrivateMessage):
+            text = "Kachuful is played in a server channel, not in direct messages."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
+class KachufulBot(commands.Bot):
+    store: Store
+    tables: TableManager
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        intents = discord.Intents.default()  # no privileged intent: slash commands and buttons
+        intents.typing = False
+        intents.presences = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=KachufulTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        self.synced: list[str] = []  # where commands were synced, for the log and the tests
+
+    async def setup_hook(self) -> None:
+        try:
+            self.store = await Store.open(self.settings.db_path, clock=discord.utils.utcnow)
+        except (StoreError, OSError) as error:
+            raise StartupError(str(error)) from None
+        self.tables = TableManager(self, self.store, self.settings)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        ui.register(self)
+        await self.tables.restore()
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Guild sync when KACHUFUL_DEV_GUILD_ID is set (instant, for development); global
+        sync only when KACHUFUL_SYNC_GLOBAL=true (it is rate-limited and slow to spread)."""
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            commands_synced = await self.tree.sync(guild=guild)
+            self.synced.append(f"guild:{guild_id}")
+            log.info("synced %d command(s) to guild %s", len(commands_synced), guild_id)
+        if self.settings.sync_global:
+            commands_synced = await self.tree.sync()
+            self.synced.append("global")
+            log.info("synced %d global command(s)", len(commands_synced))
+        if not self.synced:
+            log.info(
+                "commands not synced: set KACHUFUL_DEV_GUILD_ID or KACHUFUL_SYNC_GLOBAL=true "
+                "when they changed"
+            )
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("ready as %s (%s) in %d server(s)", user, user and user.id, len(self.guilds))
+
+    async def close(self) -> None:
+        tables = getattr(self, "tables", None)
+        if tables is not None:
+            await tables.shutdown()
+        store = getattr(self, "store", None)
+        try:
+            await super().close()
+        finally:
+            if store is not None:
+                await store.close()

@@ -1,0 +1,140 @@
+"""Settings from the environment and `.env`, checked once at start-up.
+
+Anything wrong gives :class:`SettingsError` with one line a server admin can act on; the bot
+token's value is never part of any message.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TOKEN_HELP = (
+    "get one at the Discord Developer Portal → Applications → your app → Bot → Reset Token, "
+    "and put it in .env as DISCORD_TOKEN=..."
+)
+
+# Three dot-separated base64url parts (user id, timestamp, HMAC). Only the shape is checked
+# here; Discord itself decides at login whether the token is valid.
+_TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class SettingsError(Exception):
+    """A setting is missing or invalid; ``str(error)`` is one line for the operator."""
+
+
+class Settings(BaseSettings):
+    """Every setting of the bot. Environment variables win over `.env`."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        env_ignore_empty=True,
+        extra="ignore",
+        populate_by_name=True,
+        frozen=True,
+    )
+
+    discord_token: SecretStr = Field(
+        validation_alias=AliasChoices("DISCORD_TOKEN", "discord_token")
+    )
+    db_path: Path = Field(
+        default=Path("data/kachuful.sqlite3"),
+        validation_alias=AliasChoices("KACHUFUL_DB_PATH", "db_path"),
+    )
+    dev_guild_id: int | None = Field(
+        default=None,
+        gt=0,
+        validation_alias=AliasChoices("KACHUFUL_DEV_GUILD_ID", "dev_guild_id"),
+    )
+    sync_global: bool = Field(
+        default=False, validation_alias=AliasChoices("KACHUFUL_SYNC_GLOBAL", "sync_global")
+    )
+    log_level: LogLevel = Field(
+        default="INFO", validation_alias=AliasChoices("LOG_LEVEL", "log_level")
+    )
+    turn_seconds: float = Field(
+        default=90.0,
+        ge=5,
+        le=3600,
+        validation_alias=AliasChoices("KACHUFUL_TURN_SECONDS", "turn_seconds"),
+    )
+    lobby_timeout_seconds: float = Field(
+        default=900.0,
+        ge=10,
+        le=7 * 24 * 3600,
+        validation_alias=AliasChoices("KACHUFUL_LOBBY_TIMEOUT_SECONDS", "lobby_timeout_seconds"),
+    )
+    bot_delay_seconds: float = Field(
+        default=1.5,
+        ge=0,
+        le=30,
+        validation_alias=AliasChoices("KACHUFUL_BOT_DELAY_SECONDS", "bot_delay_seconds"),
+    )
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("discord_token", mode="after")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        token = value.get_secret_value().strip()
+        if token.lower().startswith("bot "):
+            token = token[4:].strip()
+        if not _TOKEN_SHAPE.match(token):
+            # The message must not contain the token itself.
+            raise ValueError("token_shape")
+        return SecretStr(token)
+
+
+# Environment variable names by field, for messages.
+_ENV_NAMES = {
+    "discord_token": "DISCORD_TOKEN",
+    "db_path": "KACHUFUL_DB_PATH",
+    "dev_guild_id": "KACHUFUL_DEV_GUILD_ID",
+    "sync_global": "KACHUFUL_SYNC_GLOBAL",
+    "log_level": "LOG_LEVEL",
+    "turn_seconds": "KACHUFUL_TURN_SECONDS",
+    "lobby_timeout_seconds": "KACHUFUL_LOBBY_TIMEOUT_SECONDS",
+    "bot_delay_seconds": "KACHUFUL_BOT_DELAY_SECONDS",
+}
+_ALIAS_TO_FIELD = {alias.lower(): field for field, alias in _ENV_NAMES.items()}
+
+
+def _explain(error: ValidationError) -> str:
+    parts: list[str] = []
+    for item in error.errors(include_url=False, include_input=False):
+        loc = str(item["loc"][0]) if item["loc"] else ""
+        field = _ALIAS_TO_FIELD.get(loc.lower(), loc)
+        name = _ENV_NAMES.get(field, loc.upper())
+        if field == "discord_token":
+            if item["type"] == "missing":
+                parts.append(f"DISCORD_TOKEN is not set: {TOKEN_HELP}")
+            else:
+                parts.append(
+                    "DISCORD_TOKEN does not look like a bot token (three parts separated by dots): "
+                    + TOKEN_HELP
+                )
+        else:
+            parts.append(f"{name}: {item['msg']}")
+    return "; ".join(parts)
+
+
+def load_settings(env_file: str | Path | None = ".env", **overrides: Any) -> Settings:
+    """Read the settings; raise :class:`SettingsError` with one line on any problem."""
+    try:
+        return Settings(_env_file=env_file, **overrides)
+    except ValidationError as error:
+        raise SettingsError(_explain(error)) from None
+
+
+def login_failure_message() -> str:
+    return f"Discord refused the bot token (login failed): {TOKEN_HELP}"

@@ -1,0 +1,487 @@
+"""Persistence: every SQL statement of the bot lives in this package.
+
+One SQLite file in WAL mode, opened with aiosqlite. Schema changes are the numbered files in
+``migrations/`` applied in order at start-up and recorded in ``schema_version``. Every applied
+action is written by one :meth:`Store.save_game` call: one transaction, guarded by the game's
+move counter so that two writers can never both win.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import re
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import aiosqlite
+
+from .models import (
+    OPEN_STATUSES,
+    GameRow,
+    GameStatus,
+    Leaderboard,
+    LeaderboardRow,
+    ResultRow,
+    Seat,
+)
+
+__all__ = [
+    "ChannelBusy",
+    "GameRow",
+    "Leaderboard",
+    "LeaderboardRow",
+    "ResultRow",
+    "Seat",
+    "StaleWrite",
+    "Store",
+    "StoreError",
+]
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
+
+
+class StoreError(Exception):
+    """The database could not be opened or used."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an open game (lobby or running)."""
+
+    def __init__(self, game_id: int | None) -> None:
+        super().__init__(f"channel already has open game {game_id}")
+        self.game_id = game_id
+
+
+class StaleWrite(StoreError):
+    """save_game found another version in the database than the one it was based on."""
+
+
+def _serialized(
+    method: Callable[Concatenate[Store, P], Awaitable[R]],
+) -> Callable[Concatenate[Store, P], Awaitable[R]]:
+    """Run a Store method while holding the store's lock (one transaction at a time)."""
+
+    async def wrapper(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        async with self._lock:
+            return await method(self, *args, **kwargs)
+
+    functools.update_wrapper(wrapper, method)
+    return wrapper
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat()
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def load_migrations() -> list[tuple[int, str, str]]:
+    """The migration files in order: (version, file name, SQL text)."""
+    found: list[tuple[int, str, str]] = []
+    folder = resources.files(__package__).joinpath("migrations")
+    for entry in folder.iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    versions = [version for version, _, _ in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise StoreError(f"migrations must be numbered 0001, 0002, ... without gaps: {versions}")
+    return found
+
+
+def split_statements(script: str) -> list[str]:
+    """Split a migration into single statements (sqlite3.complete_statement decides)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statement = buffer.strip()
+            if statement and not all(
+                part.strip().startswith("--") or not part.strip() for part in statement.splitlines()
+            ):
+                statements.append(statement)
+            buffer = ""
+    if buffer.strip() and not all(
+        part.strip().startswith("--") or not part.strip() for part in buffer.splitlines()
+    ):
+        raise StoreError("a migration ends with an incomplete SQL statement")
+    return statements
+
+
+class Store:
+    """The bot's database. Create with :meth:`open`; close with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path, clock: Callable[[], datetime]) -> None:
+        self._db = db
+        self.path = path
+        self._clock = clock
+        # One connection serves every table: transactions must not interleave.
+        self._lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @classmethod
+    async def open(cls, path: str | Path, *, clock: Callable[[], datetime] | None = None) -> Store:
+        """Open (creating the file and its folder if needed) and apply pending migrations."""
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"cannot open the database {str(path)!r}: {error}") from error
+        store = cls(db, path, clock or _utcnow)
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await store.migrate()
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    @_serialized
+    async def close(self) -> None:
+        await self._db.close()
+
+    @_serialized
+    async def journal_mode(self) -> str:
+        async with self._db.execute("PRAGMA journal_mode") as cursor:
+            row = await cursor.fetchone()
+        return str(row[0]) if row else ""
+
+    async def schema_version(self) -> int:
+        async with self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        ) as cursor:
+            if await cursor.fetchone() is None:
+                return 0
+        query = "SELECT COALESCE(MAX(version), 0) FROM schema_version"
+        async with self._db.execute(query) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> list[int]:
+        """Apply every migration newer than the database; return the versions applied."""
+        await self._db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        current = await self.schema_version()
+        applied: list[int] = []
+        migrations = load_migrations()
+        if current > len(migrations):
+            raise StoreError(
+                f"the database is at schema version {current}, newer than this bot "
+                f"({len(migrations)}); upgrade the bot"
+            )
+        for version, name, script in migrations:
+            if version <= current:
+                continue
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in split_statements(script):
+                    await self._db.execute(statement)
+                await self._db.execute(
+                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                    (version, name, _iso(self._clock())),
+                )
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+            log.info("applied database migration %s", name)
+            applied.append(version)
+        return applied
+
+    # ------------------------------------------------------------------ games
+
+    @_serialized
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        rules: dict[str, Any],
+        max_seats: int,
+        seats: Sequence[Seat],
+    ) -> GameRow:
+        """Open a lobby. Raises :class:`ChannelBusy` if the channel has an open game."""
+        now = self._clock()
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = await self._db.execute(
+                "INSERT INTO games (guild_id, channel_id, host_id, status, rules, max_seats, seats,"
+                " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    _dump(rules),
+                    max_seats,
+                    _dump([seat.to_json() for seat in seats]),
+                    _iso(now),
+                    _iso(now),
+                ),
+            )
+            game_id = cursor.lastrowid
+        except sqlite3.IntegrityError:
+            await self._db.execute("ROLLBACK")
+            async with self._db.execute(
+                "SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?)",
+                (channel_id, *OPEN_STATUSES),
+            ) as cursor:
+                row = await cursor.fetchone()
+            raise ChannelBusy(int(row[0]) if row else None) from None
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
+        assert game_id is not None
+        return GameRow(
+            id=game_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status="lobby",
+            rules=dict(rules),
+            max_seats=max_seats,
+            seats=list(seats),
+            created_at=now,
+            updated_at=now,
+        )
+
+    @_serialized
+    async def save_game(
+        self,
+        game: GameRow,
+        *,
+        previous_version: int | None = None,
+        results: Iterable[ResultRow] = (),
+    ) -> None:
+        """Write everything about a game at once, in one transaction.
+
+        ``previous_version`` is the move counter the change was based on (default
+        ``game.version - 1``); if the database holds another one, nothing is written and
+        :class:`StaleWrite` is raised. ``results`` are written in the same transaction (when
+        the game finishes).
+        """
+        based_on = game.version - 1 if previous_version is None else previous_version
+        now = self._clock()
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = await self._db.execute(
+                "UPDATE games SET host_id = ?, status = ?, rules = ?, max_seats = ?, seed = ?,"
+                " record = ?, seats = ?, message_id = ?, version = ?, updated_at = ?"
+                " WHERE id = ? AND version = ?",
+                (
+                    game.host_id,
+                    game.status,
+                    _dump(game.rules),
+                    game.max_seats,
+                    game.seed,
+                    _dump(game.record) if game.record is not None else None,
+                    _dump([seat.to_json() for seat in game.seats]),
+                    game.message_id,
+                    game.version,
+                    _iso(now),
+                    game.id,
+                    based_on,
+                ),
+            )
+            if cursor.rowcount != 1:
+                raise StaleWrite(f"game {game.id} is not at version {based_on}")
+            rows = [
+                (
+                    game.id,
+                    result.seat,
+                    game.guild_id,
+                    game.channel_id,
+                    result.user_id,
+                    result.score,
+                    int(result.won),
+                    result.bids_exact,
+                    result.bids,
+                    _iso(now),
+                )
+                for result in results
+            ]
+            if rows:
+                await self._db.executemany(
+                    "INSERT INTO results (game_id, seat, guild_id, channel_id, user_id, score, won,"
+                    " bids_exact, bids, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
+        game.updated_at = now
+
+    @_serialized
+    async def set_message_id(self, game_id: int, message_id: int | None) -> None:
+        """Remember the current public table message (does not change the move counter)."""
+        await self._db.execute(
+            "UPDATE games SET message_id = ? WHERE id = ?",
+            (message_id, game_id),
+        )
+
+    @_serialized
+    async def load_game(self, game_id: int) -> GameRow | None:
+        async with self._db.execute(_SELECT_GAME + " WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        return _game_from_row(row) if row else None
+
+    @_serialized
+    async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
+        async with self._db.execute(
+            _SELECT_GAME + " WHERE channel_id = ? AND status IN (?, ?)",
+            (channel_id, *OPEN_STATUSES),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _game_from_row(row) if row else None
+
+    @_serialized
+    async def latest_game_in_channel(
+        self, channel_id: int, statuses: Sequence[GameStatus] = ("finished",)
+    ) -> GameRow | None:
+        marks = ", ".join("?" for _ in statuses)
+        async with self._db.execute(
+            _SELECT_GAME
+            + f" WHERE channel_id = ? AND status IN ({marks}) ORDER BY id DESC LIMIT 1",
+            (channel_id, *statuses),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _game_from_row(row) if row else None
+
+    @_serialized
+    async def games_with_status(self, *statuses: GameStatus) -> list[GameRow]:
+        marks = ", ".join("?" for _ in statuses)
+        async with self._db.execute(
+            _SELECT_GAME + f" WHERE status IN ({marks}) ORDER BY id", statuses
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_game_from_row(row) for row in rows]
+
+    # ------------------------------------------------------------------ leaderboards
+
+    @_serialized
+    async def results_for_game(self, game_id: int) -> list[ResultRow]:
+        async with self._db.execute(
+            "SELECT seat, user_id, score, won, bids_exact, bids FROM results"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [
+            ResultRow(
+                seat=row[0],
+                user_id=row[1],
+                score=row[2],
+                won=bool(row[3]),
+                bids_exact=row[4],
+                bids=row[5],
+            )
+            for row in rows
+        ]
+
+    @_serialized
+    async def leaderboard(
+        self, *, guild_id: int, channel_id: int | None = None, limit: int = 10
+    ) -> Leaderboard:
+        """Players of a channel (or of a whole server when channel_id is None), best first:
+        games, wins (shared wins count), average score, exact-bid rate, best game."""
+        scope = "guild_id = ? AND (? IS NULL OR channel_id = ?)"
+        params = (guild_id, channel_id, channel_id)
+        async with self._db.execute(
+            f"SELECT COUNT(DISTINCT game_id) FROM results WHERE {scope}", params
+        ) as cursor:
+            row = await cursor.fetchone()
+        total_games = int(row[0]) if row else 0
+        query = f"""
+            WITH scoped AS (
+                SELECT game_id, user_id, score, won, bids_exact, bids
+                FROM results WHERE {scope} AND user_id IS NOT NULL
+            ),
+            best AS (
+                SELECT user_id, game_id, score,
+                       ROW_NUMBER() OVER (
+                           PARTITION BY user_id ORDER BY score DESC, game_id ASC
+                       ) AS rank
+                FROM scoped
+            )
+            SELECT s.user_id, COUNT(*), SUM(s.won), AVG(s.score), SUM(s.bids_exact), SUM(s.bids),
+                   b.score, b.game_id
+            FROM scoped AS s JOIN best AS b ON b.user_id = s.user_id AND b.rank = 1
+            GROUP BY s.user_id
+            ORDER BY SUM(s.won) DESC, AVG(s.score) DESC, COUNT(*) DESC, s.user_id ASC
+            LIMIT ?
+        """
+        async with self._db.execute(query, (*params, limit)) as cursor:
+            rows = await cursor.fetchall()
+        board = [
+            LeaderboardRow(
+                user_id=int(row[0]),
+                games=int(row[1]),
+                wins=int(row[2]),
+                average_score=float(row[3]),
+                exact_bid_rate=(int(row[4]) / int(row[5])) if row[5] else None,
+                best_score=int(row[6]),
+                best_game_id=int(row[7]),
+            )
+            for row in rows
+        ]
+        return Leaderboard(rows=board, total_games=total_games)
+
+
+_SELECT_GAME = (
+    "SELECT id, guild_id, channel_id, host_id, status, rules, max_seats, seed, record, seats,"
+    " message_id, version, created_at, updated_at FROM games"
+)
+
+
+def _game_from_row(row: Sequence[Any]) -> GameRow:
+    return GameRow(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        host_id=row[3],
+        status=row[4],
+        rules=json.loads(row[5]),
+        max_seats=row[6],
+        seed=row[7],
+        record=json.loads(row[8]) if row[8] is not None else None,
+        seats=[Seat.from_json(item) for item in json.loads(row[9])],
+        message_id=row[10],
+        version=row[11],
+        created_at=_parse_time(row[12]),
+        updated_at=_parse_time(row[13]),
+    )

@@ -1,0 +1,108 @@
+"""Plain data that the store reads and writes. No SQL here, no Discord."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+GameStatus = Literal["lobby", "running", "finished", "stopped"]
+OPEN_STATUSES: tuple[GameStatus, ...] = ("lobby", "running")
+
+
+@dataclass
+class Seat:
+    """One seat at a table.
+
+    ``user_id`` is the Discord user sitting there, or None for a computer player.
+    ``away`` is set after repeated time-outs: the computer plays the seat until its owner
+    clicks "I'm back". ``timeouts`` counts consecutive time-outs. ``left_user_id`` remembers
+    a player who left a running game (their seat is then a computer player).
+    ``looked_deal`` is the deal in which the seat looked at its hand (blind bids): looking
+    is not a move of the game record, so it is kept here to survive a restart.
+    """
+
+    user_id: int | None
+    name: str
+    away: bool = False
+    timeouts: int = 0
+    left_user_id: int | None = None
+    looked_deal: int | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def computer_plays(self) -> bool:
+        """True when nobody is clicking for this seat: a computer seat or an away player."""
+        return self.user_id is None or self.away
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            user_id=data.get("user_id"),
+            name=str(data.get("name", "?")),
+            away=bool(data.get("away", False)),
+            timeouts=int(data.get("timeouts", 0)),
+            left_user_id=data.get("left_user_id"),
+            looked_deal=data.get("looked_deal"),
+        )
+
+
+@dataclass
+class GameRow:
+    """Everything stored about one table."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    rules: dict[str, Any]
+    max_seats: int
+    seats: list[Seat]
+    created_at: datetime
+    updated_at: datetime
+    version: int = 0
+    seed: str | None = None
+    record: dict[str, Any] | None = None
+    message_id: int | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat's result in a finished game."""
+
+    seat: int
+    user_id: int | None
+    score: int
+    won: bool
+    bids_exact: int
+    bids: int
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    user_id: int
+    games: int
+    wins: int
+    average_score: float
+    exact_bid_rate: float | None  # None when the player never bid
+    best_score: int
+    best_game_id: int
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    rows: list[LeaderboardRow] = field(default_factory=list)
+    total_games: int = 0

@@ -1,0 +1,220 @@
+"""The store: migrations, one-transaction saves guarded by the move counter, WAL, leaderboards."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.store import (
+    ChannelBusy,
+    StaleWrite,
+    Store,
+    StoreError,
+    load_migrations,
+    split_statements,
+)
+from bot.store.models import GameRow, ResultRow, Seat
+
+GUILD, CHANNEL, OTHER_CHANNEL = 10, 20, 21
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "nested" / "folder" / "k.sqlite3", clock=Clock())
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def new_game(store: Store, channel: int = CHANNEL, host: int = 1) -> GameRow:
+    return await store.create_game(
+        guild_id=GUILD,
+        channel_id=channel,
+        host_id=host,
+        rules={"schedule": "down", "max_hand": "full"},
+        max_seats=4,
+        seats=[Seat(user_id=host, name="Asha")],
+    )
+
+
+def test_migration_files_are_numbered_and_split() -> None:
+    migrations = load_migrations()
+    assert [version for version, _, _ in migrations] == list(range(1, len(migrations) + 1))
+    statements = split_statements(migrations[0][2])
+    assert any("CREATE TABLE games" in s for s in statements)
+    assert all(sqlite3.complete_statement(s) for s in statements)
+
+
+async def test_open_creates_folder_applies_migrations_and_uses_wal(
+    store: Store, tmp_path: Path
+) -> None:
+    assert store.path.exists()
+    assert await store.schema_version() == len(load_migrations())
+    assert await store.journal_mode() == "wal"
+
+
+async def test_migrations_are_applied_once(tmp_path: Path) -> None:
+    path = tmp_path / "k.sqlite3"
+    first = await Store.open(path)
+    await first.close()
+    second = await Store.open(path)
+    try:
+        assert await second.migrate() == []
+        assert await second.schema_version() == len(load_migrations())
+    finally:
+        await second.close()
+
+
+async def test_newer_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "k.sqlite3"
+    await (await Store.open(path)).close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("INSERT INTO schema_version VALUES (999, 'future.sql', 'x')")
+    with pytest.raises(StoreError, match="newer"):
+        await Store.open(path)
+
+
+async def test_save_and_load_round_trip(store: Store) -> None:
+    game = await new_game(store)
+    assert game.status == "lobby" and game.version == 0
+    game.seats.append(Seat(user_id=None, name="Ada (computer)"))
+    game.seats.append(Seat(user_id=3, name="Chen", away=True, timeouts=3, looked_deal=2))
+    game.status = "running"
+    game.seed = "ab" * 32
+    game.record = {"format": "kachuful-record/1", "rules": {"players": 3}, "deals": []}
+    game.message_id = 555
+    game.version = 1
+    await store.save_game(game)
+    loaded = await store.load_game(game.id)
+    assert loaded is not None
+    assert loaded.status == "running"
+    assert loaded.seats == game.seats
+    assert loaded.seed == game.seed and loaded.record == game.record
+    assert loaded.message_id == 555 and loaded.version == 1
+    assert loaded.rules == {"schedule": "down", "max_hand": "full"}
+    assert loaded.updated_at > loaded.created_at
+    assert await store.games_with_status("running") == [loaded]
+
+
+async def test_stale_write_changes_nothing(store: Store) -> None:
+    game = await new_game(store)
+    game.version = 1
+    await store.save_game(game)
+    game.seats.append(Seat(user_id=2, name="Bilal"))
+    game.version = 5  # based on version 4, but the database holds 1
+    with pytest.raises(StaleWrite):
+        await store.save_game(game)
+    loaded = await store.load_game(game.id)
+    assert loaded is not None and loaded.version == 1 and len(loaded.seats) == 1
+
+
+async def test_one_open_game_per_channel(store: Store) -> None:
+    game = await new_game(store)
+    with pytest.raises(ChannelBusy) as busy:
+        await new_game(store)
+    assert busy.value.game_id == game.id
+    await new_game(store, channel=OTHER_CHANNEL)  # another channel is fine
+    game.status = "stopped"
+    game.version = 1
+    await store.save_game(game)
+    again = await new_game(store)  # the channel is free again
+    assert (await store.open_game_in_channel(CHANNEL)) == again
+
+
+async def _finish(store: Store, channel: int, results: list[ResultRow]) -> GameRow:
+    game = await new_game(store, channel=channel)
+    game.status = "finished"
+    game.version = 1
+    await store.save_game(game, results=results)
+    return game
+
+
+async def test_leaderboard_aggregates_per_channel_and_guild(store: Store) -> None:
+    # Game 1 in CHANNEL: user 1 wins alone (score 40, 3 of 4 exact), user 2 scores 12.
+    g1 = await _finish(
+        store,
+        CHANNEL,
+        [
+            ResultRow(seat=0, user_id=1, score=40, won=True, bids_exact=3, bids=4),
+            ResultRow(seat=1, user_id=2, score=12, won=False, bids_exact=1, bids=4),
+            ResultRow(seat=2, user_id=None, score=30, won=False, bids_exact=2, bids=4),
+        ],
+    )
+    # Game 2 in CHANNEL: a shared win between users 1 and 2.
+    await _finish(
+        store,
+        CHANNEL,
+        [
+            ResultRow(seat=0, user_id=1, score=20, won=True, bids_exact=2, bids=3),
+            ResultRow(seat=1, user_id=2, score=20, won=True, bids_exact=2, bids=3),
+            ResultRow(seat=2, user_id=None, score=5, won=False, bids_exact=0, bids=3),
+        ],
+    )
+    # Game 3 in another channel: user 2 wins big.
+    g3 = await _finish(
+        store,
+        OTHER_CHANNEL,
+        [
+            ResultRow(seat=0, user_id=2, score=90, won=True, bids_exact=5, bids=5),
+            ResultRow(seat=1, user_id=3, score=10, won=False, bids_exact=1, bids=5),
+            ResultRow(seat=2, user_id=None, score=0, won=False, bids_exact=0, bids=5),
+        ],
+    )
+    channel = await store.leaderboard(guild_id=GUILD, channel_id=CHANNEL)
+    assert channel.total_games == 2
+    assert [row.user_id for row in channel.rows] == [1, 2]  # computers are not listed
+    first, second = channel.rows
+    assert (first.games, first.wins, first.average_score) == (2, 2, 30.0)
+    assert first.exact_bid_rate == pytest.approx(5 / 7)
+    assert (first.best_score, first.best_game_id) == (40, g1.id)
+    assert (second.games, second.wins, second.average_score) == (2, 1, 16.0)
+
+    guild = await store.leaderboard(guild_id=GUILD)
+    assert guild.total_games == 3
+    assert [row.user_id for row in guild.rows] == [2, 1, 3]
+    top = guild.rows[0]
+    assert (top.games, top.wins, top.best_score, top.best_game_id) == (3, 2, 90, g3.id)
+    assert top.exact_bid_rate == pytest.approx(8 / 12)
+
+    assert (await store.leaderboard(guild_id=999)).rows == []
+    assert len((await store.leaderboard(guild_id=GUILD, limit=1)).rows) == 1
+
+
+async def test_results_are_written_with_the_game_or_not_at_all(store: Store) -> None:
+    game = await new_game(store)
+    game.status = "finished"
+    game.version = 1
+    bad = [
+        ResultRow(seat=0, user_id=1, score=10, won=True, bids_exact=1, bids=1),
+        ResultRow(seat=0, user_id=2, score=10, won=True, bids_exact=1, bids=1),  # same seat
+    ]
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.save_game(game, results=bad)
+    loaded = await store.load_game(game.id)
+    assert loaded is not None and loaded.status == "lobby" and loaded.version == 0
+    assert await store.results_for_game(game.id) == []
+
+
+async def test_all_sql_lives_in_the_store() -> None:
+    root = Path(__file__).resolve().parents[2]
+    for folder in ("bot", "cogs"):
+        for path in (root / folder).rglob("*.py"):
+            if "store" in path.relative_to(root).parts:
+                continue
+            text = path.read_text(encoding="utf-8")
+            for word in ("import aiosqlite", "import sqlite3", "SELECT ", "INSERT INTO", "UPDATE "):
+                assert word not in text, f"{word!r} found in {path}"
