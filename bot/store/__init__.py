@@ -134,6 +134,17 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
+async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:
+    """Execute one statement to the end and close its cursor; return the rows changed.
+
+    Every cursor is closed at once: an open statement (even a PRAGMA's unread result row)
+    would make the next COMMIT fail with "SQL statements in progress".
+    """
+    async with db.execute(sql, params) as cursor:
+        await cursor.fetchall()
+        return cursor.rowcount
+
+
 class Store:
     """The bot's database. Create with :meth:`open`; close with :meth:`close`."""
 
@@ -157,10 +168,13 @@ class Store:
             raise StoreError(f"cannot open the database {str(path)!r}: {error}") from error
         store = cls(db, path, clock or _utcnow)
         try:
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA busy_timeout = 5000")
+            for pragma in (
+                "PRAGMA journal_mode = WAL",
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA busy_timeout = 5000",
+            ):
+                await _run(db, pragma)
             await store.migrate()
         except BaseException:
             await db.close()
@@ -190,9 +204,10 @@ class Store:
 
     async def migrate(self) -> list[int]:
         """Apply every migration newer than the database; return the versions applied."""
-        await self._db.execute(
+        await _run(
+            self._db,
             "CREATE TABLE IF NOT EXISTS schema_version ("
-            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
         )
         current = await self.schema_version()
         applied: list[int] = []
@@ -205,18 +220,19 @@ class Store:
         for version, name, script in migrations:
             if version <= current:
                 continue
-            await self._db.execute("BEGIN IMMEDIATE")
+            await _run(self._db, "BEGIN IMMEDIATE")
             try:
                 for statement in split_statements(script):
-                    await self._db.execute(statement)
-                await self._db.execute(
+                    await _run(self._db, statement)
+                await _run(
+                    self._db,
                     "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
                     (version, name, _iso(self._clock())),
                 )
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await _run(self._db, "ROLLBACK")
                 raise
-            await self._db.execute("COMMIT")
+            await _run(self._db, "COMMIT")
             log.info("applied database migration %s", name)
             applied.append(version)
         return applied
@@ -236,9 +252,9 @@ class Store:
     ) -> GameRow:
         """Open a lobby. Raises :class:`ChannelBusy` if the channel has an open game."""
         now = self._clock()
-        await self._db.execute("BEGIN IMMEDIATE")
+        await _run(self._db, "BEGIN IMMEDIATE")
         try:
-            cursor = await self._db.execute(
+            async with self._db.execute(
                 "INSERT INTO games (guild_id, channel_id, host_id, status, rules, max_seats, seats,"
                 " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
                 (
@@ -251,10 +267,10 @@ class Store:
                     _iso(now),
                     _iso(now),
                 ),
-            )
-            game_id = cursor.lastrowid
+            ) as cursor:
+                game_id = cursor.lastrowid
         except sqlite3.IntegrityError:
-            await self._db.execute("ROLLBACK")
+            await _run(self._db, "ROLLBACK")
             async with self._db.execute(
                 "SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?)",
                 (channel_id, *OPEN_STATUSES),
@@ -262,9 +278,9 @@ class Store:
                 row = await cursor.fetchone()
             raise ChannelBusy(int(row[0]) if row else None) from None
         except BaseException:
-            await self._db.execute("ROLLBACK")
+            await _run(self._db, "ROLLBACK")
             raise
-        await self._db.execute("COMMIT")
+        await _run(self._db, "COMMIT")
         assert game_id is not None
         return GameRow(
             id=game_id,
@@ -296,9 +312,10 @@ class Store:
         """
         based_on = game.version - 1 if previous_version is None else previous_version
         now = self._clock()
-        await self._db.execute("BEGIN IMMEDIATE")
+        await _run(self._db, "BEGIN IMMEDIATE")
         try:
-            cursor = await self._db.execute(
+            changed = await _run(
+                self._db,
                 "UPDATE games SET host_id = ?, status = ?, rules = ?, max_seats = ?, seed = ?,"
                 " record = ?, seats = ?, message_id = ?, version = ?, updated_at = ?"
                 " WHERE id = ? AND version = ?",
@@ -317,7 +334,7 @@ class Store:
                     based_on,
                 ),
             )
-            if cursor.rowcount != 1:
+            if changed != 1:
                 raise StaleWrite(f"game {game.id} is not at version {based_on}")
             rows = [
                 (
@@ -335,24 +352,22 @@ class Store:
                 for result in results
             ]
             if rows:
-                await self._db.executemany(
+                async with self._db.executemany(
                     "INSERT INTO results (game_id, seat, guild_id, channel_id, user_id, score, won,"
                     " bids_exact, bids, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     rows,
-                )
+                ):
+                    pass
         except BaseException:
-            await self._db.execute("ROLLBACK")
+            await _run(self._db, "ROLLBACK")
             raise
-        await self._db.execute("COMMIT")
+        await _run(self._db, "COMMIT")
         game.updated_at = now
 
     @_serialized
     async def set_message_id(self, game_id: int, message_id: int | None) -> None:
         """Remember the current public table message (does not change the move counter)."""
-        await self._db.execute(
-            "UPDATE games SET message_id = ? WHERE id = ?",
-            (message_id, game_id),
-        )
+        await _run(self._db, "UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
 
     @_serialized
     async def load_game(self, game_id: int) -> GameRow | None:

@@ -1,0 +1,43 @@
+"""Every word a player reads: pure functions from state and events to message specs."""
+
+from __future__ import annotations
+
+from .hand import hand_message
+from .info import general_rules, help_message
+from .specs import ButtonSpec, MessageSpec, check_limits
+from .table import (
+    action_posts,
+    deal_table,
+    draw,
+    final_standings,
+    game_rules,
+    leaderboard,
+    lobby,
+    lobby_started,
+    scoreboard,
+    stopped,
+    timed_out,
+)
+from .words import engine_error, refusal
+
+__all__ = [
+    "ButtonSpec",
+    "MessageSpec",
+    "action_posts",
+    "check_limits",
+    "deal_table",
+    "draw",
+    "engine_error",
+    "final_standings",
+    "game_rules",
+    "general_rules",
+    "hand_message",
+    "help_message",
+    "leaderboard",
+    "lobby",
+    "lobby_started",
+    "refusal",
+    "scoreboard",
+    "stopped",
+    "timed_out",
+]

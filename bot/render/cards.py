@@ -1,0 +1,79 @@
+"""Cards, suits and hands as players read them, and how a hand is laid out as buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from kachuful_core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_label
+
+from .specs import MAX_PER_ROW
+
+# Rows of a message available to cards or bids; the last row holds the controls.
+CARD_ROWS = 4
+
+
+def label(card: int) -> str:
+    """``10♥``."""
+    return card_label(card)
+
+
+def suit_symbol(suit: int | None) -> str:
+    return "—" if suit is None else SUIT_SYMBOLS[suit]
+
+
+def suit_name(suit: int | None) -> str:
+    return "no trump" if suit is None else SUIT_NAMES[suit]
+
+
+def trump_text(suit: int | None) -> str:
+    return "No trump" if suit is None else f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit].capitalize()}"
+
+
+def display_order(cards: Iterable[int]) -> list[int]:
+    """By suit ♠ ♥ ♦ ♣, high rank first."""
+    return sorted(cards, key=lambda c: (c // 13, -(c % 13)))
+
+
+def hand_text(cards: Sequence[int]) -> str:
+    """``♠ A K 7 · ♥ 10 4 · ♣ Q`` (suits with no card left out); ``(no cards)`` if empty."""
+    parts = []
+    by_suit: dict[int, list[int]] = {}
+    for card in display_order(cards):
+        by_suit.setdefault(card // 13, []).append(card)
+    for suit in sorted(by_suit):
+        ranks = " ".join(RANK_NAMES[c % 13] for c in by_suit[suit])
+        parts.append(f"{SUIT_SYMBOLS[suit]} {ranks}")
+    return " · ".join(parts) if parts else "(no cards)"
+
+
+def card_rows(cards: Sequence[int]) -> list[list[int]]:
+    """Lay a hand out in at most four rows of at most five buttons.
+
+    One suit per row when that fits (a long suit may take two rows); otherwise the sorted hand
+    is packed five to a row, which always fits: the largest hand is 17 cards (three players).
+    """
+    ordered = display_order(cards)
+    by_suit: list[list[int]] = []
+    for card in ordered:
+        if by_suit and by_suit[-1][0] // 13 == card // 13:
+            by_suit[-1].append(card)
+        else:
+            by_suit.append([card])
+    suit_rows = [
+        group[i : i + MAX_PER_ROW] for group in by_suit for i in range(0, len(group), MAX_PER_ROW)
+    ]
+    if len(suit_rows) <= CARD_ROWS:
+        return suit_rows
+    packed = [ordered[i : i + MAX_PER_ROW] for i in range(0, len(ordered), MAX_PER_ROW)]
+    if len(packed) > CARD_ROWS:
+        raise ValueError(f"{len(ordered)} cards do not fit in {CARD_ROWS} rows of buttons")
+    return packed
+
+
+def number_rows(count: int) -> list[list[int]]:
+    """0..count-1 in rows of five (bids 0..17 need four rows)."""
+    values = list(range(count))
+    rows = [values[i : i + MAX_PER_ROW] for i in range(0, len(values), MAX_PER_ROW)]
+    if len(rows) > CARD_ROWS:
+        raise ValueError(f"{count} bid buttons do not fit in {CARD_ROWS} rows")
+    return rows

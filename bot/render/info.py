@@ -1,0 +1,46 @@
+"""Help and the general rules (when no game is running)."""
+
+from __future__ import annotations
+
+import discord
+
+from .specs import MessageSpec
+
+HELP = """\
+**Kachuful** (Oh Hell): bid the exact number of tricks you will take.
+
+`/kachuful start` opens a table here (choose the options), others click **Join** or the host adds \
+computer players, and the host clicks **Start** (3 to 7 seats).
+Each deal the table message shows the deal, trump, dealer and bids. Click **Your hand** to see \
+your cards: only you see them. Bid and play with the buttons there; cards you may not play are \
+greyed out.
+`/kachuful hand` · your hand again
+`/kachuful score` · the scores so far
+`/kachuful rules` · the rules in force
+`/kachuful join` / `leave` · take or leave a seat (leaving a running game hands your seat to \
+the computer)
+`/kachuful stop` · end the game, no leaderboard change (host or Manage Server)
+`/kachuful leaderboard` · the best players of this channel or server
+`/kachuful export` · the record of the last finished game (JSON)
+If your turn clock runs out, the computer plays for you; after 3 time-outs in a row it keeps \
+your seat until you click **I'm back**."""
+
+GENERAL_RULES = """\
+52 cards, A high. Each deal has a fixed hand size (by default from 52 ÷ players down to 1 and \
+back up) and a trump suit (♠ ♦ ♣ ♥ in turn).
+**Bidding:** from the dealer's left, each player bids how many tricks they will take; the \
+dealer bids last and may not make the bids add up to the number of tricks (hook rule).
+**Play:** follow suit if you can; otherwise play any card. The highest trump wins the trick, \
+else the highest card of the suit led. The winner leads next.
+**Scoring:** exactly your bid scores 10 + bid; anything else scores 0. Highest total wins; \
+equal leaders share the win."""
+
+
+def help_message() -> MessageSpec:
+    return MessageSpec(embeds=(discord.Embed(title="How to play Kachuful", description=HELP),))
+
+
+def general_rules() -> MessageSpec:
+    embed = discord.Embed(title="Kachuful — the rules (default table)", description=GENERAL_RULES)
+    embed.set_footer(text="Table options (/kachuful start) can change hand sizes, trump, scoring…")
+    return MessageSpec(embeds=(embed,))

@@ -1,0 +1,113 @@
+"""Message specifications: what to send, as plain data (no Discord I/O, no event loop).
+
+The render layer builds these; ``bot.ui.build_view`` turns the buttons into DynamicItems.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import discord
+
+Style = Literal["primary", "secondary", "success", "danger"]
+
+# Discord's limits (DESIGN.md §3), checked by the render tests.
+MAX_CONTENT = 2000
+MAX_EMBED_TOTAL = 6000
+MAX_FIELDS = 25
+MAX_FIELD_VALUE = 1024
+MAX_FIELD_NAME = 256
+MAX_DESCRIPTION = 4096
+MAX_TITLE = 256
+MAX_LABEL = 80
+MAX_ROWS = 5
+MAX_PER_ROW = 5
+
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    """One button. ``action`` names what it does; bot.ui maps it to a DynamicItem.
+
+    Actions: ("join"|"leave"|"cpu"|"start", table, version), ("hand", table),
+    ("refresh", table), ("bid", table, version, n, blind), ("play", table, version, card),
+    ("unseen", table, version), ("look", table, version), ("back", table, seat).
+    """
+
+    action: tuple[str | int | bool, ...]
+    label: str
+    style: Style = "secondary"
+    disabled: bool = False
+    row: int = 0
+    emoji: str | None = None
+
+
+@dataclass(frozen=True)
+class MessageSpec:
+    content: str | None = None
+    embeds: tuple[discord.Embed, ...] = ()
+    buttons: tuple[ButtonSpec, ...] = ()
+    # Users the content mentions on purpose (the player to act, the winners). When empty, no
+    # mention in the message notifies anyone; never roles or @everyone.
+    mention_ids: tuple[int, ...] = ()
+    # A file attachment: (file name, bytes), e.g. a game record export.
+    attachment: tuple[str, bytes] | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        # ``users=True`` ({"parse": ["users"]}) rather than a list of ids: discord.py sends
+        # ids as integers, which Discord's API description does not allow (snowflake strings).
+        # Only the intended players are mentioned in content (names are escaped), so parsing
+        # user mentions notifies exactly them.
+        return discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=bool(self.mention_ids)
+        )
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters, marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def embed_size(embed: discord.Embed) -> int:
+    """The characters Discord counts towards the 6000 total of an embed."""
+    total = len(embed.title or "") + len(embed.description or "")
+    total += len(embed.footer.text or "") if embed.footer else 0
+    total += len(embed.author.name or "") if embed.author else 0
+    for item in embed.fields:
+        total += len(item.name or "") + len(item.value or "")
+    return total
+
+
+def check_limits(spec: MessageSpec) -> list[str]:
+    """Every Discord limit this message would break (empty when it is fine)."""
+    problems: list[str] = []
+    if spec.content is not None and len(spec.content) > MAX_CONTENT:
+        problems.append(f"content has {len(spec.content)} characters")
+    total = 0
+    for embed in spec.embeds:
+        size = embed_size(embed)
+        total += size
+        if len(embed.title or "") > MAX_TITLE:
+            problems.append("embed title too long")
+        if len(embed.description or "") > MAX_DESCRIPTION:
+            problems.append("embed description too long")
+        if len(embed.fields) > MAX_FIELDS:
+            problems.append(f"embed has {len(embed.fields)} fields")
+        for item in embed.fields:
+            if len(item.value or "") > MAX_FIELD_VALUE:
+                problems.append(f"field {item.name!r} value too long")
+            if len(item.name or "") > MAX_FIELD_NAME:
+                problems.append(f"field {item.name!r} name too long")
+    if total > MAX_EMBED_TOTAL:
+        problems.append(f"embeds total {total} characters")
+    rows: dict[int, int] = {}
+    for button in spec.buttons:
+        if len(button.label) > MAX_LABEL:
+            problems.append(f"button label {button.label!r} too long")
+        if not 0 <= button.row < MAX_ROWS:
+            problems.append(f"button row {button.row}")
+        rows[button.row] = rows.get(button.row, 0) + 1
+    problems.extend(f"row {row} has {count} buttons" for row, count in rows.items() if count > 5)
+    return problems

@@ -1,0 +1,200 @@
+"""Shared wording: names, mentions, rules and the refusals a player can meet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.store.models import GameRow, Seat
+from kachuful_core import (
+    BidOutOfRange,
+    BlindBidAfterLooking,
+    CardNotInHand,
+    DealerBidForbidden,
+    InvalidSeat,
+    KachufulError,
+    MustFollowSuit,
+    NotYourTurn,
+    OptionNotEnabled,
+    RecordError,
+    Rules,
+    WrongPhase,
+)
+from kachuful_core.cards import SUIT_NAMES
+from kachuful_core.rules import CLASSIC_MAX_HAND, largest_hand
+
+from .cards import hand_text, label
+
+SCHEDULE_NAMES = {
+    "down-up": "Down and up (H…1…H)",
+    "down": "Down only (H…1)",
+    "double": "Double (H…1…H…1…H)",
+}
+TRUMP_NAMES = {
+    "cycle": "Cycle ♠ ♦ ♣ ♥",
+    "cycle-notrump": "Cycle ♠ ♦ ♣ ♥ + no-trump",
+    "turned": "Turned card (Oh Hell)",
+}
+SCORING_NAMES = {
+    "exact": "Exact: 10 + bid, miss 0",
+    "penalty": "Penalty: 10 + bid, miss −difference",
+    "per-trick": "Per trick: tricks, +10 if exact",
+    "judgement": "Judgement: exact +10, miss −10",
+}
+MAX_HAND_NAMES = {"full": "Full deck (52 ÷ players)", "classic": "Classic (10 / 8 / 7)"}
+
+
+def plain(name: str) -> str:
+    """A display name made safe to show: no markdown, no mentions."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def seat_name(seat: Seat) -> str:
+    return f"**{plain(seat.name)}**"
+
+
+def seat_ref(seat: Seat, *, mention: bool = False) -> str:
+    """A mention for a human who is playing, else the bold name."""
+    if mention and seat.user_id is not None and not seat.away:
+        return f"<@{seat.user_id}>"
+    return seat_name(seat)
+
+
+def seat_kind(seat: Seat) -> str:
+    if seat.user_id is None:
+        return " (computer player)" if seat.left_user_id is None else " (computer — player left)"
+    if seat.away:
+        return " (away — computer playing)"
+    return ""
+
+
+def name_of(row: GameRow, seat: int) -> str:
+    return seat_name(row.seats[seat])
+
+
+def max_hand_text(choice: Any) -> str:
+    if isinstance(choice, int) or (isinstance(choice, str) and choice.isdigit()):
+        return f"{choice} card{'s' if int(choice) != 1 else ''} (at most 52 ÷ players)"
+    return MAX_HAND_NAMES.get(str(choice), str(choice))
+
+
+def lobby_rules_lines(options: dict[str, Any]) -> list[str]:
+    """The options chosen at /kachuful start, before the number of players is known."""
+    return [
+        f"Max hand: {max_hand_text(options.get('max_hand', 'full'))}",
+        f"Schedule: {SCHEDULE_NAMES[options.get('schedule', 'down-up')]}",
+        f"Trump: {TRUMP_NAMES[options.get('trump', 'cycle')]}",
+        f"Hook rule: {'on' if options.get('hook', True) else 'off'}",
+        f"Scoring: {SCORING_NAMES[options.get('scoring', 'exact')]}",
+        f"Blind bids: {'on' if options.get('blind_bids', False) else 'off'}",
+        f"Forehead one-card deal: {'on' if options.get('forehead', False) else 'off'}",
+    ]
+
+
+def rules_lines(rules: Rules) -> list[str]:
+    """The rules in force for a running game."""
+    sizes = rules.hand_sizes
+    return [
+        f"Players: {rules.players}",
+        f"Hands: {' '.join(str(s) for s in sizes)} ({rules.num_deals} deals)"
+        if len(sizes) <= 25
+        else f"Hands: {sizes[0]} … {min(sizes)} … {sizes[-1]} ({rules.num_deals} deals)",
+        f"Schedule: {SCHEDULE_NAMES[rules.schedule]}",
+        f"Trump: {TRUMP_NAMES[rules.trump]}",
+        "Hook rule: on — the dealer may not bid so that the bids add up to the tricks"
+        if rules.hook
+        else "Hook rule: off",
+        f"Scoring: {SCORING_NAMES[rules.scoring]}",
+        "Blind bids: on — an exact blind bid scores double"
+        if rules.blind_bids
+        else "Blind bids: off",
+        "Forehead one-card deal: on — you see everyone's card but your own"
+        if rules.forehead
+        else "Forehead one-card deal: off",
+    ]
+
+
+def resolve_max_hand(choice: Any, players: int) -> tuple[int, str | None]:
+    """The maximum hand for ``players``; and a note when the choice had to be lowered."""
+    limit = largest_hand(players)
+    if choice in (None, "full"):
+        return limit, None
+    if choice == "classic":
+        return CLASSIC_MAX_HAND[players], None
+    wanted = int(choice)
+    if wanted > limit:
+        return limit, f"max hand lowered from {wanted} to {limit}: 52 cards for {players} players"
+    return wanted, None
+
+
+# ---- refusals ------------------------------------------------------------------------------
+
+REFUSALS = {
+    "stale": "That button is out of date: the table has moved on since it was shown. "
+    "Nothing was changed.",
+    "no_table": "There is no game at this table any more.",
+    "no_game_here": "There is no Kachuful game in this channel. Start one with `/kachuful start`.",
+    "not_seated": "You are not seated at this table.",
+    "already_seated": "You already have a seat at this table.",
+    "table_full": "Every seat is taken.",
+    "not_host": "Only the host can do that.",
+    "not_host_or_manager": "Only the host or someone with Manage Server can stop the game.",
+    "need_players": "At least 3 seats must be filled to start.",
+    "not_lobby": "The game has already started.",
+    "not_running": "The game is not running.",
+    "not_away": "Your seat is not being played by the computer: you are already at the table.",
+    "not_your_seat": "That is not your seat.",
+    "away": "The computer is playing your seat after your time-outs: click “I'm back” "
+    "(on the message that said so) to take it back.",
+    "record_hidden": "A game record shows every hand: it can be exported once the game is over.",
+    "no_finished_game": "No finished game in this channel to export yet.",
+    "guild_only": "Kachuful is played in a server channel, not in direct messages.",
+}
+
+
+def refusal(code: str) -> str:
+    return REFUSALS.get(code) or "That cannot be done now."
+
+
+def engine_error(error: KachufulError, row: GameRow) -> str:
+    """The words for each refusal of the rules engine."""
+
+    def who(seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(row.seats):
+            return "nobody"
+        return name_of(row, seat)
+
+    if isinstance(error, NotYourTurn):
+        return f"It is not your turn: {who(error.expected)} is to play."
+    if isinstance(error, WrongPhase):
+        if error.expected == "bidding":
+            return "Bidding is over for this deal: it is time to play cards."
+        if error.expected == "playing":
+            return "Bidding is not over yet: cards are played once everyone has bid."
+        return "The game is not at that stage."
+    if isinstance(error, MustFollowSuit):
+        return (
+            f"You must follow {SUIT_NAMES[error.suit]}: you hold "
+            f"{hand_text(error.held)}, so {label(error.played)} cannot be played."
+        )
+    if isinstance(error, CardNotInHand):
+        card = label(error.card) if isinstance(error.card, int) and 0 <= error.card < 52 else "?"
+        return f"{card} is not in your hand."
+    if isinstance(error, DealerBidForbidden):
+        return (
+            f"As the dealer you may not bid {error.forbidden}: the bids would add up to the "
+            "number of tricks (hook rule), and someone must miss."
+        )
+    if isinstance(error, BidOutOfRange):
+        return f"Bids run from {error.low} to {error.high}."
+    if isinstance(error, BlindBidAfterLooking):
+        return "You have looked at your hand, so you can no longer bid blind."
+    if isinstance(error, OptionNotEnabled):
+        names = {"blind_bids": "Blind bids", "forehead": "The forehead deal"}
+        return f"{names.get(error.option, error.option)} is not in play at this table."
+    if isinstance(error, InvalidSeat):
+        return "There is no such seat at this table."
+    if isinstance(error, RecordError):
+        return f"The game record is not valid: {error}"
+    return "The rules do not allow that."

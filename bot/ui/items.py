@@ -1,0 +1,190 @@
+"""Buttons that keep working after a restart: DynamicItems whose custom_id carries the table
+id and, for actions, the move counter the button was drawn at.
+
+Each callback only parses its custom_id and hands over to ``bot.tables.TableManager``, which
+takes the table's lock, applies, commits, releases, and only then talks to Discord.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.tables import TableManager
+
+
+def _tables(interaction: discord.Interaction[Any]) -> TableManager:
+    return interaction.client.tables  # type: ignore[no-any-return]
+
+
+def _button(custom_id: str, **kwargs: Any) -> discord.ui.Button[Any]:
+    return discord.ui.Button(custom_id=custom_id, **kwargs)
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"kf:l:(?P<act>join|leave|cpu|start):(?P<table>\d+):(?P<ver>\d+)",
+):
+    """Join · Leave · Add computer player · Start, on the public lobby message."""
+
+    def __init__(self, act: str, table: int, version: int, **button: Any) -> None:
+        super().__init__(_button(f"kf:l:{act}:{table}:{version}", **button))
+        self.act, self.table, self.version = act, table, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(match["act"], int(match["table"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _tables(interaction).lobby_click(interaction, self.table, self.version, self.act)
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kf:h:(?P<table>\d+)"):
+    """ "Your hand" on public messages: answers with a new private hand message."""
+
+    def __init__(self, table: int, **button: Any) -> None:
+        super().__init__(_button(f"kf:h:{table}", **button))
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HandButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _tables(interaction).show_hand(interaction, self.table, edit=False)
+
+
+class RefreshButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kf:r:(?P<table>\d+)"
+):
+    """Refresh on the private hand message: redraws it in place."""
+
+    def __init__(self, table: int, **button: Any) -> None:
+        super().__init__(_button(f"kf:r:{table}", **button))
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RefreshButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _tables(interaction).show_hand(interaction, self.table, edit=True)
+
+
+class BidButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"kf:b:(?P<table>\d+):(?P<ver>\d+):(?P<n>\d+):(?P<blind>[01])",
+):
+    def __init__(self, table: int, version: int, n: int, blind: bool, **button: Any) -> None:
+        super().__init__(_button(f"kf:b:{table}:{version}:{n}:{int(blind)}", **button))
+        self.table, self.version, self.n, self.blind = table, version, n, blind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BidButton:
+        return cls(int(match["table"]), int(match["ver"]), int(match["n"]), match["blind"] == "1")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _tables(interaction).bid(interaction, self.table, self.version, self.n, self.blind)
+
+
+class PlayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"kf:p:(?P<table>\d+):(?P<ver>\d+):(?P<card>\d+)",
+):
+    """A card of the player's own hand: only ever on that player's private message."""
+
+    def __init__(self, table: int, version: int, card: int, **button: Any) -> None:
+        super().__init__(_button(f"kf:p:{table}:{version}:{card}", **button))
+        self.table, self.version, self.card = table, version, card
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PlayButton:
+        return cls(int(match["table"]), int(match["ver"]), int(match["card"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _tables(interaction).play(interaction, self.table, self.version, self.card)
+
+
+class UnseenButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"kf:u:(?P<table>\d+):(?P<ver>\d+)",
+):
+    """Forehead deal: play your one card without seeing it."""
+
+    def __init__(self, table: int, version: int, **button: Any) -> None:
+        super().__init__(_button(f"kf:u:{table}:{version}", **button))
+        self.table, self.version = table, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> UnseenButton:
+        return cls(int(match["table"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _tables(interaction).play(interaction, self.table, self.version, None)
+
+
+class LookButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"kf:k:(?P<table>\d+):(?P<ver>\d+)",
+):
+    """Blind bids: look at your hand (after which you can no longer bid blind)."""
+
+    def __init__(self, table: int, version: int, **button: Any) -> None:
+        super().__init__(_button(f"kf:k:{table}:{version}", **button))
+        self.table, self.version = table, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LookButton:
+        return cls(int(match["table"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _tables(interaction).look(interaction, self.table, self.version)
+
+
+class BackButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"kf:back:(?P<table>\d+):(?P<seat>\d+)",
+):
+    """ "I'm back": the owner of an away seat takes it back from the computer."""
+
+    def __init__(self, table: int, seat: int, **button: Any) -> None:
+        super().__init__(_button(f"kf:back:{table}:{seat}", **button))
+        self.table, self.seat = table, seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BackButton:
+        return cls(int(match["table"]), int(match["seat"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _tables(interaction).back(interaction, self.table, self.seat)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    HandButton,
+    RefreshButton,
+    BidButton,
+    PlayButton,
+    UnseenButton,
+    LookButton,
+    BackButton,
+)

@@ -1,0 +1,143 @@
+"""The /kachuful command group. Thin: each command hands over to bot.tables.TableManager."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.ui import send_kwargs
+
+if TYPE_CHECKING:
+    from bot.client import KachufulBot
+    from bot.tables import TableManager
+
+Choice = app_commands.Choice
+
+MAX_HAND_CHOICES: list[Choice[int]] = [
+    Choice(name="Classic: 10 cards (8 for 6 players, 7 for 7)", value=0)
+] + [
+    Choice(name=f"{n} card{'s' if n != 1 else ''} (if 52 ÷ players allows)", value=n)
+    for n in range(1, 18)
+]
+SCHEDULE_CHOICES: list[Choice[str]] = [
+    Choice(name="Down and up: H…1…H (default)", value="down-up"),
+    Choice(name="Down only: H…1", value="down"),
+    Choice(name="Double: H…1…H…1…H", value="double"),
+]
+TRUMP_CHOICES: list[Choice[str]] = [
+    Choice(name="Cycle ♠ ♦ ♣ ♥ (default)", value="cycle"),
+    Choice(name="Cycle ♠ ♦ ♣ ♥ then no-trump", value="cycle-notrump"),
+    Choice(name="Turned card after the deal", value="turned"),
+]
+SCORING_CHOICES: list[Choice[str]] = [
+    Choice(name="Exact: 10 + bid, miss 0 (default)", value="exact"),
+    Choice(name="Penalty: 10 + bid, miss −difference", value="penalty"),
+    Choice(name="Per trick: tricks, +10 if exact", value="per-trick"),
+    Choice(name="Judgement: exact +10, miss −10", value="judgement"),
+]
+PLAYER_CHOICES: list[Choice[int]] = [Choice(name=f"{n} seats", value=n) for n in range(3, 8)]
+SCOPE_CHOICES: list[Choice[str]] = [
+    Choice(name="This channel", value="channel"),
+    Choice(name="This server", value="server"),
+]
+
+
+@app_commands.guild_only()
+class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="Play Kachuful"):
+    def __init__(self, bot: KachufulBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def tables(self) -> TableManager:
+        return self.bot.tables
+
+    @app_commands.command(name="start", description="Open a Kachuful table in this channel")
+    @app_commands.describe(
+        players="Most seats at the table (3–7; default 7)",
+        max_hand="Largest hand (default: 52 ÷ players, e.g. 13 for four)",
+        schedule="Order of hand sizes",
+        trump="How trump is chosen",
+        hook="Hook rule: the dealer may not make the bids add up to the tricks (default on)",
+        scoring="Scoring",
+        blind_bids="Allow bidding before looking (exact blind bids score double; default off)",
+        forehead="One-card deal: see everyone's card but your own (default off)",
+    )
+    @app_commands.choices(players=PLAYER_CHOICES, max_hand=MAX_HAND_CHOICES)
+    @app_commands.choices(schedule=SCHEDULE_CHOICES, trump=TRUMP_CHOICES, scoring=SCORING_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        players: int = 7,
+        max_hand: int | None = None,
+        schedule: str = "down-up",
+        trump: str = "cycle",
+        hook: bool = True,
+        scoring: str = "exact",
+        blind_bids: bool = False,
+        forehead: bool = False,
+    ) -> None:
+        options: dict[str, Any] = {
+            "max_hand": "full" if max_hand is None else ("classic" if max_hand == 0 else max_hand),
+            "schedule": schedule,
+            "trump": trump,
+            "hook": hook,
+            "scoring": scoring,
+            "blind_bids": blind_bids,
+            "forehead": forehead,
+        }
+        await self.tables.open_lobby(interaction, options, players)
+
+    @app_commands.command(name="join", description="Take a seat at the table in this channel")
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        await self.tables.lobby_command(interaction, "join")
+
+    @app_commands.command(
+        name="leave", description="Leave the table (in a running game a computer takes over)"
+    )
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self.tables.lobby_command(interaction, "leave")
+
+    @app_commands.command(name="hand", description="Show your hand (only you see it)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        await self.tables.show_hand(interaction, None, edit=False)
+
+    @app_commands.command(name="score", description="The scores so far")
+    async def score(self, interaction: discord.Interaction[Any]) -> None:
+        await self.tables.score(interaction)
+
+    @app_commands.command(name="rules", description="The rules in force at this table")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        await self.tables.rules(interaction)
+
+    @app_commands.command(
+        name="stop", description="End the game without a result (host or Manage Server)"
+    )
+    async def stop(self, interaction: discord.Interaction[Any]) -> None:
+        await self.tables.stop(interaction)
+
+    @app_commands.command(name="leaderboard", description="The best players")
+    @app_commands.describe(scope="This channel (default) or the whole server")
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], scope: str = "channel"
+    ) -> None:
+        await self.tables.leaderboard(interaction, scope)
+
+    @app_commands.command(name="export", description="The record of the last finished game here")
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        await self.tables.export(interaction)
+
+    @app_commands.command(name="help", description="How to play")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(
+            ephemeral=True, **send_kwargs(render.help_message())
+        )
+
+
+async def setup(bot: KachufulBot) -> None:
+    await bot.add_cog(KachufulCog(bot))

@@ -1,0 +1,145 @@
+"""Whole games through the real bot: slash commands and clicks to the final standings."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import simcord
+
+from kachuful_core import Record, load_game, score_summary
+from kachuful_core.cards import card_label, parse_card
+
+from .helpers import SPEC_PATH, Table, buttons, custom_ids, validate_all_requests, world
+
+TRICK_LINE = re.compile(r"^\*\*Trick (\d+) of (\d+):\*\* (.+)$", re.MULTILINE)
+
+
+def public_tricks(table: Table) -> list[tuple[int, int, list[str]]]:
+    """(trick number, hand size, ["name card", ...]) of every trick posted publicly."""
+    found = []
+    for message in table.public():
+        for match in TRICK_LINE.finditer(message.content or ""):
+            cards = [part.replace("**", "") for part in match.group(3).split(" · ")]
+            found.append((int(match.group(1)), int(match.group(2)), cards))
+    return found
+
+
+@pytest.mark.skipif(not SPEC_PATH.exists(), reason="../shared/discord-api-spec is not present")
+async def test_three_players_full_game(env: simcord.Env) -> None:
+    channel, (asha, bilal, chen) = world(env, "asha", "bilal", "chen")
+    outsider = env.guild.add_member(env.create_user("dev"))
+
+    started = await asha.slash(channel, "kachuful start", players=3, max_hand=3)
+    assert not started.ephemeral
+    lobby = started.response
+    assert lobby is not None
+    assert [b.label for b in buttons(lobby.message)] == [
+        "Join",
+        "Leave",
+        "Add computer player",
+        "Start (host)",
+    ]
+    embed = lobby.embeds[0].to_dict()
+    assert asha.mention in str(embed) and "Max hand: 3 cards" in str(embed)
+
+    await bilal.click(lobby, label="Join")
+    joined = await chen.slash(channel, "kachuful join")
+    assert joined.ephemeral
+    assert "3 of 3" in str(table_lobby(channel).embeds[0].to_dict())
+
+    refused = await bilal.click(table_lobby(channel), label="Start (host)")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    await asha.click(table_lobby(channel), label="Start (host)")
+
+    table = Table(env, channel, [asha, bilal, chen])
+    assert table.session.row.status == "running"
+    contents = [m.content or "" for m in table.public()]
+    assert any(c.startswith("🎴 Draw:") and "deals first" in c for c in contents)
+
+    # The deal's table message: deal n of N, hand size, trump, dealer, bids, whose turn.
+    opening = table.last_public_with("Your hand")
+    title = opening.embeds[0].title or ""
+    assert title.startswith("Deal 1 of 5 — 3 cards — trump ♠")
+    first = table.member_at(table.game.turn)
+    assert first is not None and first.mention in (opening.content or "")
+
+    # A non-player cannot see a hand.
+    nosy = await outsider.click(opening, label="Your hand")
+    assert nosy.ephemeral and "not seated" in nosy.response.content
+
+    actions = await table.play_to_end()
+    assert actions == 3 * (5 + 11)  # 5 deals of 3,2,1,2,3 cards: one bid a deal, one card a trick
+
+    row = await env.bot.store.load_game(table.session.row.id) if table.session else None
+    stored = await env.bot.store.latest_game_in_channel(channel.id)
+    assert row is None and stored is not None and stored.status == "finished"
+
+    # Hands: only in ephemeral messages, each visible to its owner alone.
+    for member in (asha, bilal, chen):
+        hand_id = table.hand_ids[member.id]
+        assert table.message(hand_id, member).flags.ephemeral
+        for other in (asha, bilal, chen, outsider):
+            if other is not member:
+                assert hand_id not in [m.id for m in table.seen_by(other)]
+    for message in table.public():
+        assert not any(cid.startswith(("kf:p:", "kf:b:")) for cid in custom_ids(message))
+
+    # The public tricks are the engine's record, card by card.
+    replay = load_game(Record.model_validate(stored.record, strict=False))
+    summary = score_summary(replay)
+    names = [seat.name for seat in stored.seats]
+    assert public_tricks(table) == record_tricks(stored.record, summary)
+    assert len(public_tricks(table)) == 11
+
+    # Scores posted after each deal and the final standings agree with the record.
+    score_posts = [
+        m for m in table.public() if m.embeds and "Scores after deal" in (m.embeds[0].title or "")
+    ]
+    assert len(score_posts) == 5
+    final = [
+        m for m in table.public() if m.embeds and m.embeds[0].title == "Kachuful — final standings"
+    ]
+    assert len(final) == 1
+    text = final[0].embeds[0].description or ""
+    for seat, total in enumerate(summary["totals"]):
+        assert f"**{names[seat]}** — {total}" in text
+    winners = summary["winners"]
+    assert ("Shared win" in text) == (len(winners) > 1)
+
+    # The leaderboard shows the result.
+    board = await bilal.slash(channel, "kachuful leaderboard")
+    description = board.response.embeds[0].description or ""
+    for seat, member in enumerate((asha, bilal, chen)):
+        assert member.mention in description
+        wins = 1 if seat in winners else 0
+        line = next(line for line in description.splitlines() if member.mention in line)
+        assert f"{wins} win{'s' if wins != 1 else ''} in 1 game" in line
+
+    # Every body the bot sent is valid for Discord's API description.
+    assert validate_all_requests(env) > 50
+
+
+def table_lobby(channel: simcord.ChannelHandle) -> Any:
+    return channel.history()[0]
+
+
+def record_tricks(
+    record: dict[str, Any], summary: dict[str, Any]
+) -> list[tuple[int, int, list[str]]]:
+    """The record's tricks as the table should have posted them: leader of the first trick
+    on the dealer's left, then each trick's winner (from the engine's score summary)."""
+    names = record["players"]
+    players = len(names)
+    expected = []
+    for deal, scored in zip(record["deals"], summary["deals"], strict=True):
+        leader = (scored["dealer"] + 1) % players
+        for number, trick in enumerate(deal["tricks"], start=1):
+            seats = [(leader + i) % players for i in range(len(trick))]
+            cards = [
+                f"{names[s]} {card_label(parse_card(c))}" for s, c in zip(seats, trick, strict=True)
+            ]
+            expected.append((number, scored["hand_size"], cards))
+            leader = scored["trick_winners"][number - 1]
+    return expected

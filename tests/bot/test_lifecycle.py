@@ -1,0 +1,185 @@
+"""Computer players, the turn clock, leaving, stopping, lobby time-outs and restarts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import simcord
+
+from bot.client import KachufulBot
+from kachuful_core import Phase
+
+from .helpers import Table, button, enabled_actions, lobby_message, start_game, world
+
+
+def contents(table: Table) -> list[str]:
+    return [m.content or "" for m in table.public()]
+
+
+async def test_two_members_and_a_computer_play_a_game(env: simcord.Env) -> None:
+    channel, members = world(env, "asha", "bilal")
+    table = await start_game(env, channel, members, computers=1, max_hand=3)
+    computer_seat = next(i for i, s in enumerate(table.session.row.seats) if s.user_id is None)
+    clicks = await table.play_to_end()
+    assert clicks == 2 * (5 + 11)  # the computer made its own bids and plays
+    stored = await env.bot.store.latest_game_in_channel(channel.id)
+    assert stored is not None and stored.status == "finished"
+    results = await env.bot.store.results_for_game(stored.id)
+    assert results[computer_seat].user_id is None
+    board = await members[0].slash(channel, "kachuful leaderboard")
+    text = board.response.embeds[0].description or ""
+    assert members[0].mention in text and members[1].mention in text
+    assert "1 game" in text
+    server = await members[1].slash(channel, "kachuful leaderboard", scope="server")
+    assert members[0].mention in (server.response.embeds[0].description or "")
+
+
+async def test_turn_clock_computer_plays_then_keeps_the_seat_until_im_back(
+    env: simcord.Env,
+) -> None:
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=6, schedule="down")
+    sleeper = table.member_at(table.game.turn)
+    assert sleeper is not None
+    seat = table.session.row.seat_of(sleeper.id)
+    await table.open_hand(sleeper)
+
+    timeouts = 0
+    while timeouts < 3:
+        if table.game.turn == seat:
+            version = table.session.row.version
+            await env.advance_time(89)
+            assert table.session.row.version == version  # not yet
+            await env.advance_time(1)
+            timeouts += 1
+            assert table.session.row.version > version
+            assert table.session.row.seats[seat].timeouts == timeouts
+            told = [c for c in contents(table) if "ran out of time" in c]
+            assert len(told) == timeouts
+        else:
+            member = table.member_at(table.game.turn)
+            assert member is not None
+            await table.act(member)
+    entry = table.session.row.seats[seat]
+    assert entry.away
+    notice = next(m for m in table.public() if "I'm back" in [b.label for b in _buttons(m)])
+    assert "3 time-outs in a row" in (notice.content or "")
+
+    # While away, the computer plays the seat at once: no clock, no new time-out.
+    moves = table.game.move_count
+    for _ in range(3):
+        member = table.member_at(table.game.turn)
+        assert member is not None and member is not sleeper
+        await table.act(member)
+    assert table.game.move_count - moves > 3
+    assert len([c for c in contents(table) if "ran out of time" in c]) == 3
+
+    # Someone else cannot click it; the owner can.
+    other = next(m for m in members if m is not sleeper)
+    wrong = await other.click(notice, label="I'm back")
+    assert wrong.response.ephemeral and "not your seat" in wrong.response.content
+    back = await sleeper.click(notice, label="I'm back")
+    assert back.response.ephemeral and "Welcome back" in back.response.content
+    assert not table.session.row.seats[seat].away
+    assert any("is back at the table" in c for c in contents(table))
+    again = await sleeper.click(notice, label="I'm back")
+    assert "already at the table" in again.response.content
+
+    # From now on the game waits for the sleeper again, and finishes.
+    await table.play_to_end()
+
+
+def _buttons(message: object) -> list[object]:
+    from .helpers import buttons
+
+    return buttons(message)  # type: ignore[arg-type]
+
+
+async def test_leaving_a_running_game_hands_the_seat_to_the_computer(env: simcord.Env) -> None:
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=2)
+    leaver = members[2]
+    seat = table.session.row.seat_of(leaver.id)
+    result = await leaver.slash(channel, "kachuful leave")
+    assert result.response.ephemeral
+    entry = table.session.row.seats[seat]
+    assert entry.user_id is None and entry.left_user_id == leaver.id
+    table.members.pop(leaver.id)
+    await table.play_to_end()
+    stored = await env.bot.store.latest_game_in_channel(channel.id)
+    results = await env.bot.store.results_for_game(stored.id)
+    assert results[seat].user_id is None  # a player who left gets no result
+    board = await members[0].slash(channel, "kachuful leaderboard")
+    assert leaver.mention not in (board.response.embeds[0].description or "")
+
+
+async def test_stop_by_host_or_manager_only_and_no_leaderboard(env: simcord.Env) -> None:
+    import discord
+
+    channel, members = world(env, "asha", "bilal", "chen")
+    managers = env.guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = env.guild.add_member(env.create_user("mod"), roles=[managers])
+    table = await start_game(env, channel, members, max_hand=2)
+    refused = await members[1].slash(channel, "kachuful stop")
+    assert refused.response.ephemeral and "Only the host" in refused.response.content
+    assert table.session.row.status == "running"
+    stopped = await mod.slash(channel, "kachuful stop")
+    assert not stopped.response.ephemeral and "stopped" in stopped.response.content
+    assert table.session is None
+    stored = await env.bot.store.latest_game_in_channel(channel.id, ("stopped",))
+    assert stored is not None and await env.bot.store.results_for_game(stored.id) == []
+    board = await members[0].slash(channel, "kachuful leaderboard")
+    assert "No finished games" in (board.response.embeds[0].description or "")
+    # The channel is free for a new game.
+    again = await members[0].slash(channel, "kachuful start")
+    assert not again.response.ephemeral
+
+
+async def test_lobby_nobody_starts_is_closed(env: simcord.Env) -> None:
+    channel, (asha, bilal) = world(env, "asha", "bilal")
+    await asha.slash(channel, "kachuful start")
+    await bilal.slash(channel, "kachuful join")
+    await env.advance_time(899)
+    assert button(lobby_message(channel), "Join")
+    await env.advance_time(2)
+    closed = lobby_message(channel)
+    assert "lobby closed" in (closed.embeds[0].title or "")
+    assert "Nobody started" in (closed.embeds[0].description or "")
+    assert closed.components == []
+    late = await bilal.slash(channel, "kachuful join")
+    assert "no Kachuful game" in late.response.content
+    assert not (await asha.slash(channel, "kachuful start")).response.ephemeral
+
+
+async def test_restart_mid_trick_continues_and_old_buttons_work(
+    env: simcord.Env, make_bot: Callable[[], KachufulBot]
+) -> None:
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=4, schedule="down")
+    # Play into the middle of a trick.
+    while not (table.game.phase is Phase.PLAYING and table.game.current_trick):
+        await table.act(table.member_at(table.game.turn))
+    actor = table.member_at(table.game.turn)
+    hand = await table.open_hand(actor)
+    old_public = table.last_public_with("Your hand")
+    trick_before = table.game.current_trick
+    version = table.session.row.version
+
+    await env.restart_bot(make_bot())
+    assert env.bot is make_bot.made[-1]  # type: ignore[attr-defined]
+    table.hand_ids.clear()
+    assert table.session.row.version == version
+    assert table.game.current_trick == trick_before
+
+    # The old hand message's card button still works after the restart.
+    card = enabled_actions(table.message(hand.id, actor))[0]
+    played = await actor.click(table.message(hand.id, actor), custom_id=card.custom_id)
+    assert "out of date" not in (played.response.content or "")
+    assert table.session.row.version == version + 1
+    # So does "Your hand" on a message posted before the restart.
+    other = next(m for m in members if m is not actor)
+    shown = await other.click(old_public, label="Your hand")
+    assert shown.response.ephemeral and shown.response.embeds
+    await table.play_to_end()
+    stored = await env.bot.store.latest_game_in_channel(channel.id)
+    assert stored is not None and stored.status == "finished"
