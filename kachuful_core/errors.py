@@ -62,7 +62,8 @@ class CardNotInHand(KachufulError):
     def __init__(self, seat: int, card: Card) -> None:
         self.seat = seat
         self.card = card
-        super().__init__(f"seat {seat} does not hold {card_str(card)}")
+        shown = card_str(card) if isinstance(card, int) and 0 <= card < 52 else repr(card)
+        super().__init__(f"seat {seat} does not hold {shown}")
 
 
 class MustFollowSuit(KachufulError):

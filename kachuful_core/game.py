@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import dealing
 from .cards import BITS, SUIT_MASKS, Card, Suit, cards_of, suit_of
@@ -47,13 +46,34 @@ Trick = tuple[tuple[int, Card], ...]
 DrawRounds = tuple[tuple[tuple[int, Card], ...], ...]
 
 
-class Phase(StrEnum):
-    BIDDING = "bidding"
-    PLAYING = "playing"
-    # Between deals with no cards to deal: only a replayed record without a seed stops here.
-    DEALING = "dealing"
-    FINISHED = "finished"
+class Phase(str):
+    """The phase of a game: ``Phase.BIDDING``, ``PLAYING``, ``DEALING`` or ``FINISHED``.
 
+    Compare with ``is``. A plain ``str`` subclass rather than an ``Enum``: on Python 3.11 an
+    enum member costs a slow class-attribute look-up each time it is named, and playout loops
+    name the phase on every move.
+    """
+
+    __slots__ = ()
+
+    BIDDING: ClassVar[Phase]
+    PLAYING: ClassVar[Phase]
+    # Between deals with no cards to deal: only a replayed record without a seed stops here.
+    DEALING: ClassVar[Phase]
+    FINISHED: ClassVar[Phase]
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.upper()}"
+
+
+Phase.BIDDING = Phase("bidding")
+Phase.PLAYING = Phase("playing")
+Phase.DEALING = Phase("dealing")
+Phase.FINISHED = Phase("finished")
 
 _BIDDING = Phase.BIDDING
 _PLAYING = Phase.PLAYING
@@ -179,6 +199,9 @@ class Game:
         self._tricks_won = [0] * n
         self._trick: list[tuple[int, Card]] = []
         self._led: Suit = -1
+        # Cards of the led suit while a trick is open, else 0: a hand's legal cards are then
+        # ``hand & follow or hand`` (follow suit if you can, anything if you can't).
+        self._follow = 0
         self.leader = (self.dealer + 1) % n
         dealt = self._deal_cards(index)
         if dealt is None:
@@ -303,9 +326,7 @@ class Game:
         if self.phase is not _PLAYING or seat != self.turn:
             return []
         hand = self._hands[seat]
-        if self._trick:
-            return cards_of(hand & SUIT_MASKS[self._led] or hand)
-        return cards_of(hand)
+        return cards_of(hand & self._follow or hand)
 
     def can_bid(self, seat: int, bid: int, blind: bool = False) -> bool:
         try:
@@ -352,34 +373,38 @@ class Game:
         return events
 
     def play(self, seat: int, card: Card) -> list[Event]:
-        hands = self._hands
-        trick = self._trick
         if (
-            self.phase is not _PLAYING
-            or seat != self.turn
+            seat != self.turn
+            or self.phase is not _PLAYING
             or card.__class__ is not int
             or not 0 <= card < 52
-            or not hands[seat] >> card & 1
-            or (trick and card // 13 != self._led and hands[seat] & SUIT_MASKS[self._led])
         ):
             self._check_play(seat, card)  # raises the precise refusal
-        hands[seat] ^= 1 << card
+        hands = self._hands
+        hand = hands[seat]
+        if not (hand & self._follow or hand) >> card & 1:
+            self._check_play(seat, card)
+        hands[seat] = hand ^ 1 << card
+        trick = self._trick
         if not trick:
             self._led = card // 13
+            self._follow = SUIT_MASKS[self._led]
             self._log.tricks.append(trick)
         trick.append((seat, card))
         self.move_count += 1
-        events: list[Event] = [_CARD_PLAYED[seat][card]]
         if len(trick) < self._n:
             self.turn = (seat + 1) % self._n
-        else:
-            self._finish_trick(events)
+            return [_CARD_PLAYED[seat][card]]
+        events: list[Event] = [_CARD_PLAYED[seat][card]]
+        self._finish_trick(events)
         return events
 
     def play_unseen(self, seat: int) -> list[Event]:
         """In a forehead deal, play your only card without seeing it."""
-        if not self.is_forehead_deal or self.phase is not Phase.PLAYING:
+        if not self.is_forehead_deal:
             raise OptionNotEnabled("forehead")
+        if self.phase is not Phase.PLAYING:
+            raise WrongPhase(self.phase.value, Phase.PLAYING.value)
         self._check_seat(seat)
         if seat != self.turn:
             raise NotYourTurn(seat, self.turn)
@@ -439,6 +464,7 @@ class Game:
         number = len(log.tricks)
         events.append(TrickWon(win_seat, number, tuple(trick)))
         self._trick = []
+        self._follow = 0
         self.leader = self.turn = win_seat
         if number == self.hand_size:
             self._finish_deal(events)

@@ -8,9 +8,9 @@ the one line a player reads: where, and why.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Strict, StrictInt, StrictStr, ValidationError
 
 from .cards import SUIT_LETTERS, SUIT_NAMES, Card, card_str, parse_card
 from .dealing import GameSeed, draw_winner
@@ -28,6 +28,9 @@ from .game import DealLog, Game, Phase, PresetDeal
 from .rules import Rules
 
 FORMAT = "kachuful-record/1"
+
+# A [seat, card] pair of the draw: a JSON list stands for the tuple, its items stay strict.
+DrawnCard = Annotated[tuple[StrictInt, StrictStr], Strict(False)]
 
 
 class DealRecord(BaseModel):
@@ -48,7 +51,8 @@ class Record(BaseModel):
     players: list[str]
     first_dealer: int
     start_deal: int = 0
-    draw: list[list[tuple[int, str]]] | None = None
+    # Strict types, but a JSON list may stand for each [seat, card] pair.
+    draw: list[list[DrawnCard]] | None = None
     deals: list[DealRecord]
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -220,7 +224,7 @@ class _Replay:
                 seen.add(card)
                 parsed.append((seat, card))
             rounds.append(parsed)
-        if sorted(s for s, _ in rounds[0] if rounds) != list(range(self.rules.players)):
+        if not rounds or sorted(s for s, _ in rounds[0]) != list(range(self.rules.players)):
             raise RecordError("draw, round 1: every seat draws exactly one card")
         dealer0 = (r.first_dealer - r.start_deal) % self.rules.players
         if draw_winner(rounds) != dealer0:
@@ -407,17 +411,28 @@ def _deal_trump(rules: Rules, deal: DealLog) -> int | None:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    """Laid out as RECORD.md shows it: one line per key, one line per deal."""
-    lines = ["{", f'  "complete": {json.dumps(summary["complete"])},']
-    deals = summary["deals"]
-    if deals:
-        lines.append('  "deals": [')
-        body = [f"    {json.dumps(d)}" for d in deals]
-        lines.append(",\n".join(body))
-        lines.append("  ],")
-    else:
-        lines.append('  "deals": [],')
-    lines.append(f'  "totals": {json.dumps(summary["totals"])},')
-    lines.append(f'  "winners": {json.dumps(summary["winners"])}')
-    lines.append("}")
-    return "\n".join(lines)
+    """Laid out as RECORD.md shows it: one line per key, each deal over four lines."""
+    deals = ",\n".join(_format_deal(d) for d in summary["deals"])
+    return "\n".join(
+        [
+            "{",
+            f'  "complete": {json.dumps(summary["complete"])},',
+            f'  "deals": [\n{deals}\n  ],' if deals else '  "deals": [],',
+            f'  "totals": {json.dumps(summary["totals"])},',
+            f'  "winners": {json.dumps(summary["winners"])}',
+            "}",
+        ]
+    )
+
+
+_DEAL_LINES = (
+    ("index", "dealer", "hand_size", "trump"),
+    ("bids", "forbidden_bid"),
+    ("trick_winners", "tricks_won"),
+    ("scores",),
+)
+
+
+def _format_deal(deal: dict[str, Any]) -> str:
+    lines = [", ".join(f'"{key}": {json.dumps(deal[key])}' for key in keys) for keys in _DEAL_LINES]
+    return "    {" + ",\n     ".join(lines) + "}"

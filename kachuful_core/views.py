@@ -97,7 +97,12 @@ def view(game: Game, seat: int) -> SeatView:
         legal_bids=tuple(game.legal_bids(seat)),
         legal_cards=legal_cards,
         forbidden_bid=forbidden,
-        may_bid_blind=game.rules.blind_bids and not looked and game.phase is Phase.BIDDING,
+        may_bid_blind=(
+            game.rules.blind_bids
+            and not looked
+            and game.phase is Phase.BIDDING
+            and game.bids[seat] is None
+        ),
         has_looked=looked,
         play_unseen=forehead and my_turn and game.phase is Phase.PLAYING,
         hook=game.rules.hook,
