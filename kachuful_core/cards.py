@@ -27,6 +27,32 @@ _SUIT_BY_NAME = {ch: i for i, ch in enumerate(SUIT_LETTERS)} | {
 }
 
 
+def _suit_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    ranks = [tuple(r for r in range(13) if pattern >> r & 1) for pattern in range(1 << 13)]
+    return tuple(tuple(tuple(13 * s + r for r in rs) for rs in ranks) for s in range(4))
+
+
+# SUIT_CARDS[suit][pattern]: the cards of a 13-bit rank pattern in that suit, ascending. A
+# hand kept as four such patterns lists its legal cards with one or four look-ups, all on
+# small ints, which is what keeps the playout loop fast (about 4 MB, built once at import).
+SUIT_CARDS = _suit_tables()
+RANK_BITS = tuple(1 << (c % 13) for c in range(DECK_SIZE))
+
+
+def held_cards(held: list[int]) -> list[Card]:
+    """The cards of a hand kept as four 13-bit rank patterns (S, H, D, C)."""
+    s, h, d, c = SUIT_CARDS
+    return [*s[held[0]], *h[held[1]], *d[held[2]], *c[held[3]]]
+
+
+def held_of(cards: Iterable[Card]) -> list[int]:
+    """Four 13-bit rank patterns (S, H, D, C) of distinct cards."""
+    held = [0, 0, 0, 0]
+    for card in cards:
+        held[card // 13] |= RANK_BITS[card]
+    return held
+
+
 def suit_of(card: Card) -> Suit:
     return card // 13
 
@@ -65,27 +91,10 @@ def mask_of(cards: Iterable[Card]) -> int:
     return sum(map(BITS.__getitem__, cards))
 
 
-def _chunk_table(offset: int, bits: int) -> tuple[tuple[Card, ...], ...]:
-    return tuple(
-        tuple(offset + i for i in range(bits) if pattern >> i & 1) for pattern in range(1 << bits)
-    )
-
-
-# The cards of every 11-bit slice of the deck: listing a hand is five table look-ups instead
-# of a loop over its bits, which keeps ``legal_cards`` cheap in playouts (under 1 MB in all).
-_T0, _T1, _T2, _T3 = (_chunk_table(11 * k, 11) for k in range(4))
-_T4 = _chunk_table(44, 8)
-
-
 def cards_of(mask: int) -> list[Card]:
-    """The cards of a bit set, in ascending order (by suit, then rank)."""
-    return [
-        *_T0[mask & 0x7FF],
-        *_T1[mask >> 11 & 0x7FF],
-        *_T2[mask >> 22 & 0x7FF],
-        *_T3[mask >> 33 & 0x7FF],
-        *_T4[mask >> 44],
-    ]
+    """The cards of a 52-bit set, in ascending order (by suit, then rank)."""
+    s, h, d, c = SUIT_CARDS
+    return [*s[mask & 0x1FFF], *h[mask >> 13 & 0x1FFF], *d[mask >> 26 & 0x1FFF], *c[mask >> 39]]
 
 
 def iter_cards(mask: int) -> Iterator[Card]:

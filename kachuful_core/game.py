@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import dealing
-from .cards import BITS, SUIT_MASKS, Card, Suit, cards_of, suit_of
+from .cards import RANK_BITS, SUIT_CARDS, Card, Suit, held_cards, held_of, suit_of
 from .errors import (
     BidOutOfRange,
     BlindBidAfterLooking,
@@ -198,14 +198,12 @@ class Game:
         self._bid_count = 0
         self._tricks_won = [0] * n
         self._trick: list[tuple[int, Card]] = []
+        # The suit led to the open trick, or -1 between tricks.
         self._led: Suit = -1
-        # Cards of the led suit while a trick is open, else 0: a hand's legal cards are then
-        # ``hand & follow or hand`` (follow suit if you can, anything if you can't).
-        self._follow = 0
         self.leader = (self.dealer + 1) % n
         dealt = self._deal_cards(index)
         if dealt is None:
-            self._hands = [0] * n
+            self._held = [[0, 0, 0, 0] for _ in range(n)]
             self._log = DealLog(index, self.dealer, (), None, self._bids, self._blind)
             self.turn: int | None = None
             self.phase = Phase.DEALING
@@ -213,7 +211,8 @@ class Game:
         hands, turned, commitment = dealt
         if self.rules.trump == "turned":
             self.trump = None if turned is None else suit_of(turned)
-        self._hands = [sum(map(BITS.__getitem__, h)) for h in hands]
+        # Each hand as four 13-bit rank patterns, one per suit (see cards.SUIT_CARDS).
+        self._held = [held_of(h) for h in hands]
         self._log = DealLog(index, self.dealer, hands, turned, self._bids, self._blind)
         self.deals.append(self._log)
         self.turn = self.leader
@@ -298,7 +297,7 @@ class Game:
         """A seat's current cards. Hidden information: only for the engine's own callers
         (the seat's private view, a computer player acting for it)."""
         self._check_seat(seat)
-        return cards_of(self._hands[seat]) if self.phase is not Phase.DEALING else []
+        return held_cards(self._held[seat])
 
     def has_looked(self, seat: int) -> bool:
         self._check_seat(seat)
@@ -325,8 +324,12 @@ class Game:
     def legal_cards(self, seat: int) -> list[Card]:
         if self.phase is not _PLAYING or seat != self.turn:
             return []
-        hand = self._hands[seat]
-        return cards_of(hand & self._follow or hand)
+        held = self._held[seat]
+        led = self._led
+        if led >= 0 and held[led]:
+            return [*SUIT_CARDS[led][held[led]]]
+        s, h, d, c = SUIT_CARDS
+        return [*s[held[0]], *h[held[1]], *d[held[2]], *c[held[3]]]
 
     def can_bid(self, seat: int, bid: int, blind: bool = False) -> bool:
         try:
@@ -380,15 +383,17 @@ class Game:
             or not 0 <= card < 52
         ):
             self._check_play(seat, card)  # raises the precise refusal
-        hands = self._hands
-        hand = hands[seat]
-        if not (hand & self._follow or hand) >> card & 1:
+        held = self._held[seat]
+        suit = card // 13
+        pattern = held[suit]
+        bit = RANK_BITS[card]
+        led = self._led
+        if not pattern & bit or (led >= 0 and suit != led and held[led]):
             self._check_play(seat, card)
-        hands[seat] = hand ^ 1 << card
+        held[suit] = pattern ^ bit
         trick = self._trick
-        if not trick:
-            self._led = card // 13
-            self._follow = SUIT_MASKS[self._led]
+        if led < 0:
+            self._led = suit
             self._log.tricks.append(trick)
         trick.append((seat, card))
         self.move_count += 1
@@ -408,7 +413,7 @@ class Game:
         self._check_seat(seat)
         if seat != self.turn:
             raise NotYourTurn(seat, self.turn)
-        return self.play(seat, cards_of(self._hands[seat])[0])
+        return self.play(seat, held_cards(self._held[seat])[0])
 
     # ---- checks -------------------------------------------------------------------------
 
@@ -439,13 +444,14 @@ class Game:
 
     def _check_play(self, seat: int, card: Card) -> None:
         self._check_turn(seat, Phase.PLAYING)
-        hand = self._hands[seat]
-        if not isinstance(card, int) or not 0 <= card < 52 or not hand >> card & 1:
+        held = self._held[seat]
+        if not isinstance(card, int) or not 0 <= card < 52:
             raise CardNotInHand(seat, card)
-        if self._trick and card // 13 != self._led:
-            follow = hand & SUIT_MASKS[self._led]
-            if follow:
-                raise MustFollowSuit(seat, self._led, tuple(cards_of(follow)), card)
+        if not held[card // 13] & RANK_BITS[card]:
+            raise CardNotInHand(seat, card)
+        led = self._led
+        if led >= 0 and card // 13 != led and held[led]:
+            raise MustFollowSuit(seat, led, SUIT_CARDS[led][held[led]], card)
 
     # ---- trick, deal and game ends ------------------------------------------------------
 
@@ -464,7 +470,7 @@ class Game:
         number = len(log.tricks)
         events.append(TrickWon(win_seat, number, tuple(trick)))
         self._trick = []
-        self._follow = 0
+        self._led = -1
         self.leader = self.turn = win_seat
         if number == self.hand_size:
             self._finish_deal(events)
