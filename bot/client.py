@@ -4,6 +4,7 @@ syncs the slash commands only where asked to."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -46,7 +47,9 @@ class KachufulBot(commands.Bot):
     store: Store
     tables: TableManager
 
-    def __init__(self, settings: Settings, **options: Any) -> None:
+    def __init__(
+        self, settings: Settings, *, new_seed: Callable[[], str] | None = None, **options: Any
+    ) -> None:
         intents = discord.Intents.default()  # no privileged intent: slash commands and buttons
         intents.typing = False
         intents.presences = False
@@ -59,6 +62,7 @@ class KachufulBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self._new_seed = new_seed
         self.synced: list[str] = []  # where commands were synced, for the log and the tests
 
     async def setup_hook(self) -> None:
@@ -66,7 +70,10 @@ class KachufulBot(commands.Bot):
             self.store = await Store.open(self.settings.db_path, clock=discord.utils.utcnow)
         except (StoreError, OSError) as error:
             raise StartupError(str(error)) from None
-        self.tables = TableManager(self, self.store, self.settings)
+        if self._new_seed is not None:
+            self.tables = TableManager(self, self.store, self.settings, new_seed=self._new_seed)
+        else:
+            self.tables = TableManager(self, self.store, self.settings)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         ui.register(self)

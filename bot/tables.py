@@ -92,9 +92,20 @@ class Sequencer:
         self._next += 1
         return ticket
 
-    async def wait(self, ticket: int) -> None:
-        async with self._cond:
-            await self._cond.wait_for(lambda: self._done >= ticket)
+    async def wait(self, ticket: int, timeout: float = 30.0) -> None:
+        """Wait for the turn of ``ticket``. A ticket that was never published (a bug: an
+        error between commit and delivery) must not freeze the table: after ``timeout`` the
+        earlier tickets are given up."""
+        try:
+            async with asyncio.timeout(timeout), self._cond:
+                await self._cond.wait_for(lambda: self._done >= ticket)
+        except TimeoutError:
+            log.warning("gave up waiting for earlier messages of this table to be posted")
+            async with self._cond:
+                self._finished.update(range(self._done, ticket))
+                while self._done in self._finished:
+                    self._finished.discard(self._done)
+                    self._done += 1
 
     async def finish(self, ticket: int) -> None:
         async with self._cond:
@@ -200,11 +211,13 @@ class TableManager:
         settings: Settings,
         *,
         clock: Callable[[], Any] = discord.utils.utcnow,
+        new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
     ) -> None:
         self.client = client
         self.store = store
         self.settings = settings
         self.clock = clock
+        self.new_seed = new_seed  # a secret per game; tests pass a fixed sequence
         self.sessions: dict[int, TableSession] = {}
         self.by_channel: dict[int, int] = {}
         self._create_lock = asyncio.Lock()
@@ -219,8 +232,13 @@ class TableManager:
             if row.status == "running":
                 try:
                     game = game_from_record(row.record, row.seed)
-                except (KachufulError, ValueError, TypeError):
-                    log.exception("table %s: cannot rebuild the game from its record", row.id)
+                except (KachufulError, ValueError, TypeError) as error:
+                    # Only the kind of error: its words may name cards of hidden hands.
+                    log.error(
+                        "table %s: cannot rebuild the game from its record (%s); left as is",
+                        row.id,
+                        type(error).__name__,
+                    )
                     continue
                 for seat, entry in enumerate(row.seats):
                     if entry.looked_deal == game.deal_index and game.phase is Phase.BIDDING:
@@ -287,8 +305,8 @@ class TableManager:
                 results = results_of(row, game)
         try:
             await self.store.save_game(row, previous_version=previous, results=results)
-        except BaseException:
-            log.exception("table %s: could not save; reloading it from the store", row.id)
+        except BaseException as error:
+            log.error("table %s: could not save (%s); reloading it", row.id, type(error).__name__)
             await self._reload(session)
             raise
         outcome.ticket = session.seq.take()
@@ -563,7 +581,7 @@ class TableManager:
     async def _start_game(self, session: TableSession, *, on_lobby: bool) -> Outcome:
         row = session.row
         rules, note = build_rules(row.rules, len(row.seats))
-        seed = secrets.token_hex(32)
+        seed = self.new_seed()
         game = Game.new(rules, seed, players=[seat.name for seat in row.seats])
         events = game.opening_events()
         session.game = game
@@ -702,8 +720,9 @@ class TableManager:
         if all(isinstance(e, HandLooked) for e in events):
             # Looking is private and moves nothing: no new move counter, no public post.
             entry.looked_deal = game.deal_index
-            await self._commit(session, Outcome(), events=events, bump=False)
-            return self._hand_outcome(session, user_id, None)
+            outcome = await self._commit(session, Outcome(), events=events, bump=False)
+            outcome.reply = self._hand_outcome(session, user_id, None).reply
+            return outcome
         outcome = await self._commit(session, Outcome(drive=True), events=events)
         self._add_game_posts(session, outcome, events, actor=seat)
         spec = self._hand_spec(session, user_id)
@@ -855,6 +874,19 @@ class TableManager:
         return self.settings.turn_seconds, row.version, True
 
     async def _drive(self, session: TableSession) -> None:
+        try:
+            await self._drive_loop(session)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            # Only the kind of error: an engine error's words may name cards of hidden hands.
+            log.error(
+                "table %s: the computer player / turn clock stopped (%s)",
+                session.row.id,
+                type(error).__name__,
+            )
+
+    async def _drive_loop(self, session: TableSession) -> None:
         while True:
             plan = self._plan(session)
             if plan is None:

@@ -59,9 +59,13 @@ def hand_message(
     title = f"Your hand — deal {view.deal_number} of {view.num_deals}"
     if view.phase is Phase.FINISHED:
         title = "Your hand — the game is over"
+    # A hidden hand is a forehead deal unless the seat may still bid blind (bot.tables lets
+    # every seat see its hand once bidding is over).
+    forehead = view.hand is None and not view.may_bid_blind and view.phase is not Phase.FINISHED
+    played = any(seat == view.seat for seat, _ in view.current_trick)
     if view.hand is not None:
         description = hand_text(view.hand)
-    elif view.visible_cards:
+    elif forehead:
         description = "Forehead deal: you cannot see your own card."
     elif view.may_bid_blind:
         description = (
@@ -139,7 +143,7 @@ def hand_message(
         buttons.append(
             ButtonSpec(("look", table, version), "Look at my hand", "success", row=CONTROL_ROW)
         )
-    if view.phase is Phase.PLAYING and view.hand is None and view.visible_cards:
+    if view.phase is Phase.PLAYING and forehead and not played:
         buttons.append(
             ButtonSpec(
                 ("unseen", table, version),

@@ -5,6 +5,8 @@ No network and no token: SimCord fakes Discord's REST API and gateway in-process
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -13,6 +15,8 @@ import simcord
 
 from bot.client import KachufulBot
 from bot.settings import Settings
+
+from .helpers import SPEC_PATH, validate_all_requests
 
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -31,11 +35,16 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def make_bot(settings: Settings) -> Callable[[], KachufulBot]:
+def make_bot(settings: Settings, request: pytest.FixtureRequest) -> Callable[[], KachufulBot]:
+    """Bots for one test. Game seeds are fixed per test (the deals are the same every run)."""
     made: list[KachufulBot] = []
+    count = itertools.count()
+
+    def new_seed() -> str:
+        return hashlib.sha256(f"{request.node.nodeid}/{next(count)}".encode()).hexdigest()
 
     def factory() -> KachufulBot:
-        bot = KachufulBot(settings)
+        bot = KachufulBot(settings, new_seed=new_seed)
         made.append(bot)
         return bot
 
@@ -57,3 +66,6 @@ async def env(make_bot: Callable[[], KachufulBot]) -> AsyncIterator[simcord.Env]
             if store is not None:
                 await store.close()
         environment._raise_errors_since(environment._errors_acknowledged)
+    # Every body the bot sent in the test must be valid for Discord's API description.
+    if SPEC_PATH.exists():
+        validate_all_requests(environment)

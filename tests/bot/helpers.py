@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from functools import cache
@@ -110,7 +111,10 @@ class Table:
             await self.open_hand(member)
         message = self.hand(member)
         choices = enabled_actions(message)
-        assert choices, f"{member.name}'s hand message has no enabled bid or card"
+        assert choices, (
+            f"{member.name}'s hand message has no enabled bid or card: "
+            f"{[(b.label, b.disabled) for b in buttons(message)]} {message.embeds[0].to_dict()}"
+        )
         choice = choices[min(pick, len(choices) - 1)]
         return await member.click(message, custom_id=choice.custom_id)
 
@@ -159,17 +163,35 @@ def _pointer(*parts: str) -> str:
     return "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def validate_request(method: str, path: str, body: Any) -> None:
-    """Validate one REST request body against Discord's OpenAPI description."""
-    candidates = [r for r in _routes() if r[0] == method and r[1].match(path)]
-    assert candidates, f"{method} {path} is not in Discord's API description"
-    _, _, _, template = max(candidates, key=lambda r: r[2])
+@cache
+def _validator(method: str, template: str) -> Draft202012Validator:
     operation = _spec()["paths"][template][method.lower()]
     content = operation.get("requestBody", {}).get("content", {})
     assert "application/json" in content, f"{method} {template} takes no JSON body"
     pointer = _pointer("paths", template, method.lower(), "requestBody", "content")
     ref = f"urn:discord-openapi#/{pointer}/application~1json/schema"
-    validator = Draft202012Validator({"$ref": ref}, registry=_registry())
+    return Draft202012Validator({"$ref": ref}, registry=_registry())
+
+
+def _known_library_quirks(body: Any) -> Any:
+    """discord.py writes the upload index of a file as ``attachments[].id: 0`` (an int) in
+    multipart bodies, where the description says snowflake string; Discord accepts it. This
+    is discord.py's serialisation, not the bot's, so it is normalised before validating."""
+    if isinstance(body, dict):
+        data = body.get("data") if isinstance(body.get("data"), dict) else body
+        for attachment in data.get("attachments") or []:
+            if isinstance(attachment, dict) and isinstance(attachment.get("id"), int):
+                attachment["id"] = str(attachment["id"])
+    return body
+
+
+def validate_request(method: str, path: str, body: Any) -> None:
+    """Validate one REST request body against Discord's OpenAPI description."""
+    body = _known_library_quirks(copy.deepcopy(body))
+    candidates = [r for r in _routes() if r[0] == method and r[1].match(path)]
+    assert candidates, f"{method} {path} is not in Discord's API description"
+    _, _, _, template = max(candidates, key=lambda r: r[2])
+    validator = _validator(method, template)
     errors = sorted(validator.iter_errors(body), key=lambda e: list(e.path))
     assert not errors, f"{method} {template}: " + "; ".join(
         f"{list(e.path)}: {e.message[:200]}" for e in errors[:5]

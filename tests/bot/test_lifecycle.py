@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import simcord
 
 from bot.client import KachufulBot
+from bot.settings import Settings
 from kachuful_core import Phase
 
 from .helpers import Table, button, enabled_actions, lobby_message, start_game, world
@@ -38,7 +40,7 @@ async def test_turn_clock_computer_plays_then_keeps_the_seat_until_im_back(
     env: simcord.Env,
 ) -> None:
     channel, members = world(env, "asha", "bilal", "chen")
-    table = await start_game(env, channel, members, max_hand=6, schedule="down")
+    table = await start_game(env, channel, members, max_hand=8, schedule="down")
     sleeper = table.member_at(table.game.turn)
     assert sleeper is not None
     seat = table.session.row.seat_of(sleeper.id)
@@ -67,11 +69,12 @@ async def test_turn_clock_computer_plays_then_keeps_the_seat_until_im_back(
 
     # While away, the computer plays the seat at once: no clock, no new time-out.
     moves = table.game.move_count
-    for _ in range(3):
+    for _ in range(6):
         member = table.member_at(table.game.turn)
         assert member is not None and member is not sleeper
         await table.act(member)
-    assert table.game.move_count - moves > 3
+        assert table.game.turn != seat
+    assert table.game.move_count - moves > 6
     assert len([c for c in contents(table) if "ran out of time" in c]) == 3
 
     # Someone else cannot click it; the owner can.
@@ -183,3 +186,30 @@ async def test_restart_mid_trick_continues_and_old_buttons_work(
     await table.play_to_end()
     stored = await env.bot.store.latest_game_in_channel(channel.id)
     assert stored is not None and stored.status == "finished"
+
+
+async def test_hand_token_older_than_14_minutes_is_not_used(
+    settings: Settings, tmp_path: Path
+) -> None:
+    slow = settings.model_copy(update={"turn_seconds": 3600.0, "db_path": tmp_path / "slow.db"})
+    bot = KachufulBot(slow)
+    async with simcord.run(bot) as env:
+        channel, members = world(env, "asha", "bilal", "chen")
+        table = await start_game(env, channel, members, max_hand=3)
+        first = table.member_at(table.game.turn)
+        second = table.member_at((table.game.turn + 1) % 3)
+        waiting = await table.open_hand(second)
+        assert enabled_actions(waiting) == []
+        await env.advance_time(16 * 60)  # the token of that hand message is dead now
+        patches = len([r for r in env.http_requests if r.method == "PATCH"])
+        await table.act(first)
+        assert table.game.turn == table.session.row.seat_of(second.id)
+        webhook_edits = [
+            r for r in env.http_requests[patches:] if r.method == "PATCH" and "webhooks" in r.path
+        ]
+        assert webhook_edits == []  # no edit attempted with the expired token
+        assert enabled_actions(table.message(waiting.id, second)) == []
+        # Refresh (a new interaction, a new token) redraws it with the bids enabled.
+        await second.click(table.message(waiting.id, second), label="Refresh")
+        assert enabled_actions(table.message(waiting.id, second))
+    await bot.store.close()

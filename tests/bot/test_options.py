@@ -1,0 +1,151 @@
+"""Table options through the bot, the read-only commands, and command syncing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import discord
+import simcord
+
+from bot.client import KachufulBot
+from bot.render.cards import hand_text
+from bot.settings import Settings
+from kachuful_core import Phase
+
+from .conftest import FAKE_TOKEN
+from .helpers import button, buttons, enabled_actions, start_game, world
+
+
+async def test_forehead_deal_shows_the_others_cards_and_plays_unseen(env: simcord.Env) -> None:
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=2, schedule="down", forehead=True)
+    while table.game.hand_size != 1:
+        await table.act(table.member_at(table.game.turn))
+    assert table.game.is_forehead_deal
+    # Bidding in the forehead deal: everyone sees the others' cards, not their own.
+    for member in members:
+        hand = await table.open_hand(member)
+        text = str(hand.embeds[0].to_dict())
+        seat = table.session.row.seat_of(member.id)
+        assert "cannot see your own card" in text
+        own = discord.utils.escape_markdown(_label(table.game.hand(seat)[0]))
+        others = [table.game.hand(s)[0] for s in range(3) if s != seat]
+        assert all(_label(card) in text for card in others)
+        assert f"{table.session.row.seats[seat].name}** {own}" not in text
+    while table.game.phase is Phase.BIDDING:
+        await table.act(table.member_at(table.game.turn))
+    member = table.member_at(table.game.turn)
+    hand = await table.open_hand(member)
+    unseen = button(hand, "Play my card (unseen)")
+    assert not unseen.disabled
+    played = await member.click(hand, label="Play my card (unseen)")
+    assert played.acknowledged and table.game.current_trick
+    await table.play_to_end()
+
+
+def _label(card: int) -> str:
+    from kachuful_core.cards import card_label
+
+    return card_label(card)
+
+
+async def test_blind_bid_before_looking(env: simcord.Env) -> None:
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=2, schedule="down", blind_bids=True)
+    first = table.member_at(table.game.turn)
+    hand = await table.open_hand(first)
+    assert "not looked at your cards" in (hand.embeds[0].description or "")
+    assert all(b.label.startswith("Blind ") for b in enabled_actions(hand))
+    blind = await first.click(hand, label="Blind 1")
+    assert blind.acknowledged
+    seat = table.session.row.seat_of(first.id)
+    assert table.game.bids[seat] == 1 and table.game.blind[seat]
+    assert any("bids blind **1**" in (m.content or "") for m in table.public())
+
+    second = table.member_at(table.game.turn)
+    hand = await table.open_hand(second)
+    looked = await second.click(hand, label="Look at my hand")
+    assert looked.acknowledged
+    hand = table.hand(second)
+    assert not any(b.label.startswith("Blind") for b in buttons(hand))
+    second_seat = table.session.row.seat_of(second.id)
+    assert hand.embeds[0].description == hand_text(table.game.hand(second_seat))
+    assert table.session.row.seats[second_seat].looked_deal == table.game.deal_index
+    await table.play_to_end()
+
+
+async def test_turned_trump_and_other_options(env: simcord.Env) -> None:
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(
+        env,
+        channel,
+        members,
+        max_hand=2,
+        trump="turned",
+        scoring="judgement",
+        hook=False,
+        schedule="double",
+    )
+    assert table.game.rules.trump == "turned" and table.game.rules.scoring == "judgement"
+    assert table.game.num_deals == 5  # 2 1 2 1 2
+    opening = table.last_public_with("Your hand")
+    assert "Turned card" in str(opening.embeds[0].to_dict())
+    rules = await members[1].slash(channel, "kachuful rules")
+    text = rules.response.embeds[0].description or ""
+    assert "Turned card" in text and "Judgement" in text and "Hook rule: off" in text
+    await table.play_to_end()
+
+
+async def test_score_rules_help_and_export(env: simcord.Env) -> None:
+    channel, members = world(env, "asha", "bilal", "chen")
+    general = await members[0].slash(channel, "kachuful rules")
+    assert "Kachuful — the rules" in (general.response.embeds[0].title or "")
+    helped = await members[0].slash(channel, "kachuful help")
+    assert helped.response.ephemeral and "/kachuful start" in helped.response.embeds[0].description
+    nothing = await members[0].slash(channel, "kachuful export")
+    assert "No finished game" in nothing.response.content
+
+    table = await start_game(env, channel, members, max_hand=2, schedule="down")
+    early = await members[2].slash(channel, "kachuful export")
+    assert "No finished game" in early.response.content  # a running game's hands stay hidden
+    score = await members[1].slash(channel, "kachuful score")
+    assert score.response.ephemeral and "scores" in (score.response.embeds[0].title or "").lower()
+    await table.play_to_end()
+    exported = await members[2].slash(channel, "kachuful export")
+    assert exported.response.ephemeral
+    [attachment] = exported.response.attachments
+    record = json.loads(await attachment.read())
+    stored = await env.bot.store.latest_game_in_channel(channel.id)
+    assert record == stored.record and record["format"] == "kachuful-record/1"
+
+
+async def test_no_sync_unless_asked_and_dev_guild_sync(tmp_path: Path) -> None:
+    quiet = KachufulBot(
+        Settings(_env_file=None, discord_token=FAKE_TOKEN, db_path=tmp_path / "a.db")
+    )  # type: ignore[call-arg]
+    async with simcord.run(quiet, strict_sync=True) as env:
+        assert quiet.synced == []
+        assert not [r for r in env.http_requests if "/commands" in r.path and r.method == "PUT"]
+    await quiet.store.close()
+
+    guild_id = 123456789012345678
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, discord_token=FAKE_TOKEN, db_path=tmp_path / "b.db", dev_guild_id=guild_id
+    )
+    dev = KachufulBot(settings)
+    env = simcord.Env(dev)
+    guild = env.create_guild(id=guild_id)
+    channel = guild.create_text_channel("dev")
+    tester = guild.add_member(env.create_user("tester"))
+    await env.start()
+    try:
+        with env.time_context():
+            assert dev.synced == [f"guild:{guild_id}"]
+            puts = [r.path for r in env.http_requests if r.method == "PUT"]
+            assert puts == [f"/applications/{env.bot.application_id}/guilds/{guild_id}/commands"]
+            result = await tester.slash(channel, "kachuful help")
+            assert result.response.ephemeral
+    finally:
+        await env.shutdown()
+        await dev.store.close()

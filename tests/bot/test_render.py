@@ -1,0 +1,186 @@
+"""The render layer: pure functions, checked against Discord's limits for the biggest tables."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from bot import render
+from bot.render.cards import card_rows, hand_text, number_rows
+from bot.render.specs import MAX_PER_ROW, MessageSpec, check_limits
+from bot.store.models import GameRow, Leaderboard, LeaderboardRow, Seat
+from kachuful_core import Game, Phase, Rules
+from kachuful_core.errors import (
+    BidOutOfRange,
+    BlindBidAfterLooking,
+    CardNotInHand,
+    DealerBidForbidden,
+    InvalidSeat,
+    MustFollowSuit,
+    NotYourTurn,
+    OptionNotEnabled,
+    WrongPhase,
+)
+from kachuful_core.players import RandomPlayer, act
+
+LONG = "W" * 32  # Discord display names are at most 32 characters
+
+
+def row_for(players: int, *, version: int = 7) -> GameRow:
+    now = datetime(2024, 1, 1, tzinfo=UTC)
+    seats = [
+        Seat(user_id=None if i == 1 else 10**17 + i, name=f"{LONG[:-1]}{i}") for i in range(players)
+    ]
+    return GameRow(
+        id=12345678,
+        guild_id=10**18,
+        channel_id=10**18 + 1,
+        host_id=10**17,
+        status="running",
+        rules={},
+        max_seats=players,
+        seats=seats,
+        created_at=now,
+        updated_at=now,
+        version=version,
+    )
+
+
+def assert_fits(spec: MessageSpec) -> None:
+    assert check_limits(spec) == []
+    assert len(spec.buttons) <= 25
+    rows: dict[int, int] = {}
+    for button in spec.buttons:
+        rows[button.row] = rows.get(button.row, 0) + 1
+        ids = ":".join(str(part) for part in button.action)
+        assert len(ids) <= 80  # the custom_id built from it stays far below 100
+    assert all(count <= MAX_PER_ROW for count in rows.values())
+    assert len(rows) <= 5
+
+
+@pytest.mark.parametrize("size", range(1, 18))
+def test_card_rows_fit_any_hand(size: int) -> None:
+    rng = random.Random(size)
+    for _ in range(200):
+        hand = rng.sample(range(52), size)
+        rows = card_rows(hand)
+        assert len(rows) <= 4 and all(len(r) <= 5 for r in rows)
+        assert sorted(c for r in rows for c in r) == sorted(hand)
+
+
+def test_card_rows_one_suit_per_row_when_possible() -> None:
+    hand = [0, 1, 2, 13, 14, 26, 39, 40]  # ♠ 2 3 4 · ♥ 2 3 · ♦ 2 · ♣ 2 3
+    rows = card_rows(hand)
+    assert [sorted({c // 13 for c in r}) for r in rows] == [[0], [1], [2], [3]]
+    assert number_rows(18) == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13, 14], [15, 16, 17]]
+    assert hand_text([12, 11, 0, 25]) == "♠ A K 2 · ♥ A"
+
+
+@pytest.mark.parametrize(("players", "options"), [(3, {}), (7, {}), (3, {"blind_bids": True})])
+def test_every_message_of_a_whole_game_fits(players: int, options: dict[str, bool]) -> None:
+    """Drive a complete game (17-card hands at three players) and render everything."""
+    rules = Rules(players=players, **options)
+    game = Game.new(rules, f"render-{players}", players=[f"{LONG[:-1]}{i}" for i in range(players)])
+    row = row_for(players)
+    events = game.opening_events()
+    bots = [RandomPlayer(seat) for seat in range(players)]
+    biggest = 0
+    while True:
+        assert_fits(render.deal_table(row, game))
+        assert_fits(render.scoreboard(row, game))
+        for seat in range(players):
+            spec = render.hand_message(row, game.view(seat), version=row.version)
+            assert_fits(spec)
+            biggest = max(biggest, len(spec.buttons))
+        for post in render.action_posts(row, game, events):
+            assert_fits(post)
+        if game.phase is Phase.FINISHED:
+            break
+        events = act(game, game.turn, bots[game.turn])
+    assert biggest >= (19 if players == 3 else 8)  # 18 bids + Refresh at 17 cards
+
+
+def test_hand_message_shows_only_the_seat_s_own_cards() -> None:
+    game = Game.new(Rules(players=4), "private", players=list("ABCD"))
+    row = row_for(4)
+    seat = game.turn
+    spec = render.hand_message(row, game.view(seat), version=3)
+    text = str([e.to_dict() for e in spec.embeds])
+    assert hand_text(game.hand(seat)) in text
+    for other in range(4):
+        if other != seat:
+            assert hand_text(game.hand(other)) not in text
+    bids = [b for b in spec.buttons if b.action[0] == "bid"]
+    assert [b.action for b in bids] == [("bid", row.id, 3, n, False) for n in range(14)]
+    assert all(not b.disabled for b in bids)
+    # Public posts never carry a card or a bid in a button.
+    for post in render.action_posts(row, game, game.opening_events()):
+        assert all(b.action[0] == "hand" for b in post.buttons)
+
+
+def test_dealer_forbidden_bid_disabled_with_reason() -> None:
+    game = Game.new(Rules(players=3, max_hand=3), "hook", players=list("ABC"))
+    while game.turn != game.dealer:
+        game.bid(game.turn, 1)
+    spec = render.hand_message(row_for(3), game.view(game.dealer), version=1)
+    forbidden = game.forbidden_bid
+    assert forbidden == 1
+    [blocked] = [b for b in spec.buttons if b.action[:1] == ("bid",) and b.action[3] == forbidden]
+    assert blocked.disabled and blocked.label == "1 (not allowed)"
+    assert "may not bid **1**" in str(spec.embeds[0].to_dict())
+
+
+def test_every_engine_error_has_words() -> None:
+    row = row_for(3)
+    errors = [
+        NotYourTurn(0, 2),
+        WrongPhase("playing", "bidding"),
+        WrongPhase("bidding", "playing"),
+        MustFollowSuit(0, 1, (13, 25), 0),
+        CardNotInHand(0, 5),
+        DealerBidForbidden(0, 2),
+        BidOutOfRange(0, 9, 0, 3),
+        BlindBidAfterLooking(0),
+        OptionNotEnabled("forehead"),
+        InvalidSeat(9),
+    ]
+    texts = [render.engine_error(error, row) for error in errors]
+    assert all(texts) and len(set(texts)) == len(texts)
+    assert "must follow hearts" in texts[3] and "♥ A 2" in texts[3] and "2♠" in texts[3]
+    assert "may not bid 2" in texts[5]
+    assert row.seats[2].name in texts[0]
+
+
+def test_names_cannot_inject_markdown_or_mentions() -> None:
+    row = row_for(3)
+    row.seats[0].name = "**@everyone** <@123>"
+    game = Game.new(Rules(players=3, max_hand=2), "names", players=["x", "y", "z"])
+    post = render.deal_table(row, game)
+    text = str([e.to_dict() for e in post.embeds])
+    assert "@everyone" not in text.replace("@\u200beveryone", "")
+    assert post.allowed_mentions.everyone is False and post.allowed_mentions.roles is False
+
+
+def test_leaderboard_and_lobby_fit() -> None:
+    rows = [
+        LeaderboardRow(
+            user_id=10**18 + i,
+            games=1000,
+            wins=500,
+            average_score=123.456,
+            exact_bid_rate=0.5,
+            best_score=999,
+            best_game_id=10**9,
+        )
+        for i in range(10)
+    ]
+    spec = render.leaderboard(Leaderboard(rows=rows, total_games=5000), scope="this server")
+    assert_fits(spec)
+    assert "avg 123.5" in (spec.embeds[0].description or "")
+    lobby_row = row_for(7)
+    lobby_row.status = "lobby"
+    assert_fits(render.lobby(lobby_row, timeout_minutes=15))
+    assert_fits(render.help_message())
+    assert_fits(render.general_rules())
