@@ -40,11 +40,11 @@ def configure_logging(settings: Settings) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    # At DEBUG these log request bodies and interaction tokens: never below INFO.
-    for name in ("discord.http", "discord.webhook"):
+    # At DEBUG these log request bodies and interaction tokens: never below INFO. The rest of
+    # discord.py stays at INFO too: gateway payloads of clicks on a private hand message carry
+    # that hand. LOG_LEVEL=DEBUG is for the bot's own loggers.
+    for name in ("discord", "discord.http", "discord.webhook"):
         logging.getLogger(name).setLevel(max(level, logging.INFO))
-    # The gateway is chatty at DEBUG (and can echo payloads holding hidden hands' buttons).
-    logging.getLogger("discord.gateway").setLevel(max(level, logging.INFO))
 
 
 def fail(message: str) -> NoReturn:

@@ -31,7 +31,7 @@ from bot.render.words import lobby_rules_lines, resolve_max_hand, seat_name
 from bot.store import ChannelBusy, Store
 from bot.store.models import GameRow, ResultRow, Seat
 from bot.ui import send_kwargs
-from kachuful_core import Game, KachufulError, Phase, Record, Rules, score_summary
+from kachuful_core import Game, KachufulError, Phase, Rules, score_summary
 from kachuful_core.events import (
     BidPlaced,
     DealStarted,
@@ -159,14 +159,10 @@ def auto_look(game: Game) -> None:
 
 
 def game_from_record(record: dict[str, Any] | None, seed: str | None) -> Game:
-    """Rebuild a game from its stored record (and the seed that deals the deals to come).
-
-    The record is validated leniently into a ``Record`` first: JSON has no tuples, and the
-    engine's strict parser refuses the lists of the first-dealer draw when given a dict.
-    """
+    """Rebuild a game from its stored record and the seed that deals the deals to come."""
     if record is None:
         raise KachufulError("no record")
-    return Game.from_record(Record.model_validate(record, strict=False), seed=seed)
+    return Game.from_record(record, seed=seed)
 
 
 def record_of(game: Game) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import simcord
 
-from kachuful_core import Record, load_game, score_summary
+from kachuful_core import load_game, score_summary
 from kachuful_core.cards import card_label, parse_card
 
 from .helpers import SPEC_PATH, Table, buttons, custom_ids, validate_all_requests, world
@@ -87,7 +87,7 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
         assert not any(cid.startswith(("kf:p:", "kf:b:")) for cid in custom_ids(message))
 
     # The public tricks are the engine's record, card by card.
-    replay = load_game(Record.model_validate(stored.record, strict=False))
+    replay = load_game(stored.record)
     summary = score_summary(replay)
     names = [seat.name for seat in stored.seats]
     assert public_tricks(table) == record_tricks(stored.record, summary)

@@ -199,10 +199,12 @@ def test_logging_keeps_http_and_webhook_at_info_and_redacts_the_token(
         configure_logging(load_settings(env_file=None, log_level="DEBUG"))
         assert logging.getLogger("discord.http").getEffectiveLevel() == logging.INFO
         assert logging.getLogger("discord.webhook.async_").getEffectiveLevel() == logging.INFO
+        assert logging.getLogger("discord.gateway").getEffectiveLevel() == logging.INFO
+        assert logging.getLogger("bot.tables").getEffectiveLevel() == logging.DEBUG
         record = logging.LogRecord("x", logging.INFO, "f", 1, "token is %s", (GOOD_TOKEN,), None)
         RedactFilter(GOOD_TOKEN).filter(record)
         assert GOOD_TOKEN not in record.getMessage()
     finally:
         root.handlers[:], _ = saved[0], root.setLevel(saved[1])
-        for name in ("discord.http", "discord.webhook", "discord.gateway"):
+        for name in ("discord", "discord.http", "discord.webhook"):
             logging.getLogger(name).setLevel(logging.NOTSET)
