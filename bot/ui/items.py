@@ -7,7 +7,9 @@ takes the table's lock, applies, commits, releases, and only then talks to Disco
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,6 +20,21 @@ if TYPE_CHECKING:
 
 def _tables(interaction: discord.Interaction[Any]) -> TableManager:
     return interaction.client.tables  # type: ignore[no-any-return]
+
+
+async def _guarded(interaction: discord.Interaction[Any], action: Awaitable[None]) -> None:
+    """Run a click; if it fails unexpectedly, tell the player privately (rather than leaving
+    Discord's "This interaction failed"), then let discord.py log the error."""
+    try:
+        await action
+    except Exception:
+        text = "Something went wrong with that click; please try again."
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        raise
 
 
 def _button(custom_id: str, **kwargs: Any) -> discord.ui.Button[Any]:
@@ -41,7 +58,10 @@ class LobbyButton(
         return cls(match["act"], int(match["table"]), int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _tables(interaction).lobby_click(interaction, self.table, self.version, self.act)
+        await _guarded(
+            interaction,
+            _tables(interaction).lobby_click(interaction, self.table, self.version, self.act),
+        )
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kf:h:(?P<table>\d+)"):
@@ -58,7 +78,9 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kf:h
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _tables(interaction).show_hand(interaction, self.table, edit=False)
+        await _guarded(
+            interaction, _tables(interaction).show_hand(interaction, self.table, edit=False)
+        )
 
 
 class RefreshButton(
@@ -77,7 +99,9 @@ class RefreshButton(
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _tables(interaction).show_hand(interaction, self.table, edit=True)
+        await _guarded(
+            interaction, _tables(interaction).show_hand(interaction, self.table, edit=True)
+        )
 
 
 class BidButton(
@@ -95,7 +119,10 @@ class BidButton(
         return cls(int(match["table"]), int(match["ver"]), int(match["n"]), match["blind"] == "1")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _tables(interaction).bid(interaction, self.table, self.version, self.n, self.blind)
+        await _guarded(
+            interaction,
+            _tables(interaction).bid(interaction, self.table, self.version, self.n, self.blind),
+        )
 
 
 class PlayButton(
@@ -115,7 +142,9 @@ class PlayButton(
         return cls(int(match["table"]), int(match["ver"]), int(match["card"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _tables(interaction).play(interaction, self.table, self.version, self.card)
+        await _guarded(
+            interaction, _tables(interaction).play(interaction, self.table, self.version, self.card)
+        )
 
 
 class UnseenButton(
@@ -135,7 +164,9 @@ class UnseenButton(
         return cls(int(match["table"]), int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _tables(interaction).play(interaction, self.table, self.version, None)
+        await _guarded(
+            interaction, _tables(interaction).play(interaction, self.table, self.version, None)
+        )
 
 
 class LookButton(
@@ -155,7 +186,9 @@ class LookButton(
         return cls(int(match["table"]), int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _tables(interaction).look(interaction, self.table, self.version)
+        await _guarded(
+            interaction, _tables(interaction).look(interaction, self.table, self.version)
+        )
 
 
 class BackButton(
@@ -175,7 +208,7 @@ class BackButton(
         return cls(int(match["table"]), int(match["seat"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _tables(interaction).back(interaction, self.table, self.seat)
+        await _guarded(interaction, _tables(interaction).back(interaction, self.table, self.seat))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import simcord
 
 from kachuful_core import Phase
@@ -184,3 +185,34 @@ async def test_lobby_refusals(env: simcord.Env) -> None:
     again = await dev.slash(channel, "kachuful start")
     assert again.response.ephemeral and "already waiting for players" in again.response.content
     assert f"/{channel.id}/{lobby.id}" in again.response.content  # a link to the lobby
+
+
+async def test_a_failed_save_changes_nothing_and_is_told_privately(
+    env: simcord.Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    import sqlite3
+
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=3)
+    actor = await turn_of_first_human(table)
+    hand = await table.open_hand(actor)
+    before = snapshot(table)
+    store = env.bot.store
+    working = store.save_game
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    store.save_game = broken  # type: ignore[method-assign]
+    try:
+        failed = await actor.click(hand, custom_id=enabled_actions(hand)[0].custom_id)
+    finally:
+        store.save_game = working  # type: ignore[method-assign]
+    assert failed.response.ephemeral and "went wrong" in failed.response.content
+    logged = [r for r in caplog.records if r.exc_info and r.exc_info[0] is sqlite3.OperationalError]
+    assert logged  # discord.py logs the failure; it is not swallowed
+    assert snapshot(table) == before  # memory reloaded from the database
+    assert not any("bids" in (m.content or "") for m in table.public())
+    retry = await table.open_hand(actor)
+    ok = await actor.click(retry, custom_id=enabled_actions(retry)[0].custom_id)
+    assert ok.acknowledged and snapshot(table) != before
