@@ -67,6 +67,7 @@ def main() -> None:
         fail(str(error))
     configure_logging(settings)
 
+    import aiohttp
     import discord
 
     from bot.client import StartupError
@@ -79,6 +80,10 @@ def main() -> None:
         fail("Discord refused a privileged intent; this bot needs none, please report this.")
     except StartupError as error:
         fail(str(error))
+    except (discord.GatewayNotFound, aiohttp.ClientError, OSError) as error:
+        # Not a configuration problem: status 1, but still one line.
+        print(f"kachuful-bot: cannot reach Discord ({type(error).__name__})", file=sys.stderr)
+        raise SystemExit(1) from None
     except KeyboardInterrupt:
         pass
 

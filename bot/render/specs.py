@@ -5,7 +5,7 @@ The render layer builds these; ``bot.ui.build_view`` turns the buttons into Dyna
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import discord
@@ -52,7 +52,6 @@ class MessageSpec:
     mention_ids: tuple[int, ...] = ()
     # A file attachment: (file name, bytes), e.g. a game record export.
     attachment: tuple[str, bytes] | None = None
-    extra: dict[str, str] = field(default_factory=dict)
 
     @property
     def allowed_mentions(self) -> discord.AllowedMentions:

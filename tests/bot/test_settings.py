@@ -208,3 +208,26 @@ def test_logging_keeps_http_and_webhook_at_info_and_redacts_the_token(
         root.handlers[:], _ = saved[0], root.setLevel(saved[1])
         for name in ("discord", "discord.http", "discord.webhook"):
             logging.getLogger(name).setLevel(logging.NOTSET)
+
+
+def test_unreachable_discord_is_one_line_exit_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import aiohttp
+
+    import bot.__main__ as entry
+
+    async def offline(settings: Settings) -> None:
+        raise aiohttp.ClientConnectionError("no route")
+
+    monkeypatch.setenv("DISCORD_TOKEN", GOOD_TOKEN)
+    monkeypatch.chdir(REPO / "tests")
+    monkeypatch.setattr(entry, "_run", offline)
+    monkeypatch.setattr(entry, "configure_logging", lambda settings: None)
+    with pytest.raises(SystemExit) as exited:
+        entry.main()
+    assert exited.value.code == 1
+    assert (
+        capsys.readouterr().err.strip()
+        == "kachuful-bot: cannot reach Discord (ClientConnectionError)"
+    )
