@@ -22,7 +22,8 @@ def _bids_field(row: GameRow, view: SeatView) -> str:
         you = " (you)" if seat == view.seat else ""
         parts.append(f"{name_of(row, seat)}{you} {'—' if bid is None else f'{bid}{mark}'}")
     total = sum(b for b in view.bids if b is not None)
-    return clip(" · ".join(parts) + f"\n{total} bid for {view.hand_size} tricks", 1024)
+    tricks = f"{view.hand_size} trick{'s' if view.hand_size != 1 else ''}"
+    return clip(" · ".join(parts) + f"\n{total} bid for {tricks}", 1024)
 
 
 def _status(row: GameRow, view: SeatView) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 import discord
@@ -211,14 +212,21 @@ def trick(
     )
 
 
+def _display_width(text: str) -> int:
+    """Columns a monospace font gives ``text`` (wide characters such as emoji take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def deal_scores(row: GameRow, game: Game, event: DealScored) -> MessageSpec:
     """The running score table after a deal."""
-    width = max(6, *(len(s.name[:16]) for s in row.seats))
+    names = [entry.name[:16] for entry in row.seats]
+    width = max(6, *(_display_width(name) for name in names))
     lines = [f"{'Player':<{width}} Bid Won  Pts Total"]
-    for seat, entry in enumerate(row.seats):
+    for seat, name in enumerate(names):
         blind = "*" if event.blind[seat] else " "
+        padded = name + " " * (width - _display_width(name))
         lines.append(
-            f"{entry.name[:16]:<{width}} {event.bids[seat]:>2}{blind}{event.tricks_won[seat]:>3} "
+            f"{padded} {event.bids[seat]:>2}{blind}{event.tricks_won[seat]:>3} "
             f"{event.scores[seat]:>4} {event.totals[seat]:>5}"
         )
     number = event.deal_index + 1
