@@ -47,10 +47,8 @@ def held_cards(held: list[int]) -> list[Card]:
 
 def held_of(cards: Iterable[Card]) -> list[int]:
     """Four 13-bit rank patterns (S, H, D, C) of distinct cards."""
-    held = [0, 0, 0, 0]
-    for card in cards:
-        held[card // 13] |= RANK_BITS[card]
-    return held
+    mask = sum(map(BITS.__getitem__, cards))
+    return [mask & 0x1FFF, mask >> 13 & 0x1FFF, mask >> 26 & 0x1FFF, mask >> 39]
 
 
 def suit_of(card: Card) -> Suit:

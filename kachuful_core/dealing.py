@@ -42,9 +42,9 @@ def _stream(seed_material: bytes, count: int) -> tuple[int, ...]:
     return struct.unpack(f">{count}I", hashlib.shake_256(seed_material).digest(4 * count))
 
 
-# For each draw from the n cards still in the deck: words at or above the largest multiple of n
-# are skipped, so that ``word % n`` is exactly uniform.
-_LIMITS = tuple(0 if n == 0 else 0x100000000 - 0x100000000 % n for n in range(53))
+# Fisher-Yates steps from the top: (position, cards left, rejection limit). A 32-bit word at
+# or above the largest multiple of the cards left is skipped, so ``word % left`` is uniform.
+_STEPS = tuple((i, 52 - i, 0x100000000 - 0x100000000 % (52 - i)) for i in range(51))
 
 
 def shuffled_deck(seed_material: bytes, count: int = 52) -> list[Card]:
@@ -55,24 +55,26 @@ def shuffled_deck(seed_material: bytes, count: int = 52) -> list[Card]:
     in order and skipping a word at or above the largest multiple of 52 - i. Every ordered
     selection of cards is equally likely; a deal only draws the cards it needs.
     """
+    spare = 4
+    while True:
+        deck = _draw(_stream(seed_material, count + spare), count)
+        if deck is not None:
+            return deck
+        spare *= 4  # skipped words used up the spares (practically never): draw longer
+
+
+def _draw(words: tuple[int, ...], count: int) -> list[Card] | None:
     deck = list(range(52))
-    # A few spare words: a skipped word is rare (under one chance in 2**26 per draw).
-    available = count + 4
-    words = _stream(seed_material, available)
-    k = 0
-    for i in range(min(count, 51)):
-        left = 52 - i
-        limit = _LIMITS[left]
-        while True:
-            if k == available:
-                available *= 2
-                words = _stream(seed_material, available)
-            word = words[k]
-            k += 1
-            if word < limit:
-                break
-        j = i + word % left
-        deck[i], deck[j] = deck[j], deck[i]
+    stream = iter(words)
+    try:
+        for i, left, limit in _STEPS[:count]:
+            word = next(stream)
+            while word >= limit:
+                word = next(stream)
+            j = i + word % left
+            deck[i], deck[j] = deck[j], deck[i]
+    except StopIteration:
+        return None
     return deck[:count]
 
 
