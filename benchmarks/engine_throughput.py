@@ -11,11 +11,12 @@ play the same down-and-up schedule: 33 deals of 17..1..17 and 19 deals of 10..1.
 our engine and through OpenSpiel (``benchmarks/openspiel_driver.py``), in both of its chance
 modes: ``uniform`` (the faster, so the stronger opponent) and ``outcomes`` (OpenSpiel's own
 example pattern). The runs are interleaved and repeated and the medians compared, so noise
-does not decide the ratio ``ours / OpenSpiel`` decisions per second.
+does not decide the ratio ``ours / OpenSpiel`` decisions per second: the ratio reported is the
+median over the repeats of the ratio of two back-to-back runs, with its range.
 
 Without open_spiel installed, part 2 reports our figures only and says OpenSpiel is skipped.
 
-    .venv/bin/python benchmarks/engine_throughput.py            # full run, about a minute
+    .venv/bin/python benchmarks/engine_throughput.py            # full run, about half a minute
     .venv/bin/python benchmarks/engine_throughput.py --quick    # CI smoke run, a few seconds
 """
 
@@ -100,15 +101,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-openspiel", action="store_true", help="skip OpenSpiel")
     args = parser.parse_args(argv)
-    games = args.games if args.games is not None else (4 if args.quick else 60)
+    games = args.games if args.games is not None else (4 if args.quick else 300)
     compare_games = (
-        args.compare_games if args.compare_games is not None else (1 if args.quick else 12)
+        args.compare_games if args.compare_games is not None else (1 if args.quick else 60)
     )
-    repeats = args.repeats if args.repeats is not None else (3 if args.quick else 5)
+    repeats = args.repeats if args.repeats is not None else (3 if args.quick else 7)
     with_openspiel = not args.no_openspiel and openspiel_available()
 
     # Warm up (imports, caches, the first allocation of everything) outside the timing.
     run_ours(4, 1, args.seed + 999)
+    if with_openspiel:
+        for players in COMPARE_PLAYERS:
+            for m in OPENSPIEL_MODES:
+                run_openspiel_playouts(players, [1, 2], 1, args.seed, chance_sampling=m)
 
     headline: list[dict[str, Any]] = []
     ours_cmp: dict[int, list[float]] = {p: [] for p in COMPARE_PLAYERS}
@@ -147,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     header = f"{'players':>7}  {'ours dec/s':>11}"
     if with_openspiel:
         header += "  " + "  ".join(
-            f"{'OS ' + m + ' dec/s':>20}  {'ratio':>6}" for m in OPENSPIEL_MODES
+            f"{'OpenSpiel ' + m + ' dec/s':>26}  {'ours/OS (range)':>17}" for m in OPENSPIEL_MODES
         )
     print(header)
     comparison: list[dict[str, Any]] = []
@@ -158,10 +163,16 @@ def main(argv: list[str] | None = None) -> int:
         if with_openspiel:
             for m in OPENSPIEL_MODES:
                 os_dps = med(theirs[(players, m)])
-                ratio = ours / os_dps
+                # Paired by repeat (the two ran back to back), then the median of the ratios.
+                ratios = [
+                    a / b for a, b in zip(ours_cmp[players], theirs[(players, m)], strict=True)
+                ]
+                ratio = med(ratios)
                 row[f"openspiel_{m}_decisions_per_sec"] = round(os_dps)
-                row[f"ratio_{m}"] = round(ratio, 2)
-                line += f"  {os_dps:>20.0f}  {ratio:>6.2f}"
+                row[f"ratio_{m}"] = round(ratio, 3)
+                row[f"ratio_{m}_range"] = [round(min(ratios), 3), round(max(ratios), 3)]
+                spread = f"{ratio:.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+                line += f"  {os_dps:>26.0f}  {spread:>17}"
         comparison.append(row)
         print(line)
     if not with_openspiel:

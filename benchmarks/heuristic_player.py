@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'match':<22} {'deals':>6} {'exact-bid rate':>16} {'points/deal':>12} {'opponents':>10}"
     )
     for r in results:
-        label = "self-play" if r["mode"] == "self" else "vs 3 RandomPlayers"
+        label = "self-play" if r["mode"] == "self" else f"vs {args.players - 1} RandomPlayers"
         opp = r["opponent_points_per_deal"]
         print(
             f"{label:<22} {r['deals']:>6} {r['exact_rate']:>9.1%} ±{r['exact_rate_stderr']:.1%}"
@@ -167,7 +167,10 @@ def main(argv: list[str] | None = None) -> int:
         "points_vs_random": random_res["points_per_deal"] >= TARGET_POINTS_VS_RANDOM,
         "p99_ms": p99_ms < TARGET_P99_MS,
     }
-    print("targets: " + ", ".join(f"{k} {'ok' if v else 'MISSED'}" for k, v in checks.items()))
+    note = "" if args.players == 4 else " (the targets are set for four players)"
+    print(
+        "targets: " + ", ".join(f"{k} {'ok' if v else 'MISSED'}" for k, v in checks.items()) + note
+    )
     print()
     out = {
         "benchmark": "heuristic_player",
