@@ -371,6 +371,11 @@ class Game:
         if self._bid_count == self._n:
             self.phase = Phase.PLAYING
             self.turn = self.leader
+            # A blind bidder picks up the hand once bidding is over: it must see what it plays.
+            for other, looked in enumerate(self._looked):
+                if not looked:
+                    self._looked[other] = True
+                    events.append(HandLooked(other))
         else:
             self.turn = (seat + 1) % self._n
         return events

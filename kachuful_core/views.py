@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .cards import Card, Suit, cards_of
 from .game import Game, Phase, Trick
+from .rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,7 @@ class SeatView:
     play_unseen: bool
     hook: bool
     scoring: str
+    rules: Rules
 
     @property
     def my_turn(self) -> bool:
@@ -107,11 +109,12 @@ def view(game: Game, seat: int) -> SeatView:
         play_unseen=forehead and my_turn and game.phase is Phase.PLAYING,
         hook=game.rules.hook,
         scoring=game.rules.scoring,
+        rules=game.rules,
     )
 
 
 def unseen_cards(v: SeatView) -> int:
-    """Bit set of cards this seat cannot place: not in its hand, not played, not visible."""
+    """Bit set of cards this seat cannot place: not in its hand, played, visible or turned."""
     known = 0
     for c in v.hand or ():
         known |= 1 << c
@@ -120,6 +123,8 @@ def unseen_cards(v: SeatView) -> int:
             known |= 1 << c
     for c in v.visible_cards.values():
         known |= 1 << c
+    if v.turned is not None:
+        known |= 1 << v.turned
     return ((1 << 52) - 1) & ~known
 
 
