@@ -104,6 +104,7 @@ def run_openspiel_playouts(
     schedule = [loaded[hand] for hand in hand_sizes]
 
     rng = random.Random(seed)
+    choice = rng.choice  # bound once, as our own driver does
     decisions = 0
     chance_actions = 0
     deals = 0
@@ -119,10 +120,10 @@ def run_openspiel_playouts(
                         actions, probs = zip(*state.chance_outcomes(), strict=True)
                         state.apply_action(rng.choices(actions, weights=probs)[0])
                     else:
-                        state.apply_action(rng.choice(state.legal_actions()))
+                        state.apply_action(choice(state.legal_actions()))
                     chance_actions += 1
                 else:
-                    state.apply_action(rng.choice(state.legal_actions()))
+                    state.apply_action(choice(state.legal_actions()))
                     decisions += 1
             for player, points in enumerate(state.returns()):
                 totals[player] += points
