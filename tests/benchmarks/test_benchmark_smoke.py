@@ -1,0 +1,62 @@
+"""Each benchmark script runs in its --quick mode and reports what it says it measures.
+
+The figures themselves are checked by running the scripts by hand (README.md, Benchmarks); here
+only that they run, finish and print a well-formed result line.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_script(name: str, *args: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / name), "--quick", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    result = json.loads(last)
+    assert isinstance(result, dict)
+    return result
+
+
+def test_engine_throughput_smoke() -> None:
+    result = run_script("engine_throughput.py", "--no-openspiel")
+    four = result["four_player"]
+    assert isinstance(four, dict)
+    assert four["decisions_per_game"] == 824.0  # 25 deals: 100 bids and 724 cards
+    assert four["decisions_per_sec"] > 0
+
+
+def test_heuristic_player_smoke() -> None:
+    result = run_script("heuristic_player.py")
+    for match in ("self_play", "vs_random"):
+        figures = result[match]
+        assert isinstance(figures, dict)
+        assert 0.0 <= figures["exact_rate"] <= 1.0
+    assert result["decisions"] > 0
+    assert result["decision_ms_p99"] >= result["decision_ms_median"] > 0
+
+
+@pytest.mark.parametrize("name", ["engine_throughput.py", "heuristic_player.py"])
+def test_benchmarks_document_their_command_line(name: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / name), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0
+    assert "--quick" in done.stdout
