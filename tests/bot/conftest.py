@@ -66,6 +66,7 @@ async def env(make_bot: Callable[[], KachufulBot]) -> AsyncIterator[simcord.Env]
             if store is not None:
                 await store.close()
         environment._raise_errors_since(environment._errors_acknowledged)
-    # Every body the bot sent in the test must be valid for Discord's API description.
-    if SPEC_PATH.exists():
-        validate_all_requests(environment)
+    # Every body the bot sent in the test must be valid for Discord's API description
+    # (../shared is present beside the repository, in CI too: a missing spec is an error).
+    assert SPEC_PATH.exists(), f"Discord's OpenAPI description is missing: {SPEC_PATH}"
+    validate_all_requests(environment)

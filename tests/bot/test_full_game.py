@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 import simcord
 
 from kachuful_core import load_game, score_summary
 from kachuful_core.cards import card_label, parse_card
 
-from .helpers import SPEC_PATH, Table, buttons, custom_ids, validate_all_requests, world
+from .helpers import Table, buttons, custom_ids, validate_all_requests, world
 
 TRICK_LINE = re.compile(r"^\*\*Trick (\d+) of (\d+):\*\* (.+)$", re.MULTILINE)
 
@@ -26,7 +25,6 @@ def public_tricks(table: Table) -> list[tuple[int, int, list[str]]]:
     return found
 
 
-@pytest.mark.skipif(not SPEC_PATH.exists(), reason="../shared/discord-api-spec is not present")
 async def test_three_players_full_game(env: simcord.Env) -> None:
     channel, (asha, bilal, chen) = world(env, "asha", "bilal", "chen")
     outsider = env.guild.add_member(env.create_user("dev"))
@@ -98,6 +96,17 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
         m for m in table.public() if m.embeds and "Scores after deal" in (m.embeds[0].title or "")
     ]
     assert len(score_posts) == 5
+    running = [0, 0, 0]
+    for post, deal in zip(score_posts, summary["deals"], strict=True):
+        assert post.embeds[0].title == f"Scores after deal {deal['index'] + 1} of 5"
+        rows = (post.embeds[0].description or "").split("```")[1].strip().splitlines()[1:]
+        for seat, line in enumerate(rows):
+            running[seat] += deal["scores"][seat]
+            *name, bid, won, points, total = line.split()
+            assert " ".join(name) == names[seat]
+            assert (int(bid), int(won)) == (deal["bids"][seat], deal["tricks_won"][seat])
+            assert (int(points), int(total)) == (deal["scores"][seat], running[seat])
+    assert running == list(summary["totals"])
     final = [
         m for m in table.public() if m.embeds and m.embeds[0].title == "Kachuful — final standings"
     ]
