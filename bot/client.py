@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
+from bot import render, ui
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.tables import TableManager
@@ -31,9 +31,9 @@ class KachufulTree(app_commands.CommandTree[Any]):
     ) -> None:
         """Answer the user privately instead of leaving "The application did not respond"."""
         log.error("command failed", exc_info=error)
-        text = "Something went wrong; the table is unchanged. Please try again."
+        text = render.notice("command_failed")
         if isinstance(error, app_commands.NoPrivateMessage):
-            text = "Kachuful is played in a server channel, not in direct messages."
+            text = render.refusal("guild_only")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

@@ -26,10 +26,9 @@ import discord
 
 from bot import render
 from bot.render.specs import MessageSpec
-from bot.render.table import rules_message
-from bot.render.words import lobby_rules_lines, resolve_max_hand, seat_name
+from bot.render.words import resolve_max_hand, seat_name
 from bot.store import ChannelBusy, Store
-from bot.store.models import GameRow, ResultRow, Seat
+from bot.store.models import GameRef, GameRow, ResultRow, Seat
 from bot.ui import send_kwargs
 from kachuful_core import Game, KachufulError, Phase, Rules, score_summary
 from kachuful_core.events import (
@@ -50,7 +49,9 @@ log = logging.getLogger(__name__)
 # An interaction token lives 15 minutes; stop using a hand message's token a little before.
 HAND_TOKEN_SECONDS = 14 * 60
 MAX_TIMEOUTS = 3
-COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon")
+# After an unexpected failure (say, the database could not be written) the computer player /
+# turn clock of a table tries again after this long instead of leaving the table frozen.
+DRIVER_RETRY_SECONDS = 30.0
 
 
 @dataclass
@@ -109,7 +110,8 @@ class Sequencer:
 
     async def finish(self, ticket: int) -> None:
         async with self._cond:
-            self._finished.add(ticket)
+            if ticket >= self._done:  # else it was given up on already: nothing to remember
+                self._finished.add(ticket)
             while self._done in self._finished:
                 self._finished.discard(self._done)
                 self._done += 1
@@ -165,6 +167,17 @@ def game_from_record(record: dict[str, Any] | None, seed: str | None) -> Game:
     return Game.from_record(record, seed=seed)
 
 
+def rebuild_game(row: GameRow) -> Game:
+    """The running game of a stored row: the record replayed, plus the looks at hands (blind
+    bids), which are not moves of the record and are kept with the seats."""
+    game = game_from_record(row.record, row.seed)
+    for seat, entry in enumerate(row.seats):
+        if entry.looked_deal == game.deal_index and game.phase is Phase.BIDDING:
+            game.look(seat)
+    auto_look(game)
+    return game
+
+
 def record_of(game: Game) -> dict[str, Any]:
     return json.loads(game.to_record().to_json(indent=None))  # type: ignore[no-any-return]
 
@@ -216,6 +229,9 @@ class TableManager:
         self.new_seed = new_seed  # a secret per game; tests pass a fixed sequence
         self.sessions: dict[int, TableSession] = {}
         self.by_channel: dict[int, int] = {}
+        # Open games that could not be restored (damaged row or record), by table id: they
+        # keep their channel busy until the host or a manager closes them with /kachuful stop.
+        self.damaged: dict[int, GameRef] = {}
         self._create_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ start-up / shutdown
@@ -223,23 +239,29 @@ class TableManager:
     async def restore(self) -> int:
         """Bring back every open table from the store; returns how many."""
         restored = 0
-        for row in await self.store.games_with_status("lobby", "running"):
+        rows, damaged = await self.store.open_games()
+        for ref in damaged:
+            self.damaged[ref.id] = ref
+        for row in rows:
             game = None
             if row.status == "running":
                 try:
-                    game = game_from_record(row.record, row.seed)
-                except (KachufulError, ValueError, TypeError) as error:
-                    # Only the kind of error: its words may name cards of hidden hands.
+                    game = rebuild_game(row)
+                except Exception as error:
+                    # Only the kind of error: its words may name cards of hidden hands. One
+                    # damaged table must not keep the bot (and every other table) from starting.
                     log.error(
                         "table %s: cannot rebuild the game from its record (%s); left as is",
                         row.id,
                         type(error).__name__,
                     )
+                    self.damaged[row.id] = GameRef(
+                        id=row.id,
+                        guild_id=row.guild_id,
+                        channel_id=row.channel_id,
+                        host_id=row.host_id,
+                    )
                     continue
-                for seat, entry in enumerate(row.seats):
-                    if entry.looked_deal == game.deal_index and game.phase is Phase.BIDDING:
-                        game.look(seat)
-                auto_look(game)
             session = TableSession(row, game)
             self._remember(session)
             if row.status == "lobby":
@@ -247,7 +269,7 @@ class TableManager:
             else:
                 self._schedule_driver(session)
             restored += 1
-        log.info("restored %d open table(s)", restored)
+        log.info("restored %d open table(s), %d could not be", restored, len(self.damaged))
         return restored
 
     async def shutdown(self) -> None:
@@ -272,6 +294,17 @@ class TableManager:
     def session_in(self, channel_id: int | None) -> TableSession | None:
         table = self.by_channel.get(channel_id) if channel_id is not None else None
         return self.sessions.get(table) if table is not None else None
+
+    def damaged_in(self, channel_id: int | None) -> GameRef | None:
+        return next((r for r in self.damaged.values() if r.channel_id == channel_id), None)
+
+    def _missing(self, *, table: int | None = None, channel_id: int | None = None) -> str:
+        """The refusal for a click or command that finds no table in memory."""
+        if (table is not None and table in self.damaged) or (
+            channel_id is not None and self.damaged_in(channel_id) is not None
+        ):
+            return "damaged"
+        return "no_table" if table is not None else "no_game_here"
 
     # ------------------------------------------------------------------ committing
 
@@ -316,7 +349,7 @@ class TableManager:
             return
         session.row = stored
         if stored.status == "running" and stored.record is not None:
-            session.game = game_from_record(stored.record, stored.seed)
+            session.game = rebuild_game(stored)
 
     # ------------------------------------------------------------------ talking to Discord
 
@@ -440,8 +473,11 @@ class TableManager:
                     seats=[Seat(user_id=user.id, name=user.display_name)],
                 )
             except ChannelBusy as busy:
-                existing = self.sessions.get(busy.game_id) if busy.game_id else None
-                busy_text = self._busy_text(existing)
+                if busy.game_id in self.damaged:
+                    busy_text = render.refusal("damaged")
+                else:
+                    existing = self.sessions.get(busy.game_id) if busy.game_id else None
+                    busy_text = self._busy_text(existing)
             else:
                 session = TableSession(row)
                 self._remember(session)
@@ -463,11 +499,10 @@ class TableManager:
     @staticmethod
     def _busy_text(existing: TableSession | None) -> str:
         if existing is None or existing.row.message_id is None:
-            return "A game is already open in this channel."
+            return render.notice("busy")
         row = existing.row
         link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
-        state = "running" if row.status == "running" else "waiting for players"
-        return f"A game is already {state} in this channel: {link}"
+        return render.notice("busy_running" if row.status == "running" else "busy_lobby", link=link)
 
     def _lobby_minutes(self) -> int:
         return max(1, round(self.settings.lobby_timeout_seconds / 60))
@@ -478,12 +513,15 @@ class TableManager:
         """Join · Leave · Add computer player · Start, clicked on the lobby message."""
         session = self.sessions.get(table)
         if session is None:
-            await self._refuse(interaction, "no_table")
+            await self._refuse(interaction, self._missing(table=table))
             return
         async with session.lock:
             if session.row.status != "lobby":
                 outcome = _refusal("not_lobby")
-            elif version != session.row.version:
+            elif act in ("cpu", "start") and version != session.row.version:
+                # Join and Leave mean the same whatever the lobby looked like (people join at
+                # the same moment all the time); another computer player or starting with
+                # other seats than the ones shown is what a stale button must not do.
                 outcome = _refusal("stale")
             else:
                 outcome = await self._lobby_action(session, interaction, act, on_lobby=True)
@@ -493,7 +531,7 @@ class TableManager:
         """/kachuful join and /kachuful leave."""
         session = self.session_in(interaction.channel_id)
         if session is None:
-            await self._refuse(interaction, "no_game_here")
+            await self._refuse(interaction, self._missing(channel_id=interaction.channel_id))
             return
         async with session.lock:
             if session.row.status == "running" and act == "leave":
@@ -523,35 +561,33 @@ class TableManager:
             if len(row.seats) >= row.max_seats:
                 return _refusal("table_full")
             row.seats.append(Seat(user_id=user.id, name=user.display_name))
-            words = "You joined the table."
+            words = render.notice("joined")
         elif act == "leave":
             if seat is None:
                 return _refusal("not_seated")
             row.seats.pop(seat)
-            words = "You left the table."
+            words = render.notice("left_lobby")
             if user.id == row.host_id:
                 humans = [s for s in row.seats if s.user_id is not None]
                 if not humans:
                     row.status = "stopped"
                     outcome = await self._commit(session, Outcome())
                     outcome.table_edit = render.lobby(
-                        row, timeout_minutes=0, closed="The host left; the lobby is closed."
+                        row, timeout_minutes=0, closed=render.notice("host_left_lobby_closed")
                     )
-                    return self._lobby_reply(outcome, on_lobby, "You left; the lobby is closed.")
+                    return self._lobby_reply(
+                        outcome, on_lobby, render.notice("you_left_lobby_closed")
+                    )
                 row.host_id = humans[0].user_id  # type: ignore[assignment]
-                words += f" <@{row.host_id}> is the host now."
+                words = render.notice("new_host", host=row.host_id)
         elif act == "cpu":
             if seat is None:
                 return _refusal("not_seated")
             if len(row.seats) >= row.max_seats:
                 return _refusal("table_full")
-            taken = {s.name for s in row.seats}
-            name = next(
-                (f"{n} 🤖" for n in COMPUTER_NAMES if f"{n} 🤖" not in taken),
-                f"Computer {len(row.seats) + 1} 🤖",
-            )
+            name = render.computer_name({s.name for s in row.seats}, len(row.seats) + 1)
             row.seats.append(Seat(user_id=None, name=name))
-            words = f"{name} takes a seat."
+            words = render.notice("computer_sits", name=name)
         elif act == "start":
             if user.id != row.host_id:
                 return _refusal("not_host")
@@ -591,11 +627,11 @@ class TableManager:
             if isinstance(event, FirstDealerDrawn):
                 outcome.posts.append(render.draw(row, event))
         if note:
-            outcome.posts.append(MessageSpec(content=f"Note: {note}."))
+            outcome.posts.append(MessageSpec(content=render.notice("max_hand_lowered", note=note)))
         outcome.posts.append(render.game_rules(game))
         outcome.posts.append(render.deal_table(row, game))
         outcome.table_post = len(outcome.posts) - 1
-        return self._lobby_reply(outcome, on_lobby, "The game has started.")
+        return self._lobby_reply(outcome, on_lobby, render.notice("game_started"))
 
     def _schedule_lobby_timer(self, session: TableSession) -> None:
         if session.lobby_task is not None and not session.lobby_task.done():
@@ -620,7 +656,7 @@ class TableManager:
             outcome.table_edit = render.lobby(
                 session.row,
                 timeout_minutes=0,
-                closed=f"Nobody started the game within {self._lobby_minutes()} minutes.",
+                closed=render.notice("lobby_timed_out", minutes=self._lobby_minutes()),
             )
         await self._deliver(session, None, outcome)
 
@@ -636,7 +672,9 @@ class TableManager:
             else self.session_in(interaction.channel_id)
         )
         if session is None:
-            await self._refuse(interaction, "no_table" if table is not None else "no_game_here")
+            await self._refuse(
+                interaction, self._missing(table=table, channel_id=interaction.channel_id)
+            )
             return
         if session.game is None:
             await self._refuse(interaction, "not_running")
@@ -681,7 +719,7 @@ class TableManager:
         """A click on the player's own hand message: bid, play, play unseen, look."""
         session = self.sessions.get(table)
         if session is None:
-            await self._refuse(interaction, "no_table", edit=True)
+            await self._refuse(interaction, self._missing(table=table), edit=True)
             return
         user_id = interaction.user.id
         async with session.lock:
@@ -708,7 +746,7 @@ class TableManager:
         try:
             events = action(game, seat)
         except KachufulError as error:
-            return self._hand_outcome(session, user_id, "⚠️ " + render.engine_error(error, row))
+            return self._hand_outcome(session, user_id, render.refused_move(error, row))
         if not events:  # e.g. looking again: nothing changed
             return self._hand_outcome(session, user_id, None)
         entry = row.seats[seat]
@@ -765,7 +803,7 @@ class TableManager:
         """ "I'm back": the owner takes an away seat back from the computer."""
         session = self.sessions.get(table)
         if session is None:
-            await self._refuse(interaction, "no_table")
+            await self._refuse(interaction, self._missing(table=table))
             return
         user_id = interaction.user.id
         async with session.lock:
@@ -782,9 +820,9 @@ class TableManager:
                 entry.timeouts = 0
                 outcome = await self._commit(session, Outcome(drive=True))
                 outcome.posts.append(
-                    MessageSpec(content=f"👋 {seat_name(entry)} is back at the table.")
+                    MessageSpec(content=render.notice("back", name=seat_name(entry)))
                 )
-                spec = self._hand_spec(session, user_id, "Welcome back: your seat is yours again.")
+                spec = self._hand_spec(session, user_id, render.notice("welcome_back"))
                 if spec is not None:
                     outcome.reply = Reply(spec, hand_of=user_id)
         await self._deliver(session, interaction, outcome)
@@ -804,28 +842,21 @@ class TableManager:
         if all(s.user_id is None for s in row.seats):
             row.status = "stopped"
             outcome = await self._commit(session, Outcome())
-            outcome.posts.append(
-                MessageSpec(
-                    content=f"{name} left and no player is left at the table: the game is "
-                    "stopped. It does not count for the leaderboard."
-                )
-            )
+            outcome.posts.append(MessageSpec(content=render.notice("left_game_last", name=name)))
         else:
             outcome = await self._commit(session, Outcome(drive=True))
-            outcome.posts.append(
-                MessageSpec(content=f"🚪 {name} left the game; a computer player takes the seat.")
-            )
-        outcome.reply = Reply(MessageSpec(content="You left the game."))
+            outcome.posts.append(MessageSpec(content=render.notice("left_game", name=name)))
+        outcome.reply = Reply(MessageSpec(content=render.notice("you_left_game")))
         return outcome
 
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         """/kachuful stop: the host or someone with Manage Server; no leaderboard change."""
-        session = self.session_in(interaction.channel_id)
-        if session is None:
-            await self._refuse(interaction, "no_game_here")
-            return
         user = interaction.user
         manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+        session = self.session_in(interaction.channel_id)
+        if session is None:
+            await self._stop_damaged(interaction, manager=manager)
+            return
         async with session.lock:
             row = session.row
             if user.id != row.host_id and not manager:
@@ -839,10 +870,25 @@ class TableManager:
                 by = f"<@{user.id}>"
                 if was_lobby:
                     outcome.table_edit = render.lobby(
-                        row, timeout_minutes=0, closed=f"The lobby was closed by {by}."
+                        row, timeout_minutes=0, closed=render.notice("lobby_closed_by", by=by)
                     )
                 outcome.reply = Reply(render.stopped(row, by), ephemeral=False)
         await self._deliver(session, interaction, outcome)
+
+    async def _stop_damaged(self, interaction: discord.Interaction[Any], *, manager: bool) -> None:
+        """/kachuful stop in a channel whose open game could not be restored: close it in the
+        store without reading it, so that the channel is free again."""
+        ref = self.damaged_in(interaction.channel_id)
+        if ref is None:
+            await self._refuse(interaction, "no_game_here")
+            return
+        if interaction.user.id != ref.host_id and not manager:
+            await self._refuse(interaction, "not_host_or_manager")
+            return
+        await self.store.stop_open_game(ref.id)
+        self.damaged.pop(ref.id, None)
+        spec = MessageSpec(content=render.notice("damaged_stopped", by=f"<@{interaction.user.id}>"))
+        await interaction.response.send_message(**send_kwargs(spec))
 
     # ------------------------------------------------------------------ computer and clock
 
@@ -865,22 +911,36 @@ class TableManager:
         row, game = session.row, session.game
         if session.closed or row.status != "running" or game is None or game.turn is None:
             return None
+        if all(seat.computer_plays for seat in row.seats):
+            # Everyone is away: the game waits for an "I'm back" rather than playing itself
+            # to the end (hundreds of posts, and results for players who were not there).
+            return None
         if row.seats[game.turn].computer_plays:
             return self.settings.bot_delay_seconds, row.version, False
         return self.settings.turn_seconds, row.version, True
 
     async def _drive(self, session: TableSession) -> None:
-        try:
-            await self._drive_loop(session)
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            # Only the kind of error: an engine error's words may name cards of hidden hands.
-            log.error(
-                "table %s: the computer player / turn clock stopped (%s)",
-                session.row.id,
-                type(error).__name__,
-            )
+        while True:
+            try:
+                await self._drive_loop(session)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                # Only the kind of error: an engine error's words may name cards of hidden
+                # hands. Try again later: a table whose computer player has stopped would wait
+                # for it for ever (no click can move a computer seat).
+                log.error(
+                    "table %s: the computer player / turn clock failed (%s); trying again in %ss",
+                    session.row.id,
+                    type(error).__name__,
+                    DRIVER_RETRY_SECONDS,
+                )
+            session.driver_sleeping = True
+            try:
+                await asyncio.sleep(DRIVER_RETRY_SECONDS)
+            finally:
+                session.driver_sleeping = False
 
     async def _drive_loop(self, session: TableSession) -> None:
         while True:
@@ -919,7 +979,10 @@ class TableManager:
             entry.timeouts += 1
             if entry.timeouts >= MAX_TIMEOUTS:
                 entry.away = True
-            note, buttons = render.timed_out(row, seat, now_away=entry.away)
+            nobody_left = all(s.computer_plays for s in row.seats)
+            note, buttons = render.timed_out(
+                row, seat, now_away=entry.away, nobody_left=nobody_left
+            )
         outcome = await self._commit(session, Outcome(drive=True), events=events)
         self._add_game_posts(session, outcome, events, actor=seat, note=note)
         if buttons and outcome.posts:
@@ -938,8 +1001,11 @@ class TableManager:
 
     async def score(self, interaction: discord.Interaction[Any]) -> None:
         session = self.session_in(interaction.channel_id)
-        if session is None or session.game is None:
-            await self._refuse(interaction, "no_game_here")
+        if session is None:
+            await self._refuse(interaction, self._missing(channel_id=interaction.channel_id))
+            return
+        if session.game is None:
+            await self._refuse(interaction, "not_running")
             return
         spec = render.scoreboard(session.row, session.game)
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
@@ -949,9 +1015,7 @@ class TableManager:
         if session is not None and session.game is not None:
             spec = render.game_rules(session.game)
         elif session is not None:
-            spec = rules_message(
-                lobby_rules_lines(session.row.rules), "Rules chosen for this table"
-            )
+            spec = render.lobby_rules(session.row.rules)
         else:
             spec = render.general_rules()
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
@@ -962,8 +1026,7 @@ class TableManager:
             return
         channel_id = interaction.channel_id if scope == "channel" else None
         board = await self.store.leaderboard(guild_id=interaction.guild_id, channel_id=channel_id)
-        where = "this channel" if scope == "channel" else "this server"
-        spec = render.leaderboard(board, scope=where)
+        spec = render.leaderboard(board, scope=scope)
         await interaction.response.send_message(**send_kwargs(spec))
 
     async def export(self, interaction: discord.Interaction[Any]) -> None:
@@ -977,7 +1040,7 @@ class TableManager:
             return
         data = json.dumps(row.record, indent=2, ensure_ascii=False).encode()
         spec = MessageSpec(
-            content=f"Record of game #{row.id} (kachuful-record/1).",
+            content=render.notice("export", game=row.id),
             attachment=(f"kachuful-game-{row.id}.json", data),
         )
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))

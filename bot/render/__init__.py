@@ -13,18 +13,20 @@ from .table import (
     game_rules,
     leaderboard,
     lobby,
+    lobby_rules,
     lobby_started,
     scoreboard,
     stopped,
     timed_out,
 )
-from .words import engine_error, refusal
+from .words import computer_name, engine_error, notice, refusal, refused_move
 
 __all__ = [
     "ButtonSpec",
     "MessageSpec",
     "action_posts",
     "check_limits",
+    "computer_name",
     "deal_table",
     "draw",
     "engine_error",
@@ -35,8 +37,11 @@ __all__ = [
     "help_message",
     "leaderboard",
     "lobby",
+    "lobby_rules",
     "lobby_started",
+    "notice",
     "refusal",
+    "refused_move",
     "scoreboard",
     "stopped",
     "timed_out",

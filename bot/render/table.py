@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -358,13 +359,20 @@ def game_rules(game: Game) -> MessageSpec:
     return rules_message(rules_lines(game.rules), "Rules in force at this table")
 
 
+def lobby_rules(options: dict[str, Any]) -> MessageSpec:
+    """/kachuful rules while the table is still a lobby: the options chosen."""
+    return rules_message(lobby_rules_lines(options), "Rules chosen for this table")
+
+
 def stopped(row: GameRow, by: str) -> MessageSpec:
     return MessageSpec(
         content=f"🛑 The game was stopped by {by}. It does not count for the leaderboard."
     )
 
 
-def timed_out(row: GameRow, seat: int, *, now_away: bool) -> tuple[str, tuple[ButtonSpec, ...]]:
+def timed_out(
+    row: GameRow, seat: int, *, now_away: bool, nobody_left: bool = False
+) -> tuple[str, tuple[ButtonSpec, ...]]:
     entry = row.seats[seat]
     text = f"⏰ {seat_ref(entry, mention=False)} ran out of time; the computer played for them."
     if now_away:
@@ -372,11 +380,21 @@ def timed_out(row: GameRow, seat: int, *, now_away: bool) -> tuple[str, tuple[Bu
             f" After {entry.timeouts} time-outs in a row the computer keeps the seat until "
             f"<@{entry.user_id}> clicks “I'm back”."
         )
+        if nobody_left:
+            text += (
+                "\n⏸️ Nobody is playing any more: the game is paused until a player clicks "
+                "“I'm back” (or `/kachuful stop` ends it)."
+            )
         return text, (ButtonSpec(("back", row.id, seat), "I'm back", "success"),)
     return text, ()
 
 
+LEADERBOARD_SCOPES = {"channel": "this channel", "server": "this server"}
+
+
 def leaderboard(board: Leaderboard, *, scope: str) -> MessageSpec:
+    """``scope``: "channel" or "server"."""
+    scope = LEADERBOARD_SCOPES.get(scope, scope)
     if not board.rows:
         embed = discord.Embed(
             title=f"Kachuful leaderboard — {scope}",

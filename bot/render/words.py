@@ -150,7 +150,56 @@ REFUSALS = {
     "record_hidden": "A game record shows every hand: it can be exported once the game is over.",
     "no_finished_game": "No finished game in this channel to export yet.",
     "guild_only": "Kachuful is played in a server channel, not in direct messages.",
+    "damaged": "This channel's game could not be restored after the bot restarted. The host or "
+    "someone with Manage Server can close it with `/kachuful stop`; then start a new one.",
 }
+
+# What the bot tells players about changes at the table (lobby, seats, time-outs, failures).
+NOTICES = {
+    "joined": "You joined the table.",
+    "left_lobby": "You left the table.",
+    "new_host": "You left the table. <@{host}> is the host now.",
+    "computer_sits": "{name} takes a seat.",
+    "host_left_lobby_closed": "The host left; the lobby is closed.",
+    "you_left_lobby_closed": "You left; the lobby is closed.",
+    "lobby_closed_by": "The lobby was closed by {by}.",
+    "lobby_timed_out": "Nobody started the game within {minutes} minutes.",
+    "game_started": "The game has started.",
+    "max_hand_lowered": "Note: {note}.",
+    "busy": "A game is already open in this channel.",
+    "busy_running": "A game is already running in this channel: {link}",
+    "busy_lobby": "A game is already waiting for players in this channel: {link}",
+    "you_left_game": "You left the game.",
+    "left_game": "🚪 {name} left the game; a computer player takes the seat.",
+    "left_game_last": "{name} left and no player is left at the table: the game is stopped. "
+    "It does not count for the leaderboard.",
+    "back": "👋 {name} is back at the table.",
+    "welcome_back": "Welcome back: your seat is yours again.",
+    "damaged_stopped": "🛑 The game that could not be restored was closed by {by}. "
+    "It does not count for the leaderboard.",
+    "export": "Record of game #{game} (kachuful-record/1).",
+    "click_failed": "Something went wrong with that click; please try again.",
+    "command_failed": "Something went wrong; the table is unchanged. Please try again.",
+}
+
+COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon")
+
+
+def notice(code: str, **values: Any) -> str:
+    return NOTICES[code].format(**values)
+
+
+def computer_name(taken: set[str], seat_number: int) -> str:
+    """A name for a new computer player that no seat has yet."""
+    return next(
+        (f"{n} 🤖" for n in COMPUTER_NAMES if f"{n} 🤖" not in taken),
+        f"Computer {seat_number} 🤖",
+    )
+
+
+def refused_move(error: KachufulError, row: GameRow) -> str:
+    """The notice on a hand message when the rules refused a bid or a card."""
+    return "⚠️ " + engine_error(error, row)
 
 
 def refusal(code: str) -> str:

@@ -24,6 +24,7 @@ import aiosqlite
 
 from .models import (
     OPEN_STATUSES,
+    GameRef,
     GameRow,
     GameStatus,
     Leaderboard,
@@ -34,6 +35,7 @@ from .models import (
 
 __all__ = [
     "ChannelBusy",
+    "GameRef",
     "GameRow",
     "Leaderboard",
     "LeaderboardRow",
@@ -399,12 +401,65 @@ class Store:
 
     @_serialized
     async def games_with_status(self, *statuses: GameStatus) -> list[GameRow]:
+        """The games with one of ``statuses``; a row that cannot be read is left out (and
+        logged by id), so one damaged row never hides the others."""
+        rows, _ = await self._readable_games(statuses)
+        return rows
+
+    @_serialized
+    async def open_games(self) -> tuple[list[GameRow], list[GameRef]]:
+        """Every open game (lobby or running), and the bare columns of the open games whose
+        row cannot be read."""
+        return await self._readable_games(OPEN_STATUSES)
+
+    async def _readable_games(
+        self, statuses: Sequence[GameStatus]
+    ) -> tuple[list[GameRow], list[GameRef]]:
         marks = ", ".join("?" for _ in statuses)
         async with self._db.execute(
-            _SELECT_GAME + f" WHERE status IN ({marks}) ORDER BY id", statuses
+            _SELECT_GAME + f" WHERE status IN ({marks}) ORDER BY id", tuple(statuses)
         ) as cursor:
             rows = await cursor.fetchall()
-        return [_game_from_row(row) for row in rows]
+        games: list[GameRow] = []
+        damaged: list[GameRef] = []
+        for row in rows:
+            try:
+                games.append(_game_from_row(row))
+            except Exception as error:
+                # Only the kind of error: a record's text holds every hand.
+                log.error(
+                    "game %s: its stored row cannot be read (%s)", row[0], type(error).__name__
+                )
+                try:
+                    damaged.append(
+                        GameRef(
+                            id=int(row[0]),
+                            guild_id=int(row[1]),
+                            channel_id=int(row[2]),
+                            host_id=int(row[3]),
+                        )
+                    )
+                except (TypeError, ValueError):
+                    continue
+        return games, damaged
+
+    @_serialized
+    async def stop_open_game(self, game_id: int) -> bool:
+        """Mark an open game stopped without reading it (for a row that cannot be used);
+        returns whether it was open. No result is written."""
+        await _run(self._db, "BEGIN IMMEDIATE")
+        try:
+            changed = await _run(
+                self._db,
+                "UPDATE games SET status = 'stopped', version = version + 1, updated_at = ?"
+                " WHERE id = ? AND status IN (?, ?)",
+                (_iso(self._clock()), game_id, *OPEN_STATUSES),
+            )
+        except BaseException:
+            await _run(self._db, "ROLLBACK")
+            raise
+        await _run(self._db, "COMMIT")
+        return changed == 1
 
     # ------------------------------------------------------------------ leaderboards
 

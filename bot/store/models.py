@@ -80,6 +80,17 @@ class GameRow:
 
 
 @dataclass(frozen=True)
+class GameRef:
+    """The plain columns of an open game whose stored row or record cannot be used: enough to
+    tell its channel what happened and to let the host or a manager close it."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+
+
+@dataclass(frozen=True)
 class ResultRow:
     """One seat's result in a finished game."""
 

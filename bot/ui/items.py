@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import render
+
 if TYPE_CHECKING:
     from bot.tables import TableManager
 
@@ -28,7 +30,7 @@ async def _guarded(interaction: discord.Interaction[Any], action: Awaitable[None
     try:
         await action
     except Exception:
-        text = "Something went wrong with that click; please try again."
+        text = render.notice("click_failed")
         with contextlib.suppress(discord.HTTPException):
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

@@ -276,3 +276,40 @@ def snapshot(table: Table) -> tuple[Any, ...]:
         game.bids,
         game.current_trick,
     )
+
+
+async def simultaneous_clicks(
+    env: simcord.Env, clicks: list[tuple[simcord.MemberActor, discord.Message, str]]
+) -> list[simcord.InteractionResult]:
+    """Deliver several button clicks to the bot at the same moment, before it handles any of
+    them, as Discord does when two people (or one impatient one) click at once. SimCord's
+    public click settles after each interaction, so this uses its internals (may change)."""
+    from simcord import interactions as _interactions
+    from simcord.backend import serializers
+    from simcord.enums import InteractionType
+    from simcord.results import InteractionResult
+
+    backend = env.backend
+    env._begin_operation("click")
+    try:
+        records = []
+        for member, message, custom_id in clicks:
+            stored = backend.get_message(message.channel.id, message.id)
+            record, payload = _interactions.base_payload(
+                backend,
+                type=InteractionType.MESSAGE_COMPONENT,
+                channel_id=stored.channel_id,
+                guild_id=member.guild.id,
+                user_id=member.id,
+                data={"custom_id": custom_id, "component_type": 2},
+            )
+            payload["message"] = dict(serializers.message_payload(backend, stored))
+            record.source_message_id = stored.id
+            env._notify_dispatch_observers(record)
+            records.append((record, payload))
+        for _, payload in records:  # every click is on the wire before the bot sees one
+            backend.emit("INTERACTION_CREATE", payload)
+        await env._settle_internal(dispatch="INTERACTION_CREATE")
+        return [InteractionResult(env, record) for record, _ in records]
+    finally:
+        env._end_operation()

@@ -176,7 +176,7 @@ def test_leaderboard_and_lobby_fit() -> None:
         )
         for i in range(10)
     ]
-    spec = render.leaderboard(Leaderboard(rows=rows, total_games=5000), scope="this server")
+    spec = render.leaderboard(Leaderboard(rows=rows, total_games=5000), scope="server")
     assert_fits(spec)
     assert "avg 123.5" in (spec.embeds[0].description or "")
     lobby_row = row_for(7)

@@ -32,3 +32,16 @@ async def test_a_lost_ticket_does_not_freeze_the_table() -> None:
     assert lost == 0
     third = seq.take()
     await asyncio.wait_for(seq.wait(third), timeout=1)
+
+
+async def test_a_ticket_given_up_on_leaves_nothing_behind() -> None:
+    """A slow publisher that finishes after it was given up on must not stay remembered
+    (one entry per slow post would pile up for the life of the table)."""
+    seq = Sequencer()
+    slow = seq.take()
+    later = seq.take()
+    await seq.wait(later, timeout=0.01)
+    await seq.finish(later)
+    await seq.finish(slow)  # it got through in the end
+    assert seq._finished == set()
+    await asyncio.wait_for(seq.wait(seq.take()), timeout=1)

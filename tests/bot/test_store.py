@@ -218,3 +218,25 @@ async def test_all_sql_lives_in_the_store() -> None:
             text = path.read_text(encoding="utf-8")
             for word in ("import aiosqlite", "import sqlite3", "SELECT ", "INSERT INTO", "UPDATE "):
                 assert word not in text, f"{word!r} found in {path}"
+
+
+async def test_an_unreadable_row_is_left_out_and_can_be_stopped(tmp_path: Path) -> None:
+    path = tmp_path / "k.sqlite3"
+    store = await Store.open(path)
+    good = await new_game(store)
+    bad = await new_game(store, channel=OTHER_CHANNEL, host=7)
+    await store.close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE games SET seats = '[{broken' WHERE id = ?", (bad.id,))
+    store = await Store.open(path)
+    try:
+        assert [g.id for g in await store.games_with_status("lobby")] == [good.id]
+        rows, damaged = await store.open_games()
+        assert [g.id for g in rows] == [good.id]
+        assert [(d.id, d.channel_id, d.host_id) for d in damaged] == [(bad.id, OTHER_CHANNEL, 7)]
+        assert await store.stop_open_game(bad.id) is True
+        assert await store.stop_open_game(bad.id) is False  # not open any more
+        assert (await store.open_games())[1] == []
+        assert await store.open_game_in_channel(OTHER_CHANNEL) is None
+    finally:
+        await store.close()
