@@ -8,6 +8,7 @@ of the hot playout loop to a few integer operations.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
 
 Card = int
 Suit = int
@@ -47,7 +48,8 @@ def held_cards(held: list[int]) -> list[Card]:
 
 def held_of(cards: Iterable[Card]) -> list[int]:
     """Four 13-bit rank patterns (S, H, D, C) of distinct cards."""
-    mask = sum(map(BITS.__getitem__, cards))
+    cards = tuple(cards)
+    mask = sum(itemgetter(*cards)(BITS)) if len(cards) > 1 else sum(BITS[c] for c in cards)
     return [mask & 0x1FFF, mask >> 13 & 0x1FFF, mask >> 26 & 0x1FFF, mask >> 39]
 
 

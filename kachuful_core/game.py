@@ -198,8 +198,10 @@ class Game:
         self._bid_count = 0
         self._tricks_won = [0] * n
         self._trick: list[tuple[int, Card]] = []
-        # The suit led to the open trick, or -1 between tricks.
+        # The suit led to the open trick, or -1 between tricks; the card winning it so far.
         self._led: Suit = -1
+        self._best: Card = -1
+        self._best_seat = -1
         self.leader = (self.dealer + 1) % n
         dealt = self._deal_cards(index)
         if dealt is None:
@@ -400,6 +402,13 @@ class Game:
         if led < 0:
             self._led = suit
             self._log.tricks.append(trick)
+            self._best = card
+            self._best_seat = seat
+        else:
+            best = self._best
+            if (suit == best // 13 and card > best) or (suit == self.trump != best // 13):
+                self._best = card
+                self._best_seat = seat
         trick.append((seat, card))
         self.move_count += 1
         if len(trick) < self._n:
@@ -462,13 +471,7 @@ class Game:
 
     def _finish_trick(self, events: list[Event]) -> None:
         trick = self._trick
-        trump = self.trump
-        win_seat, best = trick[0]
-        best_suit = best // 13
-        for seat, card in trick:
-            suit = card // 13
-            if (suit == best_suit and card > best) or (suit == trump and best_suit != trump):
-                win_seat, best, best_suit = seat, card, suit
+        win_seat = self._best_seat
         self._tricks_won[win_seat] += 1
         log = self._log
         log.trick_winners.append(win_seat)
