@@ -14,6 +14,7 @@ from typing import NoReturn
 from bot.settings import Settings, SettingsError, load_settings, login_failure_message
 
 EXIT_CONFIG = 2
+OWN_LOGGERS = ("bot", "cogs", "kachuful_core")
 
 
 class RedactFilter(logging.Filter):
@@ -39,11 +40,14 @@ def configure_logging(settings: Settings) -> None:
     handler.addFilter(RedactFilter(settings.discord_token.get_secret_value()))
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level)
-    # At DEBUG these log request bodies and interaction tokens: never below INFO. The rest of
-    # discord.py stays at INFO too: gateway payloads of clicks on a private hand message carry
-    # that hand. LOG_LEVEL=DEBUG is for the bot's own loggers.
-    for name in ("discord", "discord.http", "discord.webhook"):
+    # LOG_LEVEL=DEBUG is for the bot's own loggers only. Libraries stay at INFO or above: at
+    # DEBUG discord.http and discord.webhook log request bodies and interaction tokens, the
+    # gateway logs clicks on private hand messages (which carry the hand), and aiosqlite logs
+    # every statement with its parameters (the game record: every hand, and the secret seed).
+    root.setLevel(max(level, logging.INFO))
+    for name in OWN_LOGGERS:
+        logging.getLogger(name).setLevel(level)
+    for name in ("discord", "discord.http", "discord.webhook", "aiosqlite"):
         logging.getLogger(name).setLevel(max(level, logging.INFO))
 
 

@@ -201,13 +201,60 @@ def test_logging_keeps_http_and_webhook_at_info_and_redacts_the_token(
         assert logging.getLogger("discord.webhook.async_").getEffectiveLevel() == logging.INFO
         assert logging.getLogger("discord.gateway").getEffectiveLevel() == logging.INFO
         assert logging.getLogger("bot.tables").getEffectiveLevel() == logging.DEBUG
+        assert logging.getLogger("aiosqlite").getEffectiveLevel() == logging.INFO
+        assert logging.getLogger("asyncio").getEffectiveLevel() == logging.INFO
         record = logging.LogRecord("x", logging.INFO, "f", 1, "token is %s", (GOOD_TOKEN,), None)
         RedactFilter(GOOD_TOKEN).filter(record)
         assert GOOD_TOKEN not in record.getMessage()
     finally:
         root.handlers[:], _ = saved[0], root.setLevel(saved[1])
-        for name in ("discord", "discord.http", "discord.webhook"):
+        for name in ("discord", "discord.http", "discord.webhook", "aiosqlite", "bot", "cogs"):
             logging.getLogger(name).setLevel(logging.NOTSET)
+        logging.getLogger("kachuful_core").setLevel(logging.NOTSET)
+
+
+async def test_debug_logging_never_shows_a_stored_record(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """With LOG_LEVEL=DEBUG, saving a game must not write its record (every hand, the seed)
+    to the log: aiosqlite logs each statement with its parameters at DEBUG."""
+    import logging
+    from datetime import UTC, datetime
+
+    from bot.__main__ import configure_logging
+    from bot.store import Store
+    from bot.store.models import Seat
+
+    monkeypatch.setenv("DISCORD_TOKEN", GOOD_TOKEN)
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    try:
+        configure_logging(load_settings(env_file=None, log_level="DEBUG"))
+        store = await Store.open(tmp_path / "k.sqlite3", clock=lambda: datetime.now(UTC))
+        try:
+            game = await store.create_game(
+                guild_id=1,
+                channel_id=2,
+                host_id=3,
+                rules={},
+                max_seats=3,
+                seats=[Seat(user_id=3, name="Asha")],
+            )
+            game.record = {"hands": "SECRET-HAND-AS-KS-QS"}
+            game.seed = "SECRET-SEED"
+            game.version = 1
+            await store.save_game(game)
+            logging.getLogger("bot.tables").debug("the bot's own debug line")
+        finally:
+            await store.close()
+    finally:
+        root.handlers[:], _ = saved[0], root.setLevel(saved[1])
+        for name in ("discord", "discord.http", "discord.webhook", "aiosqlite", "bot", "cogs"):
+            logging.getLogger(name).setLevel(logging.NOTSET)
+        logging.getLogger("kachuful_core").setLevel(logging.NOTSET)
+    err = capsys.readouterr().err
+    assert "the bot's own debug line" in err  # DEBUG is on for the bot ...
+    assert "SECRET-HAND" not in err and "SECRET-SEED" not in err  # ... not for the database
 
 
 def test_unreachable_discord_is_one_line_exit_1(
