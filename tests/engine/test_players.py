@@ -9,13 +9,9 @@ import pytest
 
 from kachuful_core import Game, KachufulError, Phase, Rules
 from kachuful_core.events import BidPlaced, CardPlayed
+from kachuful_core.players import HeuristicPlayer, RandomPlayer, act
 
 from .support import SINGLE_OPTIONS, Referee, snapshot
-
-players_module = pytest.importorskip("kachuful_core.players")
-HeuristicPlayer = players_module.HeuristicPlayer
-RandomPlayer = players_module.RandomPlayer
-act = players_module.act
 
 
 def make_players(n: int, seed: int) -> list[Any]:
