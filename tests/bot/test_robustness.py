@@ -195,3 +195,57 @@ async def test_computer_player_tries_again_after_a_failed_save(
     assert "trying again" in caplog.text
     await table.play_to_end()
     assert table.session is None or table.game.phase is Phase.FINISHED
+
+
+async def test_no_discord_call_while_a_table_lock_is_held(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DESIGN §1: discord.py waits out rate limits silently, so a Discord call made while a
+    table's lock is held would freeze the table. Every REST call of a whole game (lobby,
+    clicks, computer moves, turn clock, I'm back, stop) is checked against the lock owner."""
+    from simcord.http import router
+
+    from bot.tables import TableSession
+
+    owners: dict[int, asyncio.Task[object] | None] = {}
+
+    class OwnedLock(asyncio.Lock):
+        async def acquire(self) -> bool:
+            await super().acquire()
+            owners[id(self)] = asyncio.current_task()
+            return True
+
+        def release(self) -> None:
+            owners.pop(id(self), None)
+            super().release()
+
+    original_init = TableSession.__init__
+
+    def init(self: TableSession, *args: object, **kwargs: object) -> None:
+        original_init(self, *args, **kwargs)  # type: ignore[arg-type]
+        self.lock = OwnedLock()
+
+    monkeypatch.setattr(TableSession, "__init__", init)
+    under_lock: list[str] = []
+    calls: list[str] = []
+    dispatch = router.dispatch
+
+    def watched(backend: object, method: str, path: str, **kwargs: object) -> object:
+        calls.append(f"{method} {path}")
+        if asyncio.current_task() in owners.values():
+            under_lock.append(f"{method} {path}")
+        return dispatch(backend, method, path, **kwargs)
+
+    monkeypatch.setattr(router, "dispatch", watched)
+
+    channel, members = world(env, "asha", "bilal")
+    table = await start_game(env, channel, members, computers=1, max_hand=3)
+    sleeper = table.member_at(table.game.turn)
+    assert sleeper is not None
+    await env.advance_time(90)  # the turn clock
+    await table.act(table.member_at(table.game.turn))
+    await table.play_to_end()
+    await members[0].slash(channel, "kachuful start")
+    await members[0].slash(channel, "kachuful stop")
+    assert len(calls) > 50 and owners == {}
+    assert under_lock == []
