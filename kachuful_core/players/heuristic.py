@@ -281,6 +281,7 @@ class _Table:
                 out[c] = (top if top > by_length else by_length) * kept
         if trump is not None and hand & SUIT_MASKS[trump]:
             self._add_ruffs(hand, out)
+        _rank_order(out)
         return out
 
     def _add_ruffs(self, hand: int, out: dict[Card, float]) -> None:
@@ -351,6 +352,24 @@ class _Table:
             beat *= self.intent[j]
             keep *= 1.0 - beat if beat < 1.0 else 0.0
         return keep
+
+
+def _rank_order(out: dict[Card, float]) -> None:
+    """Make each suit's chances fall with rank. A lower card takes no trick that the higher
+    cards of its suit in the same hand could not take in its place (the hand chooses the
+    order it plays them in), so the estimates of one suit, e.g. a length or ruffing trick
+    credited to a low trump, are handed out highest card first: the suit's expected trick
+    count stays the same, and no card is rated above a higher card of its suit."""
+    for s in range(4):
+        cards = sorted((c for c in out if c // 13 == s), reverse=True)
+        if len(cards) < 2:
+            continue
+        chances = [out[c] for c in cards]
+        if all(chances[i] >= chances[i + 1] for i in range(len(chances) - 1)):
+            continue
+        chances.sort(reverse=True)
+        for c, f in zip(cards, chances, strict=True):
+            out[c] = f
 
 
 def _calibrate(probs: dict[Card, float], trump: Suit | None, left: int, n: int) -> list[float]:
