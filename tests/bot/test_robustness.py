@@ -249,3 +249,40 @@ async def test_no_discord_call_while_a_table_lock_is_held(
     await members[0].slash(channel, "kachuful stop")
     assert len(calls) > 50 and owners == {}
     assert under_lock == []
+
+
+async def test_every_move_is_saved_before_anything_about_it_is_sent(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each REST call the bot makes about a table happens after the save of the move counter
+    the table is at: nothing is ever shown that a restart could take back."""
+    from simcord.http import router
+
+    channel, members = world(env, "asha", "bilal")
+    table = await start_game(env, channel, members, computers=1, max_hand=3)
+    store = env.bot.store
+    saved: set[int] = {table.session.row.version}
+    save = store.save_game
+
+    async def recording(game: object, **kwargs: object) -> None:
+        await save(game, **kwargs)  # type: ignore[arg-type]
+        saved.add(game.version)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(store, "save_game", recording)
+    early: list[str] = []
+    checked: list[int] = []
+    dispatch = router.dispatch
+
+    def watched(backend: object, method: str, path: str, **kwargs: object) -> object:
+        session = table.session
+        if session is not None:
+            checked.append(session.row.version)
+            if session.row.version not in saved:
+                early.append(f"{method} {path} at version {session.row.version}")
+        return dispatch(backend, method, path, **kwargs)
+
+    monkeypatch.setattr(router, "dispatch", watched)
+    await env.advance_time(90)  # a time-out too
+    await table.play_to_end()
+    assert len(set(checked)) > 20
+    assert early == []
