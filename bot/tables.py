@@ -202,6 +202,15 @@ def results_of(row: GameRow, game: Game) -> list[ResultRow]:
     return results
 
 
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The channel permissions the bot lacks to post and edit a table's messages."""
+    have = interaction.app_permissions
+    thread = isinstance(interaction.channel, discord.Thread)
+    needed = ["view_channel", "send_messages_in_threads" if thread else "send_messages"]
+    needed.append("embed_links")
+    return [name for name in needed if not getattr(have, name)]
+
+
 def _refusal(code: str, *, edit: bool = False) -> Outcome:
     return Outcome(reply=Reply(MessageSpec(content=render.refusal(code)), edit=edit))
 
@@ -459,6 +468,14 @@ class TableManager:
         """/kachuful start: one open game per channel."""
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._refuse(interaction, "guild_only")
+            return
+        missing = missing_permissions(interaction)
+        if missing:
+            # Answers to clicks need no permission, posts in the channel do: without them the
+            # lobby would open and the game then run unseen.
+            await interaction.response.send_message(
+                render.missing_permissions(missing), ephemeral=True
+            )
             return
         user = interaction.user
         busy_text: str | None = None

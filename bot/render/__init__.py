@@ -19,7 +19,14 @@ from .table import (
     stopped,
     timed_out,
 )
-from .words import computer_name, engine_error, notice, refusal, refused_move
+from .words import (
+    computer_name,
+    engine_error,
+    missing_permissions,
+    notice,
+    refusal,
+    refused_move,
+)
 
 __all__ = [
     "ButtonSpec",
@@ -39,6 +46,7 @@ __all__ = [
     "lobby",
     "lobby_rules",
     "lobby_started",
+    "missing_permissions",
     "notice",
     "refusal",
     "refused_move",

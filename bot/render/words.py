@@ -185,6 +185,15 @@ NOTICES = {
 COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon")
 
 
+def missing_permissions(names: list[str]) -> str:
+    """/kachuful start where the bot cannot post the table: what to grant."""
+    wanted = ", ".join(name.replace("_", " ").title() for name in names)
+    return (
+        "I cannot run a table in this channel: I need these permissions here: "
+        f"{wanted}. Ask someone with Manage Server or Manage Channels to grant them."
+    )
+
+
 def notice(code: str, **values: Any) -> str:
     return NOTICES[code].format(**values)
 

@@ -286,3 +286,23 @@ async def test_every_move_is_saved_before_anything_about_it_is_sent(
     await table.play_to_end()
     assert len(set(checked)) > 20
     assert early == []
+
+
+async def test_start_is_refused_where_the_bot_cannot_post(env: simcord.Env) -> None:
+    import discord
+
+    guild = env.create_guild("Club")
+    asha = guild.add_member(env.create_user("asha"))
+    muted = guild.create_text_channel(
+        "announcements",
+        overwrites={
+            env.bot.user: discord.PermissionOverwrite(send_messages=False, embed_links=False)
+        },
+    )
+    refused = await asha.slash(muted, "kachuful start")
+    assert refused.response.ephemeral
+    assert "Send Messages, Embed Links" in refused.response.content
+    assert env.bot.tables.session_in(muted.id) is None
+    assert [m for m in muted.history() if not m.flags.ephemeral] == []
+    fine = guild.create_text_channel("cards")
+    assert not (await asha.slash(fine, "kachuful start")).response.ephemeral
