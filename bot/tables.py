@@ -151,15 +151,6 @@ def build_rules(options: dict[str, Any], players: int) -> tuple[Rules, str | Non
     return rules, note
 
 
-def auto_look(game: Game) -> None:
-    """Once bidding is over, every seat that bid blind sees its hand (except in a forehead
-    deal, where nobody sees their own card)."""
-    if game.phase is Phase.PLAYING and not game.is_forehead_deal:
-        for seat in range(game.rules.players):
-            if not game.has_looked(seat):
-                game.look(seat)
-
-
 def game_from_record(record: dict[str, Any] | None, seed: str | None) -> Game:
     """Rebuild a game from its stored record and the seed that deals the deals to come."""
     if record is None:
@@ -169,12 +160,12 @@ def game_from_record(record: dict[str, Any] | None, seed: str | None) -> Game:
 
 def rebuild_game(row: GameRow) -> Game:
     """The running game of a stored row: the record replayed, plus the looks at hands (blind
-    bids), which are not moves of the record and are kept with the seats."""
+    bids) during bidding, which are not moves of the record and are kept with the seats. (Once
+    bidding is over the engine has every blind bidder pick up their hand.)"""
     game = game_from_record(row.record, row.seed)
     for seat, entry in enumerate(row.seats):
         if entry.looked_deal == game.deal_index and game.phase is Phase.BIDDING:
             game.look(seat)
-    auto_look(game)
     return game
 
 
@@ -336,7 +327,6 @@ class TableManager:
             row.version += 1
         results: list[ResultRow] = []
         if game is not None:
-            auto_look(game)
             row.record = record_of(game)
             if events and any(isinstance(e, GameEnded) for e in events):
                 row.status = "finished"
