@@ -233,6 +233,7 @@ class TableManager:
         # keep their channel busy until the host or a manager closes them with /kachuful stop.
         self.damaged: dict[int, GameRef] = {}
         self._create_lock = asyncio.Lock()
+        self._background: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ start-up / shutdown
 
@@ -267,10 +268,24 @@ class TableManager:
             if row.status == "lobby":
                 self._schedule_lobby_timer(session)
             else:
+                self._announce_restored(session)
                 self._schedule_driver(session)
             restored += 1
         log.info("restored %d open table(s), %d could not be", restored, len(self.damaged))
         return restored
+
+    def _announce_restored(self, session: TableSession) -> None:
+        """Post the table again after a restart, as the new table message: the posts of the
+        last move may have been lost between its commit and its publication, and the player
+        to act is mentioned again (their turn clock starts again too)."""
+        assert session.game is not None
+        outcome = Outcome(posts=[render.restored_table(session.row, session.game)], table_post=0)
+        outcome.ticket = session.seq.take()
+        task = asyncio.get_running_loop().create_task(
+            self._deliver(session, None, outcome), name=f"kachuful-restored-{session.row.id}"
+        )
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def shutdown(self) -> None:
         for session in list(self.sessions.values()):

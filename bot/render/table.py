@@ -190,6 +190,28 @@ def deal_table(row: GameRow, game: Game, started: DealStarted | None = None) -> 
     )
 
 
+def restored_table(row: GameRow, game: Game) -> MessageSpec:
+    """After the bot restarted: the deal's table message again (the posts of the last move may
+    have been lost), with the trick in progress, and the player to act mentioned."""
+    spec = deal_table(row, game)
+    embed = spec.embeds[0]
+    if game.phase is Phase.PLAYING:
+        cards = " · ".join(
+            f"{name_of(row, seat)} {label(card)}" for seat, card in game.current_trick
+        )
+        embed.add_field(name="This trick", value=clip(cards or "No card yet.", 1024), inline=False)
+        embed.add_field(
+            name="Tricks/bids",
+            value=clip(_tricks_line(row, game.bids, game.tricks_won), 1024),
+            inline=False,
+        )
+    turn, mentions = _turn_line(row, game, mention=True)
+    content = "♻️ The bot restarted; the game goes on." + (f"\n{turn}" if turn else "")
+    return MessageSpec(
+        content=content, embeds=spec.embeds, buttons=spec.buttons, mention_ids=mentions
+    )
+
+
 def _tricks_line(row: GameRow, bids: Sequence[int | None], tricks_won: Sequence[int]) -> str:
     return " · ".join(
         f"{name_of(row, seat)} {tricks_won[seat]}/{bids[seat]}" for seat in range(len(row.seats))

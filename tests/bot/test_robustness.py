@@ -306,3 +306,38 @@ async def test_start_is_refused_where_the_bot_cannot_post(env: simcord.Env) -> N
     assert [m for m in muted.history() if not m.flags.ephemeral] == []
     fine = guild.create_text_channel("cards")
     assert not (await asha.slash(fine, "kachuful start")).response.ephemeral
+
+
+async def test_after_a_restart_the_table_is_posted_again(
+    env: simcord.Env, make_bot: Callable[[], KachufulBot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move committed just before the bot died may never have been posted: after the
+    restart the table is posted again with the trick so far, and the player to act is
+    mentioned."""
+    from kachuful_core.cards import card_label
+
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=3, schedule="down")
+    while table.game.phase is Phase.BIDDING:
+        await table.act(table.member_at(table.game.turn))
+
+    async def dies_before_posting(*args: object) -> None:
+        return None
+
+    monkeypatch.setattr(env.bot.tables, "_publish", dies_before_posting)
+    posted = len(table.public())
+    await table.act(table.member_at(table.game.turn))  # committed, never posted
+    assert len(table.public()) == posted
+    [(_, card)] = table.game.current_trick
+    to_act = table.member_at(table.game.turn)
+
+    await env.restart_bot(make_bot())
+    table.hand_ids.clear()
+    [notice] = table.public()[posted:]
+    assert "restarted" in (notice.content or "")
+    assert to_act is not None and to_act.mention in (notice.content or "")
+    assert card_label(card) in str(notice.embeds[0].to_dict())
+    assert table.session.row.message_id == notice.id  # the new table message
+    shown = await to_act.click(notice, label="Your hand")
+    assert shown.response.ephemeral and enabled_actions(table.message(shown.response.id, to_act))
+    await table.play_to_end()
