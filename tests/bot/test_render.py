@@ -184,3 +184,19 @@ def test_leaderboard_and_lobby_fit() -> None:
     assert_fits(render.lobby(lobby_row, timeout_minutes=15))
     assert_fits(render.help_message())
     assert_fits(render.general_rules())
+
+
+def test_final_standings_with_a_shared_win() -> None:
+    from kachuful_core.events import GameEnded
+
+    row = row_for(4)
+    spec = render.final_standings(row, GameEnded(totals=(40, 55, 55, 12), winners=(1, 2)))
+    text = spec.embeds[0].description or ""
+    first, second = row.seats[1].name, row.seats[2].name
+    assert text.startswith(f"Shared win: **{first}** and **{second}**!")
+    lines = text.split("\n\n")[1].splitlines()
+    assert lines[0].startswith("1. ") and lines[1].startswith("1. ")  # equal first
+    assert lines[2].startswith("3. ") and lines[3].startswith("4. ")
+    assert [line.endswith("🏆") for line in lines] == [True, True, False, False]
+    # Both winners who are people are mentioned (seat 1 is a computer in row_for).
+    assert spec.mention_ids == (row.seats[2].user_id,)
