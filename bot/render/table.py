@@ -154,7 +154,12 @@ def _turn_line(row: GameRow, game: Game, *, mention: bool) -> tuple[str, tuple[i
         text = f"{ref} to lead"
     else:
         text = f"{ref} to play"
-    text += " — computer thinking…" if row.seats[seat].computer_plays else "."
+    if all(entry.computer_plays for entry in row.seats):
+        text += " — paused: everyone is away until someone clicks “I'm back”."
+    elif row.seats[seat].computer_plays:
+        text += " — computer thinking…"
+    else:
+        text += "."
     return text, _mentions(row, [seat]) if mention else ()
 
 

@@ -133,7 +133,9 @@ async def test_damaged_rows_do_not_stop_the_bot_or_the_other_tables(
     assert results == [(good.session_id,)]  # type: ignore[attr-defined]  # stopping a damaged game writes no result
 
 
-async def test_everyone_away_pauses_the_game_until_im_back(env: simcord.Env) -> None:
+async def test_everyone_away_pauses_the_game_until_im_back(
+    env: simcord.Env, make_bot: Callable[[], KachufulBot]
+) -> None:
     channel, members = world(env, "asha")
     table = await start_game(env, channel, members, computers=2, max_hand=4, schedule="down")
     asha = members[0]
@@ -152,6 +154,12 @@ async def test_everyone_away_pauses_the_game_until_im_back(env: simcord.Env) -> 
     await env.advance_time(3600)
     assert table.game.move_count == moves
     assert table.session.row.status == "running"
+
+    # A restart keeps it paused, and the table posted again says so.
+    await env.restart_bot(make_bot())
+    assert "paused" in (table.public()[-1].content or "")
+    await env.advance_time(3600)
+    assert table.game.move_count == moves
 
     back = await asha.click(paused, label="I'm back")
     assert back.response.ephemeral and not table.session.row.seats[seat].away
