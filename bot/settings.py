@@ -77,6 +77,14 @@ class Settings(BaseSettings):
         le=30,
         validation_alias=AliasChoices("KACHUFUL_BOT_DELAY_SECONDS", "bot_delay_seconds"),
     )
+    # A running table where every seat is played by the computer (everyone away) is paused;
+    # after this many hours paused with nothing happening it is closed like /kachuful stop.
+    idle_hours: float = Field(
+        default=24.0,
+        ge=1,
+        le=30 * 24,
+        validation_alias=AliasChoices("KACHUFUL_IDLE_HOURS", "idle_hours"),
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -105,6 +113,7 @@ _ENV_NAMES = {
     "turn_seconds": "KACHUFUL_TURN_SECONDS",
     "lobby_timeout_seconds": "KACHUFUL_LOBBY_TIMEOUT_SECONDS",
     "bot_delay_seconds": "KACHUFUL_BOT_DELAY_SECONDS",
+    "idle_hours": "KACHUFUL_IDLE_HOURS",
 }
 _ALIAS_TO_FIELD = {alias.lower(): field for field, alias in _ENV_NAMES.items()}
 

@@ -8,7 +8,11 @@ limits silently, and a held lock would freeze the table.
 
 Computer players and the turn clock run in one background task per table (the "driver"):
 it sleeps (a short pause for a computer seat, the turn clock for a human), then acts through
-the same path if nothing has moved in the meantime.
+the same path if nothing has moved in the meantime. When every seat is played by the computer
+(everyone away) the table is paused; the driver then sleeps until the idle time
+(KACHUFUL_IDLE_HOURS) has passed since the table's last stored change, and closes it like
+/kachuful stop. That moment is derived from the stored row's ``updated_at``, so a restart
+does not reset it; "I'm back" is a change, so it cancels it.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -76,6 +80,22 @@ class Outcome:
     ticket: int | None = None  # order of publication (taken under the lock)
     drive: bool = False  # (re)start the computer / turn clock afterwards
     close: bool = False  # the table is over: forget the session afterwards
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The driver's next step: after ``delay`` seconds, if the table is still at ``version``:
+    a computer seat acts ("computer"), the turn clock of a human ran out ("clock"), or a paused
+    table has been idle too long and is closed ("idle")."""
+
+    delay: float
+    version: int
+    kind: Literal["computer", "clock", "idle"]
+
+
+def paused(row: GameRow) -> bool:
+    """Every seat is played by the computer: the game waits for an "I'm back"."""
+    return all(seat.computer_plays for seat in row.seats)
 
 
 class Sequencer:
@@ -268,7 +288,10 @@ class TableManager:
             if row.status == "lobby":
                 self._schedule_lobby_timer(session)
             else:
-                self._announce_restored(session)
+                if not (paused(row) and self._idle_remaining(row) <= 0):
+                    # (A paused table whose idle time ran out while the bot was down is
+                    # closed at once by its driver: no point posting it again first.)
+                    self._announce_restored(session)
                 self._schedule_driver(session)
             restored += 1
         log.info("restored %d open table(s), %d could not be", restored, len(self.damaged))
@@ -928,18 +951,26 @@ class TableManager:
             self._drive(session), name=f"kachuful-table-{session.row.id}"
         )
 
-    def _plan(self, session: TableSession) -> tuple[float, int, bool] | None:
-        """(pause, move counter, is a time-out) for the next automatic move, or None."""
+    def _plan(self, session: TableSession) -> Plan | None:
+        """The next automatic step of a running table, or None."""
         row, game = session.row, session.game
         if session.closed or row.status != "running" or game is None or game.turn is None:
             return None
-        if all(seat.computer_plays for seat in row.seats):
+        if paused(row):
             # Everyone is away: the game waits for an "I'm back" rather than playing itself
-            # to the end (hundreds of posts, and results for players who were not there).
-            return None
+            # to the end (hundreds of posts, and results for players who were not there),
+            # but not for ever: an abandoned table would hold its channel.
+            return Plan(self._idle_remaining(row), row.version, "idle")
         if row.seats[game.turn].computer_plays:
-            return self.settings.bot_delay_seconds, row.version, False
-        return self.settings.turn_seconds, row.version, True
+            return Plan(self.settings.bot_delay_seconds, row.version, "computer")
+        return Plan(self.settings.turn_seconds, row.version, "clock")
+
+    def _idle_remaining(self, row: GameRow) -> float:
+        """Seconds until a paused table is closed. Counted from the row's last stored change
+        (the change that paused it, or a later one such as a player leaving), so that a
+        restart neither resets nor forgets it."""
+        idle = float((self.clock() - row.updated_at).total_seconds())
+        return max(0.0, self.settings.idle_hours * 3600 - idle)
 
     async def _drive(self, session: TableSession) -> None:
         while True:
@@ -969,14 +1000,16 @@ class TableManager:
             plan = self._plan(session)
             if plan is None:
                 return
-            delay, version, timed_out = plan
             session.driver_sleeping = True
             try:
-                await asyncio.sleep(delay)
+                await asyncio.sleep(plan.delay)
             finally:
                 session.driver_sleeping = False
             async with session.lock:
-                outcome = await self._computer_turn(session, version, timed_out)
+                if plan.kind == "idle":
+                    outcome = await self._close_idle(session, plan.version)
+                else:
+                    outcome = await self._computer_turn(session, plan.version, plan.kind == "clock")
             if outcome is not None:
                 await self._deliver(session, None, outcome)
 
@@ -1001,9 +1034,12 @@ class TableManager:
             entry.timeouts += 1
             if entry.timeouts >= MAX_TIMEOUTS:
                 entry.away = True
-            nobody_left = all(s.computer_plays for s in row.seats)
             note, buttons = render.timed_out(
-                row, seat, now_away=entry.away, nobody_left=nobody_left
+                row,
+                seat,
+                now_away=entry.away,
+                nobody_left=paused(row),
+                idle_hours=self.settings.idle_hours,
             )
         outcome = await self._commit(session, Outcome(drive=True), events=events)
         self._add_game_posts(session, outcome, events, actor=seat, note=note)
@@ -1017,6 +1053,24 @@ class TableManager:
             )
         if timed_out and entry.user_id is not None:
             outcome.refresh.add(entry.user_id)
+        return outcome
+
+    async def _close_idle(self, session: TableSession, version: int) -> Outcome | None:
+        """Close a table paused for the idle time, as /kachuful stop does (lock held): status
+        stopped, no result written. None if anything changed meanwhile (say, "I'm back")."""
+        row = session.row
+        if (
+            session.closed
+            or row.version != version
+            or row.status != "running"
+            or not paused(row)
+            or self._idle_remaining(row) > 0
+        ):
+            return None
+        row.status = "stopped"
+        outcome = await self._commit(session, Outcome())
+        outcome.posts.append(render.idle_stopped(row, hours=self.settings.idle_hours))
+        log.info("table %s: closed after %sh with everyone away", row.id, self.settings.idle_hours)
         return outcome
 
     # ------------------------------------------------------------------ read-only commands

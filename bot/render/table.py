@@ -23,7 +23,15 @@ from kachuful_core.events import (
 
 from .cards import label, trump_text
 from .specs import ButtonSpec, MessageSpec, clip
-from .words import lobby_rules_lines, name_of, plain, rules_lines, seat_kind, seat_ref
+from .words import (
+    hours_text,
+    lobby_rules_lines,
+    name_of,
+    plain,
+    rules_lines,
+    seat_kind,
+    seat_ref,
+)
 
 COLOUR_TABLE = discord.Colour.dark_green()
 COLOUR_LOBBY = discord.Colour.blurple()
@@ -397,8 +405,22 @@ def stopped(row: GameRow, by: str) -> MessageSpec:
     )
 
 
+def idle_stopped(row: GameRow, *, hours: float) -> MessageSpec:
+    """A paused table (everyone away) that nobody came back to is closed, like a stop."""
+    return MessageSpec(
+        content=f"⌛ Everyone at this table has been away for {hours_text(hours)}, so the game "
+        "was closed. It does not count for the leaderboard. Start a new one with "
+        "`/kachuful start`."
+    )
+
+
 def timed_out(
-    row: GameRow, seat: int, *, now_away: bool, nobody_left: bool = False
+    row: GameRow,
+    seat: int,
+    *,
+    now_away: bool,
+    nobody_left: bool = False,
+    idle_hours: float | None = None,
 ) -> tuple[str, tuple[ButtonSpec, ...]]:
     entry = row.seats[seat]
     text = f"⏰ {seat_ref(entry, mention=False)} ran out of time; the computer played for them."
@@ -412,6 +434,8 @@ def timed_out(
                 "\n⏸️ Nobody is playing any more: the game is paused until a player clicks "
                 "“I'm back” (or `/kachuful stop` ends it)."
             )
+            if idle_hours is not None:
+                text += f" If nobody is back within {hours_text(idle_hours)}, it is closed."
         return text, (ButtonSpec(("back", row.id, seat), "I'm back", "success"),)
     return text, ()
 

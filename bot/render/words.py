@@ -194,6 +194,11 @@ def missing_permissions(names: list[str]) -> str:
     )
 
 
+def hours_text(hours: float) -> str:
+    """A duration in hours as a person writes it: "1 hour", "1.5 hours", "24 hours"."""
+    return f"{hours:g} hour{'' if hours == 1 else 's'}"
+
+
 def notice(code: str, **values: Any) -> str:
     return NOTICES[code].format(**values)
 

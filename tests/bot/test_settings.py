@@ -21,6 +21,7 @@ ALL_VARS = (
     "KACHUFUL_TURN_SECONDS",
     "KACHUFUL_LOBBY_TIMEOUT_SECONDS",
     "KACHUFUL_BOT_DELAY_SECONDS",
+    "KACHUFUL_IDLE_HOURS",
 )
 
 
@@ -41,6 +42,7 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.turn_seconds == 90
     assert settings.lobby_timeout_seconds == 900
     assert settings.bot_delay_seconds == 1.5
+    assert settings.idle_hours == 24
     assert GOOD_TOKEN not in repr(settings)
 
 
@@ -53,6 +55,7 @@ def test_every_variable_is_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     monkeypatch.setenv("KACHUFUL_TURN_SECONDS", "30")
     monkeypatch.setenv("KACHUFUL_LOBBY_TIMEOUT_SECONDS", "60")
     monkeypatch.setenv("KACHUFUL_BOT_DELAY_SECONDS", "0")
+    monkeypatch.setenv("KACHUFUL_IDLE_HOURS", "72")
     settings = load_settings(env_file=None)
     assert settings.discord_token.get_secret_value() == GOOD_TOKEN  # "Bot " prefix dropped
     assert settings.db_path == tmp_path / "x.sqlite3"
@@ -61,6 +64,7 @@ def test_every_variable_is_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert settings.log_level == "DEBUG"
     assert (settings.turn_seconds, settings.lobby_timeout_seconds) == (30, 60)
     assert settings.bot_delay_seconds == 0
+    assert settings.idle_hours == 72
 
 
 def test_dotenv_file_is_read(tmp_path: Path) -> None:
@@ -103,6 +107,9 @@ def test_malformed_token_is_refused_without_echoing_it(monkeypatch: pytest.Monke
         ("KACHUFUL_SYNC_GLOBAL", "perhaps"),
         ("KACHUFUL_DEV_GUILD_ID", "my-server"),
         ("LOG_LEVEL", "chatty"),
+        ("KACHUFUL_IDLE_HOURS", "a day"),
+        ("KACHUFUL_IDLE_HOURS", "0"),
+        ("KACHUFUL_IDLE_HOURS", "1000"),
     ],
 )
 def test_bad_setting_names_the_variable(
