@@ -1,0 +1,1180 @@
+"""Bot load: many simultaneous tables through SimCord, with click-to-answer latency.
+
+Reports interactions answered per second, the time from a click to the bot's answer (median,
+p95, p99, max), and the bot's memory per running table.
+
+The issue's targets: 99th percentile under 100 ms with 100 tables running; under 200 KB of
+memory per table.
+
+What runs
+---------
+One SimCord environment (the real discord.py and the real bot, a simulated Discord in the
+same process), one guild, one channel per table. Each table is opened the way players do it:
+``/kachuful start`` by the host, a Join click per other human, "Add computer player" for a
+computer seat, "Start (host)". By default every table has 3 humans; ``--computer-share F``
+gives that share of the tables 2 humans + 1 computer. The store is a SQLite file in a temporary
+folder, computer players act at once (delay 0) and the turn clock is an hour, so no time-out
+fires. Game seeds and every choice the players make are fixed by ``--seed``: each table plays
+the same game on every run, whatever the interleaving.
+
+Then all tables play at once. Each table has a driver coroutine (a "table agent"), all of them
+running concurrently on the bot's event loop:
+
+1. wait until the table is ready for a human: the seat to act is a human, the table's lock is
+   free and every committed move has been published (read from the bot's session, as the
+   tests in tests/bot do to know whose turn it is);
+2. think: sleep ``--think-ms`` on average (uniform 0.5x-1.5x, seeded; 0 = click at once);
+3. if that player's private hand message shows no enabled bid or card (never opened, or not
+   redrawn), click "Your hand" on the table's latest public message and wait for the answer;
+4. click a random enabled bid or card on the private hand message and wait for the answer;
+5. repeat until the table has made ``--moves`` moves (bids and cards, computers' included).
+
+Clicks are sent as SimCord sends them (the same INTERACTION_CREATE payload as
+``MemberActor.click``: SimCord's own builders), but without SimCord's "settle" after each one:
+SimCord allows one operation at a time and waits for the whole bot to go quiet before a click
+returns, which would serialise the tables. So up to one click per table is in flight at once.
+
+Click-to-answer latency
+-----------------------
+From just before the INTERACTION_CREATE is handed to the bot's gateway parser, to the moment
+the bot's interaction callback (``POST /interactions/{id}/{token}/callback``: the private hand
+message, or its in-place update after a bid or card) reaches SimCord's REST router: the time
+the player waits for the bot's answer to their click. ``time.perf_counter`` (real time; SimCord
+only virtualises ``time.monotonic`` and asyncio timers inside the bot). It includes the
+bot's parsing of the interaction, waiting for the table lock, the engine, the SQLite commit
+(aiosqlite thread), rendering, and any time the event loop spends on the other tables' work,
+including SimCord's (the simulated Discord runs in the same process and on the same core:
+this makes the figures pessimistic). It does not include the public posts and the hand
+redraws the bot sends after the answer. Every interaction of the timed phase must be answered.
+
+``--think-ms`` sets the offered load: with 100 tables and 1000 ms, about 100 clicks per second
+are offered (a human takes several seconds per move: this is a hard load). ``--think-ms 0``
+saturates the bot: every table always has a click waiting, so latency is queueing (about
+tables / throughput) and interactions per second is the bot's capacity.
+
+Memory per running table
+------------------------
+``memory_per_table_kb`` is the bot's Python heap: the objects reachable from the bot object
+and from the tasks SimCord saw the bot create (discord.py keeps some objects only in a task),
+without entering SimCord's objects, modules, classes, functions or the event loop; their
+sizes (``sys.getsizeof``) summed with the N tables running after the moves, minus the same
+sum before any table was opened, divided by N. It is split into:
+
+- ``sessions``: the TableSession graphs (stored row with the parsed game record, engine game,
+  held interactions of open hands, driver task), not entering what is counted elsewhere;
+  ``session_kb`` is one table's (the mean);
+- ``message_cache``: discord.py's message cache (``max_messages``, 1000 by default, shared by
+  all tables: its share per table falls as tables are added);
+- ``ephemeral_views``: the views of private hand messages, which discord.py keeps (with a
+  task) for 15 minutes after each "Your hand";
+- ``guild_cache``: members and channels discord.py caches;
+- ``other``: the rest (may be slightly negative: objects freed since the start).
+
+Also reported: GC-tracked objects per table (each full garbage collection visits them all),
+and the process RSS growth per table, which includes the simulated Discord and overstates the
+bot. ``--tracemalloc`` also traces every allocation from before the tables to the end and
+splits what is still allocated by owner (the innermost frame in simcord/, benchmarks/, or
+elsewhere = the bot): a cross-check, at the price of a much slower run (ignore its latency).
+
+A game's memory and cost grow as it goes on (the record holds every move):
+``--warmup-moves W`` first plays W moves per table at full speed, unmeasured.
+
+Keeping SimCord's costs out of the bot's figures
+------------------------------------------------
+SimCord runs in the same process. Its work on each request (validating and deep-copying
+bodies, building gateway payloads) stays in the measured latency (``--profile`` shows how much),
+but what only happens because the tables run without SimCord's settles is undone:
+
+- the request log and transcript keep nothing (a deep copy of every body, for ever);
+- SimCord's list of the bot's pending callbacks is pruned of cancelled timers (one turn clock
+  per move), their wall-clock fallbacks are cancelled (they would stay in the event loop for
+  an hour), and a callback that ran is removed by identity from the end of the list instead
+  of by a dataclass comparison from the start (which cost time proportional to the number of
+  tables for every callback the bot runs);
+- the simulated Discord forgets messages nobody will click again and answered interactions
+  whose token the bot no longer holds (``--no-prune`` keeps them): its growing heap made each
+  full garbage collection, which pauses the whole process, grow from 50 to 400 ms over a run.
+
+Garbage collections during the play are timed and reported.
+
+REST calls per move are counted by kind: channel messages (posts and edits, which count
+against Discord's global rate limit of 50 requests per second per bot) and interaction
+webhooks (answers and hand redraws, which do not). SimCord does not model rate limits.
+
+    .venv/bin/python benchmarks/bot_load.py                   # 100 tables x 60 moves
+    .venv/bin/python benchmarks/bot_load.py --think-ms 0      # capacity (saturated)
+    .venv/bin/python benchmarks/bot_load.py --quick --json    # smoke run, a few seconds
+    .venv/bin/python benchmarks/bot_load.py --profile /tmp/load.prof   # cProfile the play
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import hashlib
+import itertools
+import json
+import logging
+import os
+import platform
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+import types
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import discord  # noqa: E402
+import simcord  # noqa: E402
+from simcord import interactions as _sc_interactions  # noqa: E402
+from simcord.actors import _find_component  # noqa: E402
+from simcord.backend import serializers as _sc_serializers  # noqa: E402
+from simcord.enums import ComponentType, InteractionType  # noqa: E402
+from simcord.http import router as _sc_router  # noqa: E402
+
+from bot.client import KachufulBot  # noqa: E402
+from bot.settings import Settings  # noqa: E402
+
+FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
+ACTION_PREFIXES = ("kf:b:", "kf:p:", "kf:u:")
+HAND_PREFIX = "kf:h:"
+ANSWER_TIMEOUT = 30.0  # seconds of real time before a click counts as unanswered
+MAX_REFUSED = 20  # refused clicks in a row before a table is declared stuck
+READY_POLL = 0.01  # seconds: re-check a table's readiness at least this often
+KEEP_MESSAGES = 8  # latest messages kept per channel in the simulated Discord (see --no-prune)
+EPHEMERAL = 64  # message flag
+CALLBACK_PATH = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
+
+
+# ---- configuration ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    tables: int = 100
+    moves: int = 60
+    warmup_moves: int = 0  # moves each table makes first, at full speed, not measured
+    think_ms: float = 1000.0
+    computer_share: float = 0.0
+    max_hand: int | None = None  # None: the bot's default (52 // players)
+    max_messages: int | None = -1  # discord.py's message cache; -1: its default (1000)
+    seed: int = 1
+    tracemalloc: bool = False
+    prune: bool = True  # forget old messages of the simulated Discord during the run
+    profile: str | None = None
+    quick: bool = False
+
+
+# ---- SimCord plumbing ------------------------------------------------------------------------
+
+
+class _Discard(list):  # type: ignore[type-arg]
+    """Stands in for SimCord's request log and transcript: keeps nothing (they hold a deep
+    copy of every body for ever, which would grow the process and slow the run)."""
+
+    def append(self, item: Any) -> None:
+        pass
+
+
+class AnswerClock:
+    """Timestamps the bot's interaction callbacks as they reach SimCord's REST router, and
+    counts every REST call by kind."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[int, asyncio.Future[float]] = {}
+        self.answered_at: dict[int, float] = {}
+        self.calls: Counter[str] = Counter()
+        self._original: Callable[..., Any] | None = None
+
+    def install(self) -> None:
+        self._original = _sc_router.dispatch
+        original = self._original
+
+        def timed_dispatch(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
+            now = time.perf_counter()
+            self.calls[_kind(method, path)] += 1
+            match = CALLBACK_PATH.match(path)
+            if match is not None:
+                interaction_id = int(match.group(1))
+                future = self.waiting.pop(interaction_id, None)
+                if future is None:
+                    self.answered_at.setdefault(interaction_id, now)
+                elif not future.done():
+                    future.set_result(now)
+            return original(backend, method, path, *args, **kwargs)
+
+        _sc_router.dispatch = timed_dispatch  # type: ignore[assignment]
+
+        # The router deep-copies every body for its request log only (the log is discarded).
+        self._copy_module = _sc_router.copy
+        _sc_router.copy = types.SimpleNamespace(deepcopy=lambda value, memo=None: value)  # type: ignore[assignment]
+
+    def uninstall(self) -> None:
+        if self._original is not None:
+            _sc_router.dispatch = self._original  # type: ignore[assignment]
+            _sc_router.copy = self._copy_module  # type: ignore[assignment]
+            self._original = None
+
+
+class _CallbackList(list):  # type: ignore[type-arg]
+    """SimCord's list of tracked callbacks, with ``remove`` by identity, newest first."""
+
+    def remove(self, item: Any) -> None:
+        for index in range(len(self) - 1, -1, -1):
+            if self[index] is item:
+                del self[index]
+                return
+        raise ValueError("not in list")
+
+
+def _kind(method: str, path: str) -> str:
+    if path.startswith("/interactions/"):
+        return "interaction callback"
+    if path.startswith("/webhooks/"):
+        return f"interaction webhook {method}"
+    if path.startswith("/channels/") and "/messages" in path:
+        return f"channel message {method}"
+    return f"other {method}"
+
+
+def emit_click(
+    env: simcord.Env, member: simcord.MemberActor, channel_id: int, message_id: int, custom_id: str
+) -> tuple[Any, float]:
+    """Send the INTERACTION_CREATE of a click on an enabled button, as ``MemberActor.click``
+    builds it, without settling; returns SimCord's interaction record and the send time."""
+    backend = env.backend
+    stored = backend.get_message(channel_id, message_id)
+    button = _find_component(
+        stored.components, types=(ComponentType.BUTTON,), custom_id=custom_id, label=None
+    )
+    data: dict[str, Any] = {
+        "custom_id": button["custom_id"],
+        "component_type": ComponentType.BUTTON,
+    }
+    if button.get("id") is not None:
+        data["id"] = button["id"]
+    record, payload = _sc_interactions.base_payload(
+        backend,
+        type=InteractionType.MESSAGE_COMPONENT,
+        channel_id=channel_id,
+        guild_id=member.guild.id,
+        user_id=member.id,
+        data=data,
+    )
+    payload["message"] = dict(_sc_serializers.message_payload(backend, stored))
+    record.source_message_id = stored.id
+    env._notify_dispatch_observers(record)
+    sent = time.perf_counter()
+    backend.emit("INTERACTION_CREATE", payload)
+    return record, sent
+
+
+def _buttons(stored: Any) -> Iterable[dict[str, Any]]:
+    for row in stored.components or ():
+        yield from row.get("components", ())
+
+
+# ---- one table -------------------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    kind: str  # "hand", "bid", "play"
+    seconds: float
+    table: int
+    sent: float  # perf_counter when the click was sent
+
+
+@dataclass
+class Stats:
+    samples: list[Sample] = field(default_factory=list)
+    sent: int = 0
+    unanswered: int = 0
+    refused: int = 0  # a bid / card click that moved nothing (stale, not your turn, ...)
+    reopened: int = 0  # "Your hand" clicked again because the open hand was not redrawn
+
+
+class TableAgent:
+    """Plays one table: the human to act clicks, until the table has made ``moves`` moves."""
+
+    def __init__(
+        self,
+        bench: LoadBench,
+        index: int,
+        channel: simcord.ChannelHandle,
+        members: list[simcord.MemberActor],
+        table_id: int,
+    ) -> None:
+        self.bench = bench
+        self.index = index
+        self.channel = channel
+        self.members = {m.id: m for m in members}
+        self.table_id = table_id
+        self.rng = random.Random(f"{bench.config.seed}/table/{index}")
+        self.hand_ids: dict[int, int] = {}  # member id -> their latest hand message
+        self.start_moves = 0
+        self.target = bench.config.moves
+        self.moves = 0
+
+    @property
+    def session(self) -> Any:
+        return self.bench.bot.tables.sessions.get(self.table_id)
+
+    def _state(self) -> str | None:
+        """'done', 'act' (a human may click now), or None (the bot is busy with the table)."""
+        session = self.session
+        if session is None or session.row.status != "running" or session.game is None:
+            return "done"
+        game = session.game
+        self.moves = game.move_count - self.start_moves
+        if self.moves >= self.target:
+            return "done"
+        if session.lock.locked() or session.seq._done != session.seq._next:
+            return None
+        seat = game.turn
+        if seat is None or session.row.seats[seat].computer_plays:
+            return None
+        return "act"
+
+    async def _ready(self) -> str:
+        while True:
+            state = self._state()
+            if state is not None:
+                return state
+            await asyncio.sleep(READY_POLL)
+
+    async def _click(self, member: simcord.MemberActor, message_id: int, custom_id: str) -> Any:
+        bench = self.bench
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[float] = loop.create_future()
+        record, sent = emit_click(bench.env, member, self.channel.id, message_id, custom_id)
+        bench.stats.sent += 1
+        # The bot answers from a task, so not before this coroutine yields; just in case:
+        answered = bench.clock.answered_at.pop(record.id, None)
+        if answered is None:
+            bench.clock.waiting[record.id] = future
+            try:
+                answered = await asyncio.wait_for(future, ANSWER_TIMEOUT)
+            except TimeoutError:
+                bench.clock.waiting.pop(record.id, None)
+                bench.stats.unanswered += 1
+                return None
+        kind = {"kf:h": "hand", "kf:b": "bid", "kf:p": "play", "kf:u": "play"}.get(
+            custom_id[:4], custom_id
+        )
+        bench.stats.samples.append(Sample(kind, answered - sent, self.index, sent))
+        return record
+
+    def _enabled_actions(self, member_id: int) -> list[str]:
+        message_id = self.hand_ids.get(member_id)
+        if message_id is None:
+            return []
+        stored = self.bench.env.backend.get_message(self.channel.id, message_id)
+        return [
+            b["custom_id"]
+            for b in _buttons(stored)
+            if not b.get("disabled") and str(b.get("custom_id", "")).startswith(ACTION_PREFIXES)
+        ]
+
+    def _latest_hand_button(self) -> int:
+        """The table's latest public message with a "Your hand" button."""
+        backend = self.bench.env.backend
+        wanted = f"{HAND_PREFIX}{self.table_id}"
+        for message in reversed(backend.messages.get(self.channel.id, {}).values()):
+            if message.flags & EPHEMERAL:
+                continue
+            if any(b.get("custom_id") == wanted for b in _buttons(message)):
+                return int(message.id)
+        raise AssertionError(f"table {self.index}: no public message with a Your hand button")
+
+    async def play(self, moves: int, think_ms: float) -> None:
+        session = self.session
+        if session is None or session.game is None:
+            return
+        self.start_moves = session.game.move_count
+        self.target = moves
+        think = think_ms / 1000
+        refused = 0
+        while await self._ready() == "act":
+            session = self.session
+            member = self.members[session.row.seats[session.game.turn].user_id]
+            if think > 0:
+                await asyncio.sleep(think * (0.5 + self.rng.random()))
+            choices = self._enabled_actions(member.id)
+            if not choices:
+                if member.id in self.hand_ids:
+                    self.bench.stats.reopened += 1
+                record = await self._click(
+                    member, self._latest_hand_button(), f"{HAND_PREFIX}{self.table_id}"
+                )
+                if record is None or record.message_id is None:
+                    raise AssertionError(f"table {self.index}: Your hand was not answered")
+                self.hand_ids[member.id] = record.message_id
+                choices = self._enabled_actions(member.id)
+                if not choices:
+                    raise AssertionError(
+                        f"table {self.index}: {member.name}'s hand has no enabled bid or card"
+                    )
+            choice = self.rng.choice(sorted(choices))
+            version = int(choice.split(":")[3])
+            record = await self._click(member, self.hand_ids[member.id], choice)
+            if record is None:
+                continue
+            session = self.session
+            if session is not None and session.row.version <= version:
+                self.bench.stats.refused += 1
+                refused += 1
+                if refused > MAX_REFUSED:
+                    raise AssertionError(f"table {self.index}: the bot refuses every click")
+                await asyncio.sleep(READY_POLL)
+            else:
+                refused = 0
+
+
+# ---- the benchmark ---------------------------------------------------------------------------
+
+
+class LoadBench:
+    def __init__(self, config: Config, folder: Path) -> None:
+        self.config = config
+        counter = itertools.count()
+
+        def new_seed() -> str:
+            text = f"bot_load/{config.seed}/{next(counter)}"
+            return hashlib.sha256(text.encode()).hexdigest()
+
+        self.settings = Settings(  # type: ignore[call-arg]
+            _env_file=None,
+            discord_token=FAKE_TOKEN,
+            db_path=folder / "kachuful.sqlite3",
+            sync_global=True,
+            bot_delay_seconds=0,  # computer players act at once
+            turn_seconds=3600,  # the longest turn clock: no time-out during the run
+            lobby_timeout_seconds=7 * 24 * 3600,
+        )
+        options: dict[str, Any] = {}
+        if config.max_messages != -1:  # a what-if: the bot passes no max_messages
+            options["max_messages"] = config.max_messages
+        self.bot = KachufulBot(self.settings, new_seed=new_seed, **options)
+        self.env = simcord.Env(self.bot, settle_timeout=30.0)
+        self.clock = AnswerClock()
+        self.stats = Stats()
+        self.setup_stats = {"interactions": 0, "answered": 0}
+        self.agents: list[TableAgent] = []
+
+    async def start(self) -> None:
+        backend = self.env.backend
+        backend.http_requests = _Discard()
+        backend.transcript = _Discard()
+        self.clock.install()
+        await self.env.start()
+
+    async def close(self) -> None:
+        try:
+            await self.env.shutdown()
+        finally:
+            self.clock.uninstall()
+            store = getattr(self.bot, "store", None)
+            if store is not None:
+                await store.close()
+
+    async def _setup_click(self, member: simcord.MemberActor, result: Any) -> Any:
+        self.setup_stats["interactions"] += 1
+        self.setup_stats["answered"] += bool(result.acknowledged)
+        return result
+
+    async def open_tables(self) -> None:
+        config = self.config
+        env = self.env
+        guild = env.create_guild("Kachuful load")
+        rng = random.Random(f"{config.seed}/mix")
+        with_computer = set(
+            rng.sample(range(config.tables), round(config.tables * config.computer_share))
+        )
+        options: dict[str, Any] = {"players": 3}
+        if config.max_hand is not None:
+            options["max_hand"] = config.max_hand
+        for index in range(config.tables):
+            channel = guild.create_text_channel(f"table-{index}")
+            humans = 2 if index in with_computer else 3
+            members = [guild.add_member(env.create_user(f"t{index}p{j}")) for j in range(humans)]
+            host = members[0]
+            started = await self._setup_click(
+                host, await host.slash(channel, "kachuful start", **options)
+            )
+            lobby = started.response
+            assert lobby is not None and not lobby.ephemeral, "the lobby was not posted"
+            for member in members[1:]:
+                await self._setup_click(member, await member.click(lobby, label="Join"))
+            if humans < 3:
+                await self._setup_click(host, await host.click(lobby, label="Add computer player"))
+            await self._setup_click(host, await host.click(lobby, label="Start (host)"))
+            session = self.bot.tables.session_in(channel.id)
+            assert session is not None and session.row.status == "running", "table not started"
+            agent = TableAgent(self, index, channel, members, session.row.id)
+            agent.start_moves = session.game.move_count
+            self.agents.append(agent)
+
+    async def play(self, moves: int, think_ms: float) -> None:
+        janitor = asyncio.create_task(self._prune_timers())
+        try:
+            await asyncio.gather(*(agent.play(moves, think_ms) for agent in self.agents))
+        finally:
+            janitor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await janitor
+
+    async def _prune_timers(self) -> None:
+        """Undo SimCord costs that only exist because the tables run unsettled (each settle
+        prunes SimCord's bookkeeping), so that they are not charged to the bot:
+
+        - drop the records of cancelled timers from SimCord's list of the bot's callbacks
+          (the bot cancels a turn clock at every move) and cancel their wall-clock fallback
+          timers, which SimCord leaves in the event loop (a no-op when they fire, but one
+          more per move held for an hour);
+        - remove a callback that ran from that list by identity, newest first (SimCord's
+          ``list.remove`` compares dataclasses from the start: with a timer per table, every
+          callback the bot runs would cost time proportional to the number of tables);
+        - forget old messages of the simulated Discord (see :meth:`_prune_messages`).
+        """
+        work = self.env._work
+        while True:
+            live = _CallbackList()
+            for record in work.callbacks:
+                if record.handle is not None and record.handle.cancelled():
+                    if record.real_handle is not None:
+                        record.real_handle.cancel()
+                    continue
+                live.append(record)
+            work.callbacks = live
+            if self.config.prune:
+                self._prune_messages()
+            await asyncio.sleep(0.1)
+
+    def _prune_messages(self) -> None:
+        """SimCord keeps every message of every channel (Discord's storage, not the bot's
+        memory); its growing heap made Python's full garbage collections, which pause the
+        whole process, grow from 50 to 400 ms over a run, charged to the bot's latency.
+        Messages nobody will click any more are dropped quietly (no event: as if scrolled
+        away): all but the last few messages of each channel, except the table's current
+        table message and each player's latest hand message; and the records of answered
+        interactions whose token the bot no longer holds."""
+        messages = self.env.backend.messages
+        for agent in self.agents:
+            stored = messages.get(agent.channel.id)
+            if not stored or len(stored) <= KEEP_MESSAGES:
+                continue
+            session = agent.session
+            keep = set(agent.hand_ids.values())
+            if session is not None and session.row.message_id is not None:
+                keep.add(session.row.message_id)
+            keep.update(list(stored)[-KEEP_MESSAGES:])  # includes a hand message just sent
+            for message_id in [mid for mid in stored if mid not in keep]:
+                del stored[message_id]
+        # Interaction records: keep the ones whose token the bot still holds for redrawing a
+        # hand, and the recent ones (in flight).
+        backend = self.env.backend
+        records = backend.interactions
+        if len(records) <= 4 * len(self.agents) + 100:
+            return
+        held = {
+            interaction.id
+            for agent in self.agents
+            if agent.session is not None
+            for interaction, _ in agent.session.hands.values()
+        }
+        recent = list(records)[-(4 * len(self.agents) + 100) :]
+        held.update(recent)
+        for interaction_id in [i for i in records if i not in held]:
+            record = records.pop(interaction_id)
+            backend.interaction_tokens.pop(record.token, None)
+
+
+# ---- memory ----------------------------------------------------------------------------------
+
+_NO_ENTRY = (
+    types.ModuleType,
+    type,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.CodeType,
+    types.MethodDescriptorType,
+    types.WrapperDescriptorType,
+    types.GetSetDescriptorType,
+    types.MemberDescriptorType,
+    asyncio.AbstractEventLoop,
+    logging.Logger,
+)
+
+
+def _enterable(obj: Any) -> bool:
+    if isinstance(obj, _NO_ENTRY):
+        return False
+    module = type(obj).__module__ or ""
+    return not module.startswith(("simcord", "threading", "concurrent"))
+
+
+@dataclass
+class Heap:
+    ids: set[int]
+    bytes: int
+    tracked: int  # objects the garbage collector tracks (each full collection visits them)
+
+
+def heap_graph(roots: Iterable[Any], stop: set[int] | None = None) -> Heap:
+    """The objects reachable from ``roots``: ids, summed ``sys.getsizeof``, and how many the
+    garbage collector tracks. Objects in ``stop`` and objects :func:`_enterable` refuses
+    are neither counted nor entered."""
+    seen: set[int] = set()
+    total = 0
+    tracked = 0
+    stack = list(roots)
+    stop = stop or set()
+    is_tracked = gc.is_tracked
+    while stack:
+        obj = stack.pop()
+        key = id(obj)
+        if key in seen or key in stop or not _enterable(obj):
+            continue
+        seen.add(key)
+        with contextlib.suppress(TypeError):
+            total += sys.getsizeof(obj)
+        if is_tracked(obj):
+            tracked += 1
+        stack.extend(gc.get_referents(obj))
+    return Heap(seen, total, tracked)
+
+
+def bot_roots(bench: LoadBench) -> list[Any]:
+    """The bot object and the tasks SimCord saw the bot create (some objects, like the
+    views discord.py keeps for 15 minutes, are only held by a task)."""
+    return [bench.bot, *list(bench.env._work.tasks)]
+
+
+def memory_breakdown(bench: LoadBench, before: Heap) -> dict[str, Any]:
+    """Where the bot's memory for the running tables is (see the module docstring)."""
+    tables = len(bench.agents)
+    after = heap_graph(bot_roots(bench))
+    state = bench.bot._connection
+    stop = set(before.ids)
+    guilds = heap_graph(list(state._guilds.values()), stop)
+    stop |= guilds.ids
+    cache = heap_graph(list(state._messages or ()), stop)
+    stop |= cache.ids
+    sessions = [a.session for a in bench.agents if a.session is not None]
+    graphs = []
+    for session in sessions:
+        graph = heap_graph([session], stop)
+        graphs.append(graph)
+    for graph in graphs:
+        stop |= graph.ids
+    view_tasks = [
+        task
+        for task in bench.env._work.tasks
+        if "__timeout_task_impl" in getattr(task.get_coro(), "__qualname__", "")
+    ]
+    views = heap_graph(view_tasks, stop)
+
+    def kb(value: float) -> float:
+        return round(value / tables / 1024, 1)
+
+    grown = after.bytes - before.bytes
+    parts = {
+        "sessions": sum(g.bytes for g in graphs),
+        "guild_cache": guilds.bytes,
+        "message_cache": cache.bytes,
+        "ephemeral_views": views.bytes,
+    }
+    tracked = {
+        "sessions": sum(g.tracked for g in graphs),
+        "guild_cache": guilds.tracked,
+        "message_cache": cache.tracked,
+        "ephemeral_views": views.tracked,
+    }
+    return {
+        "bot_heap_per_table_kb": kb(grown),
+        "per_table_kb": {
+            **{name: kb(size) for name, size in parts.items()},
+            "other": kb(grown - sum(parts.values())),
+        },
+        "session_kb": round(statistics.mean(g.bytes for g in graphs) / 1024, 1) if graphs else 0,
+        "session_kb_max": round(max(g.bytes for g in graphs) / 1024, 1) if graphs else 0,
+        "message_cache": {"messages": len(state._messages or ()), "max": state.max_messages},
+        "ephemeral_views": len(view_tasks),
+        "gc_tracked_objects_per_table": round((after.tracked - before.tracked) / tables),
+        "gc_tracked_objects_per_table_by_part": {
+            name: round(count / tables) for name, count in tracked.items()
+        },
+    }
+
+
+def rss_bytes() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def tracemalloc_split(snapshot: Any) -> dict[str, int]:
+    """Bytes still allocated, by owner: the innermost frame of the allocation that is in
+    simcord/ (the simulated Discord), in benchmarks/ (this driver) or in other code outside
+    the standard library (the bot: bot/, cogs/, kachuful_core/, discord.py, aiosqlite, ...)
+    decides; allocations made by the standard library alone (the event loop) are the bot's."""
+    owners: Counter[str] = Counter()
+    root = str(ROOT)
+    for trace in snapshot.traces:
+        owner = "bot"
+        for frame in reversed(trace.traceback):  # from the most recent call
+            name = frame.filename
+            if f"{os.sep}simcord{os.sep}" in name:
+                owner = "simcord"
+                break
+            if name.startswith(os.path.join(root, "benchmarks")):
+                owner = "benchmark"
+                break
+            if f"{os.sep}site-packages{os.sep}" in name or name.startswith(root):
+                break
+        owners[owner] += trace.size
+    return dict(owners)
+
+
+class GcPauses:
+    """Times Python's garbage collections (they stop the whole process)."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.full: list[tuple[float, float]] = []  # (start, end) of each full collection
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            now = time.perf_counter()
+            self.pauses[info["generation"]].append(now - self._started)
+            if info["generation"] == 2:
+                self.full.append((self._started, now))
+
+    def overlapping(self, sample: Sample) -> bool:
+        """Whether a full collection ran while this click waited for its answer."""
+        end = sample.sent + sample.seconds
+        return any(start < end and stop > sample.sent for start, stop in self.full)
+
+    def summary(self) -> dict[str, Any]:
+        full = self.pauses[2]
+        return {
+            "collections": {f"gen{g}": len(p) for g, p in self.pauses.items()},
+            "total_ms": round(sum(sum(p) for p in self.pauses.values()) * 1000, 1),
+            "full_max_ms": round(max(full) * 1000, 1) if full else 0.0,
+            "full_median_ms": round(statistics.median(full) * 1000, 1) if full else 0.0,
+            "tracked_objects": len(gc.get_objects()),
+        }
+
+
+# ---- report ----------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of ``values`` (not empty)."""
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), -(-len(ordered) * q // 100)))
+    return ordered[int(rank) - 1]
+
+
+def latency_summary(seconds: list[float]) -> dict[str, float]:
+    if not seconds:
+        return {"median": 0.0, "p95": 0.0, "p99": 0.0, "max": 0.0, "n": 0}
+    ms = [s * 1000 for s in seconds]
+    return {
+        "median": round(statistics.median(ms), 2),
+        "p95": round(percentile(ms, 95), 2),
+        "p99": round(percentile(ms, 99), 2),
+        "max": round(max(ms), 2),
+        "n": len(ms),
+    }
+
+
+async def run(config: Config) -> dict[str, Any]:
+    logging.getLogger("discord").setLevel(logging.WARNING)
+    logging.getLogger("bot").setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory(prefix="kachuful-load-") as folder:
+        bench = LoadBench(config, Path(folder))
+        await bench.start()
+        try:
+            return await _measure(bench)
+        finally:
+            await bench.close()
+
+
+async def _measure(bench: LoadBench) -> dict[str, Any]:
+    config = bench.config
+    env = bench.env
+
+    # Memory before any table.
+    gc.collect()
+    rss_before = rss_bytes()
+    heap_before = heap_graph(bot_roots(bench))
+    if config.tracemalloc:
+        import tracemalloc
+
+        tracemalloc.start(25)
+
+    setup_started = time.perf_counter()
+    await bench.open_tables()
+    setup_seconds = time.perf_counter() - setup_started
+    await env.settle()
+
+    if config.warmup_moves:
+        measured = bench.stats
+        bench.stats = Stats()
+        warmup_started = time.perf_counter()
+        await bench.play(config.warmup_moves, 0.0)
+        warmup_seconds = time.perf_counter() - warmup_started
+        await env.settle()
+        warmup = {"interactions": bench.stats.sent, "seconds": round(warmup_seconds, 1)}
+        warmup["unanswered"] = bench.stats.unanswered
+        bench.stats = measured
+    else:
+        warmup = {"interactions": 0, "seconds": 0.0, "unanswered": 0}
+
+    calls_before = Counter(bench.clock.calls)
+    moves_before = sum(a.session.game.move_count for a in bench.agents)
+
+    profiler = None
+    if config.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    pauses = GcPauses()
+    gc.callbacks.append(pauses)
+    cpu_started = time.process_time()
+    started = time.perf_counter()
+    try:
+        await bench.play(config.moves, config.think_ms)
+    finally:
+        gc.callbacks.remove(pauses)
+    seconds = time.perf_counter() - started
+    cpu_seconds = time.process_time() - cpu_started
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(config.profile)
+    await env.settle()
+
+    moves = sum(a.session.game.move_count for a in bench.agents if a.session) - moves_before
+    calls = Counter(bench.clock.calls)
+    calls.subtract(calls_before)
+
+    # Memory with the tables running.
+    gc.collect()
+    rss_after = rss_bytes()
+    tables = len(bench.agents)
+    memory = memory_breakdown(bench, heap_before)
+    memory["rss_per_table_kb"] = round((rss_after - rss_before) / tables / 1024, 1)
+    if config.tracemalloc:
+        import tracemalloc
+
+        split = tracemalloc_split(tracemalloc.take_snapshot())
+        tracemalloc.stop()
+        memory["tracemalloc_per_table_kb"] = {
+            owner: round(size / tables / 1024, 1) for owner, size in sorted(split.items())
+        }
+
+    errors = list(env.errors)
+
+    stats = bench.stats
+    samples = stats.samples
+    by_kind: dict[str, list[float]] = {}
+    for sample in samples:
+        by_kind.setdefault(sample.kind, []).append(sample.seconds)
+    hit = [s.seconds for s in samples if pauses.overlapping(s)]
+    clear = [s.seconds for s in samples if not pauses.overlapping(s)]
+    interactions = stats.sent
+    answered = len(samples)
+    channel_calls = sum(n for k, n in calls.items() if k.startswith("channel message"))
+    result: dict[str, Any] = {
+        "tables": tables,
+        "moves_per_table": config.moves,
+        "warmup_moves_per_table": config.warmup_moves,
+        "think_ms": config.think_ms,
+        "computer_share": config.computer_share,
+        "interactions": interactions,
+        "answered": answered,
+        "unanswered": stats.unanswered + warmup["unanswered"],
+        "refused": stats.refused,
+        "hand_reopened": stats.reopened,
+        "moves": moves,
+        "seconds": round(seconds, 3),
+        "interactions_per_sec": round(interactions / seconds, 1) if seconds else 0.0,
+        "moves_per_sec": round(moves / seconds, 1) if seconds else 0.0,
+        "cpu_ms_per_interaction": round(cpu_seconds * 1000 / interactions, 2)
+        if interactions
+        else 0.0,
+        "latency_ms": latency_summary([s.seconds for s in samples]),
+        "latency_ms_by_kind": {k: latency_summary(v) for k, v in sorted(by_kind.items())},
+        "memory_per_table_kb": memory["bot_heap_per_table_kb"],
+        "memory": memory,
+        "gc": {
+            **pauses.summary(),
+            "clicks_during_full_collection": round(len(hit) / len(samples), 3) if samples else 0,
+            "latency_ms_other_clicks": latency_summary(clear),
+        },
+        "rest_calls": {k: n for k, n in sorted(calls.items()) if n},
+        "channel_calls_per_move": round(channel_calls / moves, 2) if moves else 0.0,
+        "setup": {
+            **bench.setup_stats,
+            "seconds": round(setup_seconds, 2),
+        },
+        "warmup": warmup,
+        "bot_errors": [f"{type(e).__name__}: {e}" for e in errors][:10],
+        "tracemalloc": config.tracemalloc,
+        "max_messages": config.max_messages if config.max_messages != -1 else "default",
+        "commit": _commit(),
+        "python": platform.python_version(),
+        "discord.py": discord.__version__,
+        "simcord": getattr(simcord, "__version__", "?"),
+        "cpus": os.cpu_count(),
+    }
+    return result
+
+
+def _commit() -> str | None:
+    """The repository's commit, with "+dirty" if the bot's code has local changes."""
+    import subprocess
+
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "bot", "cogs", "kachuful_core"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        return None
+    return (head + ("+dirty" if dirty else "")) or None
+
+
+def print_report(result: dict[str, Any]) -> None:
+    lat = result["latency_ms"]
+    mem = result["memory"]
+    warm = (
+        f" after {result['warmup_moves_per_table']} warm-up moves"
+        if result["warmup_moves_per_table"]
+        else ""
+    )
+    print(
+        f"{result['tables']} tables x {result['moves_per_table']} moves{warm}, think "
+        f"{result['think_ms']:g} ms, computer share {result['computer_share']:g}"
+    )
+    print(
+        f"  {result['interactions']} interactions ({result['answered']} answered, "
+        f"{result['unanswered']} unanswered, {result['refused']} refused) and "
+        f"{result['moves']} moves in {result['seconds']:.1f} s: "
+        f"{result['interactions_per_sec']:.1f} interactions/s, "
+        f"{result['cpu_ms_per_interaction']:.2f} ms CPU per interaction"
+    )
+    print(
+        f"  click to answer: median {lat['median']:.1f} ms, p95 {lat['p95']:.1f} ms, "
+        f"p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms"
+    )
+    for kind, summary in result["latency_ms_by_kind"].items():
+        print(
+            f"    {kind:5} n={summary['n']:6}  median {summary['median']:.1f}  "
+            f"p99 {summary['p99']:.1f}  max {summary['max']:.1f} ms"
+        )
+    parts = ", ".join(f"{k} {v:.1f}" for k, v in mem["per_table_kb"].items())
+    print(
+        f"  memory per table: {result['memory_per_table_kb']:.1f} KB of bot heap ({parts} KB); "
+        f"one TableSession {mem['session_kb']:.1f} KB (max {mem['session_kb_max']:.1f}); "
+        f"{mem['gc_tracked_objects_per_table']} GC-tracked objects per table "
+        f"({', '.join(f'{k} {v}' for k, v in mem['gc_tracked_objects_per_table_by_part'].items())})"
+    )
+    print(
+        f"    message cache {mem['message_cache']['messages']}/{mem['message_cache']['max']} "
+        f"messages; {mem['ephemeral_views']} views kept for 15 min by discord.py; RSS "
+        f"{mem['rss_per_table_kb']:.1f} KB per table (includes the simulated Discord)"
+    )
+    gcs = result["gc"]
+    print(
+        f"  garbage collection during play: {gcs['collections']}, {gcs['total_ms']:.0f} ms in "
+        f"all; full collections median {gcs['full_median_ms']:.0f} ms, max "
+        f"{gcs['full_max_ms']:.0f} ms ({gcs['tracked_objects']} objects tracked at the end)"
+    )
+    other = gcs["latency_ms_other_clicks"]
+    print(
+        f"    {gcs['clicks_during_full_collection']:.1%} of the clicks waited through a full "
+        f"collection; the others: median {other['median']:.1f} ms, p99 {other['p99']:.1f} ms"
+    )
+    if "tracemalloc_per_table_kb" in mem:
+        print(f"  tracemalloc per table: {mem['tracemalloc_per_table_kb']}")
+    print(
+        f"  REST calls {result['rest_calls']}; channel message calls per move "
+        f"{result['channel_calls_per_move']}"
+    )
+    if result["bot_errors"]:
+        print(f"  bot errors: {result['bot_errors']}")
+
+
+def profile_shares(path: str) -> dict[str, float]:
+    """Share of the profiled time by package. Time spent in the standard library and in
+    built-ins (``copy.deepcopy``, ``dict.get``, ...) is charged to the packages that called
+    them, in proportion to the time of each call site; what only the event loop calls is
+    "asyncio"."""
+    import pstats
+
+    raw = pstats.Stats(path).stats  # type: ignore[attr-defined]
+    owners: dict[Any, dict[str, float]] = {}
+
+    def owner_of(func: Any, visiting: frozenset[Any]) -> dict[str, float]:
+        if func in owners:
+            return owners[func]
+        package = _package_of(func[0], func[2])
+        if package is not None:
+            result = {package: 1.0}
+        else:
+            callers = {c: v[3] for c, v in raw[func][4].items() if c not in visiting and c != func}
+            weight = sum(callers.values())
+            if not callers or weight <= 0:
+                result = {"asyncio (event loop)": 1.0}
+            else:
+                mixed: Counter[str] = Counter()
+                for caller, ct in callers.items():
+                    for pkg, share in owner_of(caller, visiting | {func}).items():
+                        mixed[pkg] += share * ct / weight
+                result = dict(mixed)
+        if not visiting:
+            owners[func] = result
+        return result
+
+    by_package: Counter[str] = Counter()
+    for func, entry in raw.items():
+        for package, share in owner_of(func, frozenset()).items():
+            by_package[package] += entry[2] * share
+    total = sum(by_package.values()) or 1.0
+    return {k: round(v / total, 3) for k, v in by_package.most_common()}
+
+
+def _package_of(filename: str, name: str) -> str | None:
+    """The package a profiled function belongs to; None for the standard library and
+    built-ins (charged to their callers)."""
+    path = filename.replace(os.sep, "/")
+    if "/site-packages/" in path:
+        return path.split("/site-packages/", 1)[1].split("/", 1)[0].removesuffix(".py")
+    root = str(ROOT).replace(os.sep, "/")
+    if path.startswith(root + "/"):
+        return path[len(root) + 1 :].split("/", 1)[0]
+    if filename == "~" and "poll" in name:
+        return "waiting (epoll)"
+    return None
+
+
+def parse_args(argv: list[str] | None = None) -> Config:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--tables", type=int, default=None, help="tables at once (100)")
+    parser.add_argument("--moves", type=int, default=None, help="moves per table (60)")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=None,
+        help="mean pause before each human click (1000; 0 saturates the bot)",
+    )
+    parser.add_argument(
+        "--computer-share",
+        type=float,
+        default=0.0,
+        help="share of tables with 2 humans + 1 computer instead of 3 humans (0)",
+    )
+    parser.add_argument(
+        "--warmup-moves",
+        type=int,
+        default=0,
+        help="moves each table first makes at full speed, not measured (0): later in the game "
+        "every move costs more (the whole record is re-serialised at each move)",
+    )
+    parser.add_argument(
+        "--max-messages",
+        type=int,
+        default=-1,
+        help="what-if: discord.py's message cache size passed to the bot (0: none; default: "
+        "discord.py's 1000, which the bot uses)",
+    )
+    parser.add_argument("--max-hand", type=int, default=None, help="largest hand (bot default)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="smoke run: a few seconds")
+    parser.add_argument("--json", action="store_true", help="one JSON line at the end")
+    parser.add_argument("--tracemalloc", action="store_true", help="split memory by owner")
+    parser.add_argument(
+        "--no-prune",
+        action="store_true",
+        help="keep every message in the simulated Discord (its heap slows garbage collection)",
+    )
+    parser.add_argument("--profile", metavar="FILE", help="cProfile the play phase to FILE")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    config = Config(
+        tables=args.tables if args.tables is not None else (4 if quick else 100),
+        moves=args.moves if args.moves is not None else (12 if quick else 60),
+        think_ms=args.think_ms if args.think_ms is not None else (5.0 if quick else 1000.0),
+        computer_share=args.computer_share,
+        warmup_moves=args.warmup_moves,
+        max_messages=(None if args.max_messages == 0 else args.max_messages),
+        max_hand=args.max_hand,
+        seed=args.seed,
+        tracemalloc=args.tracemalloc,
+        prune=not args.no_prune,
+        profile=args.profile,
+        quick=quick,
+    )
+    if config.tables < 1 or config.moves < 1 or config.think_ms < 0 or config.warmup_moves < 0:
+        parser.error(
+            "--tables and --moves must be positive, --think-ms and --warmup-moves not negative"
+        )
+    if not 0 <= config.computer_share <= 1:
+        parser.error("--computer-share is a share: 0 to 1")
+    config.__dict__["json"] = args.json  # printing only
+    return config
+
+
+def main(argv: list[str] | None = None) -> int:
+    config = parse_args(argv)
+    result = asyncio.run(run(config))
+    if config.__dict__.get("json"):
+        print(json.dumps(result))
+    else:
+        print_report(result)
+    if config.profile:
+        import pstats
+
+        print(f"\ncProfile of the play phase ({config.profile}): own time by package")
+        for package, share in profile_shares(config.profile).items():
+            if share >= 0.005:
+                print(f"  {share:6.1%}  {package}")
+        print("\ntop 25 functions by own time:")
+        stats = pstats.Stats(config.profile, stream=sys.stdout)
+        stats.sort_stats("tottime").print_stats(25)
+    ok = result["unanswered"] == 0 and not result["bot_errors"]
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        sys.exit(main())

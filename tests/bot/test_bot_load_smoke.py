@@ -1,0 +1,50 @@
+"""Smoke test of the load benchmark (benchmarks/bot_load.py --quick --json): it runs, prints
+its one JSON line, and every interaction it sent was answered."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "benchmarks" / "bot_load.py"
+
+
+def test_quick_run_answers_every_interaction() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+
+    for key in (
+        "tables",
+        "interactions",
+        "seconds",
+        "interactions_per_sec",
+        "latency_ms",
+        "memory_per_table_kb",
+        "python",
+        "discord.py",
+    ):
+        assert key in result, key
+    assert set(result["latency_ms"]) >= {"median", "p95", "p99", "max"}
+    assert result["latency_ms"]["median"] <= result["latency_ms"]["p99"]
+    assert result["latency_ms"]["p99"] <= result["latency_ms"]["max"]
+
+    assert result["tables"] == 4
+    assert result["interactions"] > 0
+    assert result["answered"] == result["interactions"]
+    assert result["unanswered"] == 0
+    assert result["refused"] == 0
+    assert result["bot_errors"] == []
+    assert result["setup"]["answered"] == result["setup"]["interactions"] > 0
+    assert result["moves"] == result["tables"] * result["moves_per_table"]
+    assert result["seconds"] > 0 and result["interactions_per_sec"] > 0
+    assert result["memory_per_table_kb"] > 0
