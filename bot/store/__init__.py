@@ -147,6 +147,17 @@ async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -
         return cursor.rowcount
 
 
+_UPDATE_GAME = (
+    "UPDATE games SET host_id = ?, status = ?, rules = ?, max_seats = ?, seed = ?,"
+    " record = ?, seats = ?, message_id = ?, version = ?, updated_at = ?"
+    " WHERE id = ? AND version = ?"
+)
+_INSERT_RESULT = (
+    "INSERT INTO results (game_id, seat, guild_id, channel_id, user_id, score, won,"
+    " bids_exact, bids, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 class Store:
     """The bot's database. Create with :meth:`open`; close with :meth:`close`."""
 
@@ -297,7 +308,6 @@ class Store:
             updated_at=now,
         )
 
-    @_serialized
     async def save_game(
         self,
         game: GameRow,
@@ -314,57 +324,60 @@ class Store:
         """
         based_on = game.version - 1 if previous_version is None else previous_version
         now = self._clock()
-        await _run(self._db, "BEGIN IMMEDIATE")
-        try:
-            changed = await _run(
-                self._db,
-                "UPDATE games SET host_id = ?, status = ?, rules = ?, max_seats = ?, seed = ?,"
-                " record = ?, seats = ?, message_id = ?, version = ?, updated_at = ?"
-                " WHERE id = ? AND version = ?",
-                (
-                    game.host_id,
-                    game.status,
-                    _dump(game.rules),
-                    game.max_seats,
-                    game.seed,
-                    _dump(game.record) if game.record is not None else None,
-                    _dump([seat.to_json() for seat in game.seats]),
-                    game.message_id,
-                    game.version,
-                    _iso(now),
-                    game.id,
-                    based_on,
-                ),
+        # Serialised before the store's lock is taken: the lock is held only for the writes.
+        update = (
+            game.host_id,
+            game.status,
+            _dump(game.rules),
+            game.max_seats,
+            game.seed,
+            _dump(game.record) if game.record is not None else None,
+            _dump([seat.to_json() for seat in game.seats]),
+            game.message_id,
+            game.version,
+            _iso(now),
+            game.id,
+            based_on,
+        )
+        rows = [
+            (
+                game.id,
+                result.seat,
+                game.guild_id,
+                game.channel_id,
+                result.user_id,
+                result.score,
+                int(result.won),
+                result.bids_exact,
+                result.bids,
+                _iso(now),
             )
-            if changed != 1:
-                raise StaleWrite(f"game {game.id} is not at version {based_on}")
-            rows = [
-                (
-                    game.id,
-                    result.seat,
-                    game.guild_id,
-                    game.channel_id,
-                    result.user_id,
-                    result.score,
-                    int(result.won),
-                    result.bids_exact,
-                    result.bids,
-                    _iso(now),
-                )
-                for result in results
-            ]
-            if rows:
-                async with self._db.executemany(
-                    "INSERT INTO results (game_id, seat, guild_id, channel_id, user_id, score, won,"
-                    " bids_exact, bids, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    rows,
-                ):
-                    pass
-        except BaseException:
-            await _run(self._db, "ROLLBACK")
-            raise
-        await _run(self._db, "COMMIT")
+            for result in results
+        ]
+        await self._write_game(game.id, based_on, update, rows)
         game.updated_at = now
+
+    @_serialized
+    async def _write_game(
+        self, game_id: int, based_on: int, update: tuple[Any, ...], rows: list[tuple[Any, ...]]
+    ) -> None:
+        # Each await here is a round trip to the database thread, and other tables queue on the
+        # store's lock meanwhile: a move without results is one UPDATE, its own transaction
+        # (autocommit); only a finished game needs BEGIN ... COMMIT around its results.
+        if rows:
+            await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = await self._db.execute(_UPDATE_GAME, update)
+            if cursor.rowcount != 1:
+                raise StaleWrite(f"game {game_id} is not at version {based_on}")
+            if rows:
+                await self._db.executemany(_INSERT_RESULT, rows)
+        except BaseException:
+            if rows:
+                await _run(self._db, "ROLLBACK")
+            raise
+        if rows:
+            await self._db.execute("COMMIT")
 
     @_serialized
     async def set_message_id(self, game_id: int, message_id: int | None) -> None:
