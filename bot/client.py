@@ -59,7 +59,9 @@ class KachufulBot(commands.Bot):
             help_command=None,
             tree_cls=KachufulTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
-            **options,
+            # The bot never reads discord.py's message cache (clicks carry their message), and
+            # a thousand cached posts cost memory and garbage-collection time for nothing.
+            **{"max_messages": None, **options},
         )
         self.settings = settings
         self._new_seed = new_seed
