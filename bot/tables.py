@@ -34,7 +34,7 @@ from bot.render.words import resolve_max_hand, seat_name
 from bot.store import ChannelBusy, Store
 from bot.store.models import GameRef, GameRow, ResultRow, Seat
 from bot.ui import send_kwargs
-from kachuful_core import Game, KachufulError, Phase, Rules, score_summary
+from kachuful_core import Game, KachufulError, Phase, Rules, record_document, score_summary
 from kachuful_core.events import (
     BidPlaced,
     DealStarted,
@@ -190,7 +190,7 @@ def rebuild_game(row: GameRow) -> Game:
 
 
 def record_of(game: Game) -> dict[str, Any]:
-    return json.loads(game.to_record().to_json(indent=None))  # type: ignore[no-any-return]
+    return record_document(game)
 
 
 def results_of(row: GameRow, game: Game) -> list[ResultRow]:

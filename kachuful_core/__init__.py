@@ -19,7 +19,14 @@ from .errors import (
     WrongPhase,
 )
 from .game import Game, Phase
-from .record import Record, export_record, load_game, parse_record, score_summary
+from .record import (
+    Record,
+    export_record,
+    load_game,
+    parse_record,
+    record_document,
+    score_summary,
+)
 from .rules import Rules
 from .views import SeatView, view
 
@@ -48,6 +55,7 @@ __all__ = [
     "load_game",
     "parse_card",
     "parse_record",
+    "record_document",
     "score_summary",
     "view",
 ]

@@ -65,6 +65,12 @@ class Record(BaseModel):
 
 def export_record(game: Game) -> Record:
     """Everything that happened at ``game`` so far, hands as dealt included."""
+    return Record.model_validate(record_document(game), strict=False)
+
+
+def record_document(game: Game) -> dict[str, Any]:
+    """The record as the JSON-ready document :meth:`Record.to_json` writes, built directly:
+    for callers that store a record after every move and need not validate it again."""
     data: dict[str, Any] = {
         "format": FORMAT,
         "rules": game.rules.options(),
@@ -75,7 +81,7 @@ def export_record(game: Game) -> Record:
     if game.draw is not None:
         data["draw"] = [[[seat, card_str(card)] for seat, card in r] for r in game.draw]
     data["deals"] = [_export_deal(game, d) for d in game.deals]
-    return Record.model_validate(data, strict=False)
+    return data
 
 
 def _export_deal(game: Game, deal: DealLog) -> dict[str, Any]:

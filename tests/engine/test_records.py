@@ -383,3 +383,19 @@ def test_json_round_trip_of_a_new_game() -> None:
     replay = Game.from_record(text)
     assert replay.to_record().to_json() == text
     assert parse_record(text) == game.to_record()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_record_document_is_the_exported_json(seed: int) -> None:
+    """The plain document the bot stores after each move is exactly what to_json writes."""
+    from kachuful_core import record_document
+    from kachuful_core.players import HeuristicPlayer, act
+
+    game = Game.new(Rules(players=4, max_hand=3, trump="turned", blind_bids=True), seed=seed)
+    player = HeuristicPlayer(seed)
+    for _ in range(23):  # into the second deal, mid-trick
+        assert game.turn is not None
+        act(game, game.turn, player)
+        document = record_document(game)
+        assert json.dumps(document, indent=2) == game.to_record().to_json()
+        assert load_game(json.dumps(document)).to_record().to_json() == game.to_record().to_json()
