@@ -173,6 +173,7 @@ class Config:
     seed: int = 1
     tracemalloc: bool = False
     prune: bool = True  # forget old messages of the simulated Discord during the run
+    freeze_gc: bool = True  # as bot/__main__.py does after start-up
     profile: str | None = None
     quick: bool = False
 
@@ -468,6 +469,7 @@ class LoadBench:
         if config.max_messages != -1:  # a what-if: the bot passes no max_messages
             options["max_messages"] = config.max_messages
         self.bot = KachufulBot(self.settings, new_seed=new_seed, **options)
+        self.bot.freeze_gc_after_setup = config.freeze_gc  # as the entry point does
         self.env = simcord.Env(self.bot, settle_timeout=30.0)
         self.clock = AnswerClock()
         self.stats = Stats()
@@ -1127,6 +1129,11 @@ def parse_args(argv: list[str] | None = None) -> Config:
         action="store_true",
         help="keep every message in the simulated Discord (its heap slows garbage collection)",
     )
+    parser.add_argument(
+        "--no-freeze-gc",
+        action="store_true",
+        help="do not freeze start-up objects out of the garbage collector (the entry point does)",
+    )
     parser.add_argument("--profile", metavar="FILE", help="cProfile the play phase to FILE")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -1141,6 +1148,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         seed=args.seed,
         tracemalloc=args.tracemalloc,
         prune=not args.no_prune,
+        freeze_gc=not args.no_freeze_gc,
         profile=args.profile,
         quick=quick,
     )

@@ -60,6 +60,7 @@ async def _run(settings: Settings) -> None:
     from bot.client import KachufulBot
 
     bot = KachufulBot(settings)
+    bot.freeze_gc_after_setup = True
     async with bot:
         await bot.start(settings.discord_token.get_secret_value())
 
