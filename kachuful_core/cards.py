@@ -7,7 +7,7 @@ of the hot playout loop to a few integer operations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from operator import itemgetter
 
 Card = int
@@ -86,19 +86,10 @@ def parse_card(text: str) -> Card:
     return make_card(_SUIT_BY_NAME[s[-1]], rank)
 
 
-def mask_of(cards: Iterable[Card]) -> int:
-    """The bit set of distinct cards."""
-    return sum(map(BITS.__getitem__, cards))
-
-
 def cards_of(mask: int) -> list[Card]:
     """The cards of a 52-bit set, in ascending order (by suit, then rank)."""
     s, h, d, c = SUIT_CARDS
     return [*s[mask & 0x1FFF], *h[mask >> 13 & 0x1FFF], *d[mask >> 26 & 0x1FFF], *c[mask >> 39]]
-
-
-def iter_cards(mask: int) -> Iterator[Card]:
-    return iter(cards_of(mask))
 
 
 def display_order(cards: Iterable[Card]) -> list[Card]:

@@ -201,11 +201,13 @@ class _Replay:
             first = e.errors()[0]
             where = ", ".join(str(p) for p in ("rules", *first["loc"]))
             if first["type"] == "extra_forbidden":
-                return _raise(f"{where}: unknown rule name")
-            if first["type"] == "missing":
-                return _raise(f"{where}: missing")
-            got = json.dumps(first.get("input"), default=str)
-            return _raise(f"{where}: {first['msg']} (got {got})")
+                message = f"{where}: unknown rule name"
+            elif first["type"] == "missing":
+                message = f"{where}: missing"
+            else:
+                got = json.dumps(first.get("input"), default=str)
+                message = f"{where}: {first['msg']} (got {got})"
+            raise RecordError(message) from None
 
     def _card(self, where: str, text: str) -> Card:
         try:
@@ -366,10 +368,6 @@ class _Replay:
         if isinstance(e, OptionNotEnabled):
             return f"the table option {e.option} is off"
         return str(e)
-
-
-def _raise(message: str) -> Rules:
-    raise RecordError(message)
 
 
 # ---- scoring --------------------------------------------------------------------------------

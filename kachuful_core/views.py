@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card, Suit, cards_of
+from .cards import Card, Suit
 from .game import Game, Phase, Trick
 from .rules import Rules
 
@@ -70,11 +70,7 @@ def view(game: Game, seat: int) -> SeatView:
     my_turn = game.turn == seat
     legal_cards = tuple(game.legal_cards(seat)) if own_visible else ()
     dealer_bidding = my_turn and seat == game.dealer and game.phase is Phase.BIDDING
-    forbidden = None
-    if dealer_bidding:
-        forbidden = game.rules.forbidden_bid(
-            game.hand_size, sum(b for b in game.bids if b is not None)
-        )
+    forbidden = game.forbidden_bid if dealer_bidding else None
     return SeatView(
         seat=seat,
         players=game.rules.players,
@@ -111,21 +107,3 @@ def view(game: Game, seat: int) -> SeatView:
         scoring=game.rules.scoring,
         rules=game.rules,
     )
-
-
-def unseen_cards(v: SeatView) -> int:
-    """Bit set of cards this seat cannot place: not in its hand, played, visible or turned."""
-    known = 0
-    for c in v.hand or ():
-        known |= 1 << c
-    for trick in (*v.completed_tricks, v.current_trick):
-        for _, c in trick:
-            known |= 1 << c
-    for c in v.visible_cards.values():
-        known |= 1 << c
-    if v.turned is not None:
-        known |= 1 << v.turned
-    return ((1 << 52) - 1) & ~known
-
-
-__all__ = ["SeatView", "cards_of", "unseen_cards", "view"]
