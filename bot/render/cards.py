@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from kachuful_core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_label
+from kachuful_core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_label, display_order
 
 from .specs import MAX_PER_ROW
 
@@ -27,11 +27,6 @@ def suit_name(suit: int | None) -> str:
 
 def trump_text(suit: int | None) -> str:
     return "No trump" if suit is None else f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit].capitalize()}"
-
-
-def display_order(cards: Iterable[int]) -> list[int]:
-    """By suit ♠ ♥ ♦ ♣, high rank first."""
-    return sorted(cards, key=lambda c: (c // 13, -(c % 13)))
 
 
 def hand_text(cards: Sequence[int]) -> str:
