@@ -175,6 +175,7 @@ class Config:
     prune: bool = True  # forget old messages of the simulated Discord during the run
     freeze_gc: bool = True  # as bot/__main__.py does after start-up
     profile: str | None = None
+    samples: str | None = None  # CSV of every timed click
     quick: bool = False
 
 
@@ -902,6 +903,8 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
 
     stats = bench.stats
     samples = stats.samples
+    if config.samples:
+        write_samples(config.samples, samples, started)
     by_kind: dict[str, list[float]] = {}
     for sample in samples:
         by_kind.setdefault(sample.kind, []).append(sample.seconds)
@@ -954,6 +957,13 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
         "cpus": os.cpu_count(),
     }
     return result
+
+
+def write_samples(path: str, samples: list[Sample], started: float) -> None:
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("kind,table,sent_s,latency_ms\n")
+        for s in samples:
+            out.write(f"{s.kind},{s.table},{s.sent - started:.4f},{s.seconds * 1000:.2f}\n")
 
 
 def _commit() -> str | None:
@@ -1135,6 +1145,11 @@ def parse_args(argv: list[str] | None = None) -> Config:
         help="do not freeze start-up objects out of the garbage collector (the entry point does)",
     )
     parser.add_argument("--profile", metavar="FILE", help="cProfile the play phase to FILE")
+    parser.add_argument(
+        "--samples",
+        metavar="FILE",
+        help="write every timed click to FILE as CSV (kind, table, sent_s, latency_ms)",
+    )
     args = parser.parse_args(argv)
     quick = args.quick
     config = Config(
@@ -1150,6 +1165,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         prune=not args.no_prune,
         freeze_gc=not args.no_freeze_gc,
         profile=args.profile,
+        samples=args.samples,
         quick=quick,
     )
     if config.tables < 1 or config.moves < 1 or config.think_ms < 0 or config.warmup_moves < 0:

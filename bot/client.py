@@ -51,9 +51,11 @@ class KachufulBot(commands.Bot):
     def __init__(
         self, settings: Settings, *, new_seed: Callable[[], str] | None = None, **options: Any
     ) -> None:
-        intents = discord.Intents.default()  # no privileged intent: slash commands and buttons
-        intents.typing = False
-        intents.presences = False
+        # Slash commands and button clicks reach the bot whatever its intents; it reads no
+        # message, reaction, member or voice event, so it asks for the guild list only. Each
+        # post and edit would otherwise come back as a gateway event to parse and drop.
+        intents = discord.Intents.none()
+        intents.guilds = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
