@@ -422,11 +422,6 @@ class TableManager:
         except discord.HTTPException:
             log.warning("table %s: could not answer an interaction", session.row.id, exc_info=True)
             return
-        view = kwargs.get("view")
-        if view is not None:
-            # The buttons are DynamicItems, answered by their custom_id pattern: discord.py
-            # need not keep this view (and a task) alive for 15 minutes per answer.
-            view.stop()
         if reply.hand_of is not None:
             session.hands[reply.hand_of] = (interaction, time.monotonic())
 

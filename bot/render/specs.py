@@ -1,6 +1,7 @@
 """Message specifications: what to send, as plain data (no Discord I/O, no event loop).
 
-The render layer builds these; ``bot.ui.build_view`` turns the buttons into DynamicItems.
+The render layer builds these; ``bot.ui.build_view`` turns the buttons into Discord components
+(custom_ids that the DynamicItems of ``bot.ui.items`` answer).
 """
 
 from __future__ import annotations

@@ -2,31 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import discord
 
 from bot.render.specs import ButtonSpec, MessageSpec
 
-from .items import (
-    DYNAMIC_ITEMS,
-    BackButton,
-    BidButton,
-    HandButton,
-    LobbyButton,
-    LookButton,
-    PlayButton,
-    RefreshButton,
-    UnseenButton,
-)
+from .items import DYNAMIC_ITEMS, custom_id
 
-__all__ = ["DYNAMIC_ITEMS", "build_view", "register", "send_kwargs"]
+__all__ = ["DYNAMIC_ITEMS", "ComponentsView", "build_view", "register", "send_kwargs"]
+
+MAX_ROWS = 5
+MAX_ROW_BUTTONS = 5
 
 _STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
+    "primary": discord.ButtonStyle.primary.value,
+    "secondary": discord.ButtonStyle.secondary.value,
+    "success": discord.ButtonStyle.success.value,
+    "danger": discord.ButtonStyle.danger.value,
 }
 
 
@@ -35,41 +29,71 @@ def register(client: discord.Client) -> None:
     client.add_dynamic_items(*DYNAMIC_ITEMS)
 
 
-def _item(spec: ButtonSpec) -> discord.ui.Item[Any]:
-    kind, *args = spec.action
-    button: dict[str, Any] = {
-        "label": spec.label,
+class ComponentsView(discord.ui.View):
+    """A message's buttons as Discord component payloads, for sending only.
+
+    Every button is a DynamicItem, answered by its custom_id wherever it is clicked, so the
+    bot never needs a sent view again. Building discord.py Items for every message (and the
+    view <-> item reference cycles only the garbage collector frees) was the bot's largest
+    cost per click; discord.py only asks a sent view for what is defined here.
+    """
+
+    timeout = None
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        # View.__init__ is not called on purpose: no items, no timeout task, nothing to stop.
+        self._components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._components
+
+    def is_finished(self) -> bool:
+        return True  # discord.py stores unfinished views to dispatch clicks; not this one
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def __len__(self) -> int:
+        return len(self._components)
+
+    def __repr__(self) -> str:
+        return object.__repr__(self)  # View's would read the items this view does not have
+
+
+@functools.cache
+def _emoji(text: str) -> tuple[tuple[str, Any], ...]:
+    return tuple(discord.PartialEmoji.from_str(text).to_dict().items())
+
+
+def _button(spec: ButtonSpec) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "type": 2,
         "style": _STYLES[spec.style],
         "disabled": spec.disabled,
-        "row": spec.row,
-        "emoji": spec.emoji,
+        "custom_id": custom_id(spec.action),
+        "label": spec.label,
     }
-    if kind in ("join", "leave", "cpu", "start"):
-        return LobbyButton(str(kind), int(args[0]), int(args[1]), **button)
-    if kind == "hand":
-        return HandButton(int(args[0]), **button)
-    if kind == "refresh":
-        return RefreshButton(int(args[0]), **button)
-    if kind == "bid":
-        return BidButton(int(args[0]), int(args[1]), int(args[2]), bool(args[3]), **button)
-    if kind == "play":
-        return PlayButton(int(args[0]), int(args[1]), int(args[2]), **button)
-    if kind == "unseen":
-        return UnseenButton(int(args[0]), int(args[1]), **button)
-    if kind == "look":
-        return LookButton(int(args[0]), int(args[1]), **button)
-    if kind == "back":
-        return BackButton(int(args[0]), int(args[1]), **button)
-    raise ValueError(f"unknown button action {kind!r}")
+    if spec.emoji is not None:
+        payload["emoji"] = dict(_emoji(spec.emoji))
+    return payload
 
 
-def build_view(buttons: tuple[ButtonSpec, ...]) -> discord.ui.View | None:
+def build_view(buttons: tuple[ButtonSpec, ...]) -> ComponentsView | None:
+    """Action rows of buttons, by row number then in order (as discord.py lays out a View)."""
     if not buttons:
         return None
-    view = discord.ui.View(timeout=None)
+    rows: dict[int, list[dict[str, Any]]] = {}
     for spec in buttons:
-        view.add_item(_item(spec))
-    return view
+        if not 0 <= spec.row < MAX_ROWS:
+            raise ValueError(f"button row {spec.row}: Discord allows rows 0 to {MAX_ROWS - 1}")
+        row = rows.setdefault(spec.row, [])
+        if len(row) == MAX_ROW_BUTTONS:
+            raise ValueError(f"row {spec.row}: Discord allows {MAX_ROW_BUTTONS} buttons a row")
+        row.append(_button(spec))
+    return ComponentsView([{"type": 1, "components": rows[row]} for row in sorted(rows)])
 
 
 def send_kwargs(spec: MessageSpec, *, edit: bool = False) -> dict[str, Any]:

@@ -39,8 +39,35 @@ async def _guarded(interaction: discord.Interaction[Any], action: Awaitable[None
         raise
 
 
-def _button(custom_id: str, **kwargs: Any) -> discord.ui.Button[Any]:
-    return discord.ui.Button(custom_id=custom_id, **kwargs)
+LOBBY_ACTS = ("join", "leave", "cpu", "start")
+
+
+def custom_id(action: tuple[str | int | bool, ...]) -> str:
+    """The custom_id of a button action (see ButtonSpec): the one place its layout is written;
+    each DynamicItem's template below parses it back."""
+    kind, *args = action
+    fields = ":".join(str(int(arg)) for arg in args)  # bools as 0/1
+    if kind in LOBBY_ACTS:
+        return f"kf:l:{kind}:{fields}"
+    prefix = _PREFIXES.get(str(kind))
+    if prefix is None:
+        raise ValueError(f"unknown button action {kind!r}")
+    return f"{prefix}:{fields}"
+
+
+_PREFIXES = {
+    "hand": "kf:h",
+    "refresh": "kf:r",
+    "bid": "kf:b",
+    "play": "kf:p",
+    "unseen": "kf:u",
+    "look": "kf:k",
+    "back": "kf:back",
+}
+
+
+def _button(action: tuple[str | int | bool, ...], **kwargs: Any) -> discord.ui.Button[Any]:
+    return discord.ui.Button(custom_id=custom_id(action), **kwargs)
 
 
 class LobbyButton(
@@ -50,7 +77,7 @@ class LobbyButton(
     """Join · Leave · Add computer player · Start, on the public lobby message."""
 
     def __init__(self, act: str, table: int, version: int, **button: Any) -> None:
-        super().__init__(_button(f"kf:l:{act}:{table}:{version}", **button))
+        super().__init__(_button((act, table, version), **button))
         self.act, self.table, self.version = act, table, version
 
     @classmethod
@@ -70,7 +97,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kf:h
     """ "Your hand" on public messages: answers with a new private hand message."""
 
     def __init__(self, table: int, **button: Any) -> None:
-        super().__init__(_button(f"kf:h:{table}", **button))
+        super().__init__(_button(("hand", table), **button))
         self.table = table
 
     @classmethod
@@ -91,7 +118,7 @@ class RefreshButton(
     """Refresh on the private hand message: redraws it in place."""
 
     def __init__(self, table: int, **button: Any) -> None:
-        super().__init__(_button(f"kf:r:{table}", **button))
+        super().__init__(_button(("refresh", table), **button))
         self.table = table
 
     @classmethod
@@ -111,7 +138,7 @@ class BidButton(
     template=r"kf:b:(?P<table>\d+):(?P<ver>\d+):(?P<n>\d+):(?P<blind>[01])",
 ):
     def __init__(self, table: int, version: int, n: int, blind: bool, **button: Any) -> None:
-        super().__init__(_button(f"kf:b:{table}:{version}:{n}:{int(blind)}", **button))
+        super().__init__(_button(("bid", table, version, n, blind), **button))
         self.table, self.version, self.n, self.blind = table, version, n, blind
 
     @classmethod
@@ -134,7 +161,7 @@ class PlayButton(
     """A card of the player's own hand: only ever on that player's private message."""
 
     def __init__(self, table: int, version: int, card: int, **button: Any) -> None:
-        super().__init__(_button(f"kf:p:{table}:{version}:{card}", **button))
+        super().__init__(_button(("play", table, version, card), **button))
         self.table, self.version, self.card = table, version, card
 
     @classmethod
@@ -156,7 +183,7 @@ class UnseenButton(
     """Forehead deal: play your one card without seeing it."""
 
     def __init__(self, table: int, version: int, **button: Any) -> None:
-        super().__init__(_button(f"kf:u:{table}:{version}", **button))
+        super().__init__(_button(("unseen", table, version), **button))
         self.table, self.version = table, version
 
     @classmethod
@@ -178,7 +205,7 @@ class LookButton(
     """Blind bids: look at your hand (after which you can no longer bid blind)."""
 
     def __init__(self, table: int, version: int, **button: Any) -> None:
-        super().__init__(_button(f"kf:k:{table}:{version}", **button))
+        super().__init__(_button(("look", table, version), **button))
         self.table, self.version = table, version
 
     @classmethod
@@ -200,7 +227,7 @@ class BackButton(
     """ "I'm back": the owner of an away seat takes it back from the computer."""
 
     def __init__(self, table: int, seat: int, **button: Any) -> None:
-        super().__init__(_button(f"kf:back:{table}:{seat}", **button))
+        super().__init__(_button(("back", table, seat), **button))
         self.table, self.seat = table, seat
 
     @classmethod
