@@ -18,14 +18,16 @@ fires. Game seeds and every choice the players make are fixed by ``--seed``: eac
 the same game on every run, whatever the interleaving.
 
 Then all tables play at once. Each table has a driver coroutine (a "table agent"), all of them
-running concurrently on the bot's event loop:
+running concurrently on the bot's event loop. Each agent first waits a random part of one
+think time (the tables' first players do not all click in the same millisecond), then:
 
 1. wait until the table is ready for a human: the seat to act is a human, the table's lock is
    free and every committed move has been published (read from the bot's session, as the
    tests in tests/bot do to know whose turn it is);
-2. think: sleep ``--think-ms`` on average (uniform 0.5x-1.5x, seeded; 0 = click at once);
-3. if that player's private hand message shows no enabled bid or card (never opened, or not
+2. if that player's private hand message shows no enabled bid or card (never opened, or not
    redrawn), click "Your hand" on the table's latest public message and wait for the answer;
+3. think, with the hand in view: sleep ``--think-ms`` on average (uniform 0.5x-1.5x, seeded;
+   0 = click at once);
 4. click a random enabled bid or card on the private hand message and wait for the answer;
 5. repeat until the table has made ``--moves`` moves (bids and cards, computers' included).
 
@@ -409,11 +411,13 @@ class TableAgent:
         self.target = moves
         think = think_ms / 1000
         refused = 0
+        if think > 0:
+            # Tables were not all started in the same millisecond: each table's first player
+            # notices within one think time.
+            await asyncio.sleep(think * self.rng.random())
         while await self._ready() == "act":
             session = self.session
             member = self.members[session.row.seats[session.game.turn].user_id]
-            if think > 0:
-                await asyncio.sleep(think * (0.5 + self.rng.random()))
             choices = self._enabled_actions(member.id)
             if not choices:
                 if member.id in self.hand_ids:
@@ -429,6 +433,8 @@ class TableAgent:
                     raise AssertionError(
                         f"table {self.index}: {member.name}'s hand has no enabled bid or card"
                     )
+            if think > 0:  # a player decides with their cards in front of them
+                await asyncio.sleep(think * (0.5 + self.rng.random()))
             choice = self.rng.choice(sorted(choices))
             version = int(choice.split(":")[3])
             record = await self._click(member, self.hand_ids[member.id], choice)
