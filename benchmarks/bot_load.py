@@ -233,12 +233,19 @@ class AnswerClock:
 
 
 class _CallbackList(list):  # type: ignore[type-arg]
-    """SimCord's list of tracked callbacks, with ``remove`` by identity, newest first."""
+    """SimCord's list of tracked callbacks, with ``remove`` by identity, newest first.
+
+    A removed record is also unlinked from its handle: record -> handle -> SimCord's wrapper
+    -> record is a reference cycle per callback the bot schedules (about ten objects), which
+    only the garbage collector would free; SimCord no longer reads a record it removed.
+    """
 
     def remove(self, item: Any) -> None:
         for index in range(len(self) - 1, -1, -1):
             if self[index] is item:
                 del self[index]
+                item.handle = None
+                item.real_handle = None
                 return
         raise ValueError("not in list")
 
@@ -565,6 +572,7 @@ class LoadBench:
                 if record.handle is not None and record.handle.cancelled():
                     if record.real_handle is not None:
                         record.real_handle.cancel()
+                    record.handle = record.real_handle = None  # see _CallbackList
                     continue
                 live.append(record)
             work.callbacks = live
