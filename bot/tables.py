@@ -144,6 +144,8 @@ class TableSession:
     def __init__(self, row: GameRow, game: Game | None = None) -> None:
         self.row = row
         self.game = game
+        if game is not None:
+            forget_record(row)
         self.lock = asyncio.Lock()
         self.seq = Sequencer()
         self.driver: asyncio.Task[None] | None = None
@@ -191,6 +193,12 @@ def rebuild_game(row: GameRow) -> Game:
 
 def record_of(game: Game) -> dict[str, Any]:
     return record_document(game)
+
+
+def forget_record(row: GameRow) -> None:
+    """A running table's record lives in its Game; the row carries one only while it is being
+    written. (Kept as a dict it grew to over 100 KB per table by the end of a game.)"""
+    row.record = None
 
 
 def results_of(row: GameRow, game: Game) -> list[ResultRow]:
@@ -375,6 +383,9 @@ class TableManager:
             log.error("table %s: could not save (%s); reloading it", row.id, type(error).__name__)
             await self._reload(session)
             raise
+        finally:
+            if game is not None:
+                forget_record(row)
         outcome.ticket = session.seq.take()
         if row.status in ("finished", "stopped"):
             outcome.close = True
@@ -387,6 +398,7 @@ class TableManager:
         session.row = stored
         if stored.status == "running" and stored.record is not None:
             session.game = rebuild_game(stored)
+            forget_record(stored)
 
     # ------------------------------------------------------------------ talking to Discord
 

@@ -15,6 +15,8 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from kachuful_core.record import record_document
+
 REPO = Path(__file__).resolve().parents[2]
 SPEC_PATH = REPO.parent / "shared" / "discord-api-spec" / "openapi.json"
 
@@ -269,7 +271,7 @@ def snapshot(table: Table) -> tuple[Any, ...]:
     return (
         row.version,
         row.status,
-        json.dumps(row.record, sort_keys=True),
+        json.dumps(record_document(game), sort_keys=True),
         [seat.to_json() for seat in row.seats],
         game.move_count,
         game.turn,

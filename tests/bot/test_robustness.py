@@ -349,3 +349,22 @@ async def test_after_a_restart_the_table_is_posted_again(
     shown = await to_act.click(notice, label="Your hand")
     assert shown.response.ephemeral and enabled_actions(table.message(shown.response.id, to_act))
     await table.play_to_end()
+
+
+async def test_the_stored_record_follows_every_move(env: simcord.Env) -> None:
+    """The table in memory keeps its record in the game only; what the store holds after each
+    click replays to exactly the game in play."""
+    from kachuful_core.record import load_game, record_document
+
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=3)
+    store = env.bot.store
+    for _ in range(12):
+        seat = table.game.turn
+        member = table.member_at(seat)
+        assert member is not None
+        assert (await table.act(member)).acknowledged
+        stored = await store.load_game(table.session.row.id)
+        assert stored is not None and stored.version == table.session.row.version
+        assert stored.record == record_document(table.game)
+        assert record_document(load_game(stored.record)) == stored.record
