@@ -368,3 +368,37 @@ async def test_the_stored_record_follows_every_move(env: simcord.Env) -> None:
         assert stored is not None and stored.version == table.session.row.version
         assert stored.record == record_document(table.game)
         assert record_document(load_game(stored.record)) == stored.record
+
+
+async def test_a_click_leaves_no_reference_cycles_behind(env: simcord.Env) -> None:
+    """What a click allocates (the interaction, the clicked message, discord.py's view of it)
+    is freed when the click is done, not left for a full garbage collection, which would
+    pause every table at once."""
+    import gc
+
+    import discord
+
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=3)
+    for member in members:
+        await table.open_hand(member)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(6):
+            seat = table.game.turn
+            member = table.member_at(seat)
+            assert member is not None
+            assert (await table.act(member)).acknowledged
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        left = [
+            type(o).__name__
+            for o in gc.garbage
+            if isinstance(o, discord.Interaction | discord.ui.View | discord.Message)
+        ]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []
