@@ -62,13 +62,13 @@ without entering SimCord's objects, modules, classes, functions or the event loo
 sizes (``sys.getsizeof``) summed with the N tables running after the moves, minus the same
 sum before any table was opened, divided by N. It is split into:
 
-- ``sessions``: the TableSession graphs (stored row with the parsed game record, engine game,
-  held interactions of open hands, driver task), not entering what is counted elsewhere;
-  ``session_kb`` is one table's (the mean);
-- ``message_cache``: discord.py's message cache (``max_messages``, 1000 by default, shared by
-  all tables: its share per table falls as tables are added);
-- ``ephemeral_views``: the views of private hand messages, which discord.py keeps (with a
-  task) for 15 minutes after each "Your hand";
+- ``sessions``: the TableSession graphs (stored row, engine game, held interactions of open
+  hands, driver task), not entering what is counted elsewhere; ``session_kb`` is one table's
+  (the mean);
+- ``message_cache``: discord.py's message cache (``max_messages``; the bot turns it off, and
+  ``--max-messages N`` is a what-if);
+- ``ephemeral_views``: views of private hand messages that discord.py would keep (with a
+  task) for 15 minutes (the bot sends its buttons as plain components, so none);
 - ``guild_cache``: members and channels discord.py caches;
 - ``other``: the rest (may be slightly negative: objects freed since the start).
 
@@ -171,7 +171,7 @@ class Config:
     think_ms: float = 1000.0
     computer_share: float = 0.0
     max_hand: int | None = None  # None: the bot's default (52 // players)
-    max_messages: int | None = -1  # discord.py's message cache; -1: its default (1000)
+    max_messages: int | None = -1  # discord.py's message cache; -1: the bot's setting (off)
     seed: int = 1
     tracemalloc: bool = False
     prune: bool = True  # forget old messages of the simulated Discord during the run
@@ -963,7 +963,7 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
         "warmup": warmup,
         "bot_errors": [f"{type(e).__name__}: {e}" for e in errors][:10],
         "tracemalloc": config.tracemalloc,
-        "max_messages": config.max_messages if config.max_messages != -1 else "default",
+        "max_messages": config.max_messages if config.max_messages != -1 else "bot setting (off)",
         "commit": _commit(),
         "python": platform.python_version(),
         "discord.py": discord.__version__,
@@ -1141,7 +1141,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         type=int,
         default=-1,
         help="what-if: discord.py's message cache size passed to the bot (0: none; default: "
-        "discord.py's 1000, which the bot uses)",
+        "the bot's own setting, off)",
     )
     parser.add_argument("--max-hand", type=int, default=None, help="largest hand (bot default)")
     parser.add_argument("--seed", type=int, default=1)
