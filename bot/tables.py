@@ -34,7 +34,7 @@ from bot.render.words import resolve_max_hand, seat_name
 from bot.store import ChannelBusy, Store
 from bot.store.models import GameRef, GameRow, ResultRow, Seat
 from bot.ui import send_kwargs
-from kachuful_core import Game, KachufulError, Phase, Rules, record_document, score_summary
+from kachuful_core import Game, KachufulError, Phase, Rules, record_json, score_summary
 from kachuful_core.events import (
     BidPlaced,
     DealStarted,
@@ -191,13 +191,9 @@ def rebuild_game(row: GameRow) -> Game:
     return game
 
 
-def record_of(game: Game) -> dict[str, Any]:
-    return record_document(game)
-
-
 def forget_record(row: GameRow) -> None:
-    """A running table's record lives in its Game; the row carries one only while it is being
-    written. (Kept as a dict it grew to over 100 KB per table by the end of a game.)"""
+    """A running table's record lives in its Game, and is written from it (as JSON text) at
+    each move. (Kept in the row as a dict it grew past 100 KB per table by a game's end.)"""
     row.record = None
 
 
@@ -372,20 +368,20 @@ class TableManager:
         if bump:
             row.version += 1
         results: list[ResultRow] = []
+        record: str | None = None
         if game is not None:
-            row.record = record_of(game)
+            record = record_json(game)
             if events and any(isinstance(e, GameEnded) for e in events):
                 row.status = "finished"
                 results = results_of(row, game)
         try:
-            await self.store.save_game(row, previous_version=previous, results=results)
+            await self.store.save_game(
+                row, record=record, previous_version=previous, results=results
+            )
         except BaseException as error:
             log.error("table %s: could not save (%s); reloading it", row.id, type(error).__name__)
             await self._reload(session)
             raise
-        finally:
-            if game is not None:
-                forget_record(row)
         outcome.ticket = session.seq.take()
         if row.status in ("finished", "stopped"):
             outcome.close = True

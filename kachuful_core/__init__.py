@@ -25,6 +25,7 @@ from .record import (
     load_game,
     parse_record,
     record_document,
+    record_json,
     score_summary,
 )
 from .rules import Rules
@@ -56,6 +57,7 @@ __all__ = [
     "parse_card",
     "parse_record",
     "record_document",
+    "record_json",
     "score_summary",
     "view",
 ]

@@ -93,6 +93,7 @@ class DealLog:
         "bids",
         "blind",
         "dealer",
+        "exported",
         "hands",
         "index",
         "scores",
@@ -119,6 +120,9 @@ class DealLog:
         self.tricks: list[list[tuple[int, Card]]] = []
         self.trick_winners: list[int] = []
         self.scores: tuple[int, ...] | None = None
+        # The deal's part of the record as JSON text, kept once the deal is scored (it never
+        # changes again): see record.record_json.
+        self.exported: str | None = None
 
 
 @dataclass(frozen=True)

@@ -68,9 +68,10 @@ def export_record(game: Game) -> Record:
     return Record.model_validate(record_document(game), strict=False)
 
 
-def record_document(game: Game) -> dict[str, Any]:
+def record_document(game: Game, *, deals: bool = True) -> dict[str, Any]:
     """The record as the JSON-ready document :meth:`Record.to_json` writes, built directly:
-    for callers that store a record after every move and need not validate it again."""
+    for callers that store a record after every move and need not validate it again.
+    (``deals=False``: everything but the deals, for :func:`record_json`.)"""
     data: dict[str, Any] = {
         "format": FORMAT,
         "rules": game.rules.options(),
@@ -80,8 +81,29 @@ def record_document(game: Game) -> dict[str, Any]:
     }
     if game.draw is not None:
         data["draw"] = [[[seat, card_str(card)] for seat, card in r] for r in game.draw]
-    data["deals"] = [_export_deal(game, d) for d in game.deals]
+    if deals:
+        data["deals"] = [_export_deal(game, d) for d in game.deals]
     return data
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def record_json(game: Game) -> str:
+    """``record_document(game)`` as compact JSON text, for callers that store the record after
+    every move: a scored deal's text is made once and kept with it, so a move costs the
+    current deal, not the whole game."""
+    head = record_document(game, deals=False)
+    parts = []
+    for deal in game.deals:
+        text = deal.exported
+        if text is None:
+            text = _compact(_export_deal(game, deal))
+            if deal.scores is not None:
+                deal.exported = text
+        parts.append(text)
+    return f'{_compact(head)[:-1]},"deals":[{",".join(parts)}]}}'
 
 
 def _export_deal(game: Game, deal: DealLog) -> dict[str, Any]:

@@ -101,6 +101,10 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def _dump_record(record: dict[str, Any] | None) -> str | None:
+    return None if record is None else _dump(record)
+
+
 def load_migrations() -> list[tuple[int, str, str]]:
     """The migration files in order: (version, file name, SQL text)."""
     found: list[tuple[int, str, str]] = []
@@ -312,10 +316,14 @@ class Store:
         self,
         game: GameRow,
         *,
+        record: str | None = None,
         previous_version: int | None = None,
         results: Iterable[ResultRow] = (),
     ) -> None:
         """Write everything about a game at once, in one transaction.
+
+        ``record`` is the game record as JSON text when the caller made it (a running game's
+        lives in the engine, not in the row); otherwise the row's own record is written.
 
         ``previous_version`` is the move counter the change was based on (default
         ``game.version - 1``); if the database holds another one, nothing is written and
@@ -331,7 +339,7 @@ class Store:
             _dump(game.rules),
             game.max_seats,
             game.seed,
-            _dump(game.record) if game.record is not None else None,
+            record if record is not None else _dump_record(game.record),
             _dump([seat.to_json() for seat in game.seats]),
             game.message_id,
             game.version,

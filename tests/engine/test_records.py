@@ -399,3 +399,36 @@ def test_record_document_is_the_exported_json(seed: int) -> None:
         document = record_document(game)
         assert json.dumps(document, indent=2) == game.to_record().to_json()
         assert load_game(json.dumps(document)).to_record().to_json() == game.to_record().to_json()
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(players=3, max_hand=3),
+        Rules(players=4, max_hand=2, trump="turned", blind_bids=True),
+        Rules(players=5, max_hand=2, trump="cycle-notrump", hook=False),
+    ],
+    ids=["default", "turned-blind", "no-trump"],
+)
+def test_record_json_is_the_record_document_as_compact_json(rules: Rules) -> None:
+    """The text the bot stores after each move, with scored deals' text kept between moves,
+    is exactly the record document, at every move of a whole game and after a replay."""
+    from kachuful_core import record_document, record_json
+    from kachuful_core.players import RandomPlayer, act
+
+    def expected(game: Game) -> str:
+        return json.dumps(record_document(game), separators=(",", ":"), ensure_ascii=False)
+
+    game = Game.new(rules, seed=f"record-json/{rules.players}")
+    player = RandomPlayer(7)
+    moves = 0
+    while game.turn is not None:
+        act(game, game.turn, player)
+        moves += 1
+        assert record_json(game) == expected(game)
+        if moves == 9:  # a game rebuilt from its stored text goes on the same way
+            game = load_game(record_json(game), seed=f"record-json/{rules.players}")
+            assert record_json(game) == expected(game)
+    assert game.phase is Phase.FINISHED
+    assert all(deal.exported is not None for deal in game.deals)
+    assert record_json(game) == expected(game)
