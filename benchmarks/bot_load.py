@@ -27,7 +27,8 @@ think time (the tables' first players do not all click in the same millisecond),
 2. if that player's private hand message shows no enabled bid or card (never opened, or not
    redrawn), click "Your hand" on the table's latest public message and wait for the answer;
 3. think, with the hand in view: sleep ``--think-ms`` on average (uniform 0.5x-1.5x, seeded;
-   0 = click at once);
+   0 = click at once); ``--burst-start`` thinks before step 2 instead, so "Your hand" and the
+   bid come back to back, and starts every table at the same instant: the worst case;
 4. click a random enabled bid or card on the private hand message and wait for the answer;
 5. repeat until the table has made ``--moves`` moves (bids and cards, computers' included).
 
@@ -78,8 +79,9 @@ bot. ``--tracemalloc`` also traces every allocation from before the tables to th
 splits what is still allocated by owner (the innermost frame in simcord/, benchmarks/, or
 elsewhere = the bot): a cross-check, at the price of a much slower run (ignore its latency).
 
-A game's memory and cost grow as it goes on (the record holds every move):
-``--warmup-moves W`` first plays W moves per table at full speed, unmeasured.
+A game's memory grows as it goes on (the engine keeps every deal for the record):
+``--warmup-moves W`` first plays W moves per table at full speed, unmeasured, to measure late
+in a game (a 3-player game is 1,014 moves).
 
 Keeping SimCord's costs out of the bot's figures
 ------------------------------------------------
@@ -178,6 +180,7 @@ class Config:
     freeze_gc: bool = True  # as bot/__main__.py does after start-up
     profile: str | None = None
     samples: str | None = None  # CSV of every timed click
+    burst_start: bool = False  # every table's first click at once; Your hand, then at once a bid
     quick: bool = False
 
 
@@ -418,13 +421,16 @@ class TableAgent:
         self.target = moves
         think = think_ms / 1000
         refused = 0
-        if think > 0:
+        burst = self.bench.config.burst_start
+        if think > 0 and not burst:
             # Tables were not all started in the same millisecond: each table's first player
             # notices within one think time.
             await asyncio.sleep(think * self.rng.random())
         while await self._ready() == "act":
             session = self.session
             member = self.members[session.row.seats[session.game.turn].user_id]
+            if think > 0 and burst:  # the worst case: think before seeing the hand
+                await asyncio.sleep(think * (0.5 + self.rng.random()))
             choices = self._enabled_actions(member.id)
             if not choices:
                 if member.id in self.hand_ids:
@@ -440,7 +446,7 @@ class TableAgent:
                     raise AssertionError(
                         f"table {self.index}: {member.name}'s hand has no enabled bid or card"
                     )
-            if think > 0:  # a player decides with their cards in front of them
+            if think > 0 and not burst:  # a player decides with their cards in front of them
                 await asyncio.sleep(think * (0.5 + self.rng.random()))
             choice = self.rng.choice(sorted(choices))
             version = int(choice.split(":")[3])
@@ -1133,8 +1139,8 @@ def parse_args(argv: list[str] | None = None) -> Config:
         "--warmup-moves",
         type=int,
         default=0,
-        help="moves each table first makes at full speed, not measured (0): later in the game "
-        "every move costs more (the whole record is re-serialised at each move)",
+        help="moves each table first makes at full speed, not measured (0): to measure late in "
+        "a game (a 3-player game is 1,014 moves)",
     )
     parser.add_argument(
         "--max-messages",
@@ -1160,6 +1166,12 @@ def parse_args(argv: list[str] | None = None) -> Config:
     )
     parser.add_argument("--profile", metavar="FILE", help="cProfile the play phase to FILE")
     parser.add_argument(
+        "--burst-start",
+        action="store_true",
+        help="worst case: every table's first player clicks at the same instant, and a player "
+        "thinks before opening their hand, then bids or plays at once",
+    )
+    parser.add_argument(
         "--samples",
         metavar="FILE",
         help="write every timed click to FILE as CSV (kind, table, sent_s, latency_ms)",
@@ -1180,6 +1192,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         freeze_gc=not args.no_freeze_gc,
         profile=args.profile,
         samples=args.samples,
+        burst_start=args.burst_start,
         quick=quick,
     )
     if config.tables < 1 or config.moves < 1 or config.think_ms < 0 or config.warmup_moves < 0:
