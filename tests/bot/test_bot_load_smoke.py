@@ -8,13 +8,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "benchmarks" / "bot_load.py"
 
 
-def test_quick_run_answers_every_interaction() -> None:
+@pytest.mark.parametrize("burst", [False, True], ids=["spread start", "burst start"])
+def test_quick_run_answers_every_interaction(burst: bool, tmp_path: Path) -> None:
+    samples = tmp_path / "samples.csv"
+    extra = ["--burst-start"] if burst else []
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--quick", "--json"],
+        [sys.executable, str(SCRIPT), "--quick", "--json", "--samples", str(samples), *extra],
         capture_output=True,
         text=True,
         timeout=120,
@@ -48,3 +53,10 @@ def test_quick_run_answers_every_interaction() -> None:
     assert result["moves"] == result["tables"] * result["moves_per_table"]
     assert result["seconds"] > 0 and result["interactions_per_sec"] > 0
     assert result["memory_per_table_kb"] > 0
+
+    # One CSV row per timed click, with the latencies summarised above.
+    lines = samples.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "kind,table,sent_s,latency_ms"
+    assert len(lines) - 1 == result["answered"]
+    latencies = [float(line.split(",")[3]) for line in lines[1:]]
+    assert abs(max(latencies) - result["latency_ms"]["max"]) < 0.01
