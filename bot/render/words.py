@@ -187,6 +187,8 @@ NOTICES = {
     "you_stopped": "You stopped the game.",
     "restarting": "The bot is restarting: nothing was changed. Please try again in a moment.",
     "game_started_thread": "The game has started in a thread opened from the lobby.",
+    "thread_needs_channel": "a channel that is not a thread",
+    "thread_name": "Kachuful #{game}: {names}",
     "hand_game_stopped": "The game was stopped: there is nothing more to play.",
     "hand_expired": "⌛ This message stopped updating: Discord lets the bot change it for 15 "
     "minutes only. Click Refresh below, “Your hand” in the channel, or `/kachuful hand` for a "

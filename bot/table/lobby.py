@@ -37,7 +37,7 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
 def missing_thread_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     have = interaction.app_permissions
     if isinstance(interaction.channel, discord.Thread):
-        return ["a channel that is not a thread"]
+        return [render.notice("thread_needs_channel")]
     return [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
 
 
@@ -173,12 +173,16 @@ class Lobby:
             return
         lobby = publisher.delivered.get("lobby")
         message = interaction.message
-        if lobby is not None and message is not None and session.row.status == "lobby":
-            if message.id == lobby.message_id:
-                spec = render.lobby(session.row, timeout_minutes=self.tables.lobby_minutes())
-                publisher.delivered["lobby"] = type(lobby)(
-                    lobby.channel_id, lobby.message_id, digest(spec)
-                )
+        if (
+            lobby is not None
+            and message is not None
+            and session.row.status == "lobby"
+            and message.id == lobby.message_id
+        ):
+            spec = render.lobby(session.row, timeout_minutes=self.tables.lobby_minutes())
+            publisher.delivered["lobby"] = type(lobby)(
+                lobby.channel_id, lobby.message_id, digest(spec)
+            )
 
     def _act(self, session: TableSession, user: Any, act: str, *, on_lobby: bool) -> Step:
         """Apply a lobby change (lock held)."""

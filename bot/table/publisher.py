@@ -29,6 +29,7 @@ import discord
 
 from bot.render.channel import Post, View, mode_of, public_posts
 from bot.render.specs import MessageSpec
+from bot.render.words import notice
 from bot.store import StoreError
 from bot.store.models import Delivered
 from bot.ui import send_kwargs
@@ -264,7 +265,8 @@ class Publisher:
         names = ", ".join(seat.name for seat in row.seats)
         thread = await self._call(
             message.create_thread(
-                name=f"Kachuful #{row.id}: {names}"[:100], auto_archive_duration=1440
+                name=notice("thread_name", game=row.id, names=names)[:100],
+                auto_archive_duration=1440,
             )
         )
         # Refused (permissions changed since /kachuful start): play in the channel instead.
