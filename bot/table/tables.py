@@ -184,6 +184,11 @@ class Tables:
                 except StoreError as error:
                     outcome = self._not_saved(session, error)
                     await self.reload(session)
+                except BaseException:
+                    # Any other failure of the write (e.g. sqlite3's disk I/O error): memory
+                    # must not run ahead of disk either; the caller logs and answers it.
+                    await self.reload(session)
+                    raise
         if interaction is not None and outcome is not None and outcome.reply is not None:
             await self.answer(session, interaction, outcome.reply)
         if outcome is not None and outcome.commit:
