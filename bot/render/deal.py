@@ -21,7 +21,7 @@ from kachuful_core.game import DealLog
 
 from .cards import label, suit_symbol, trump_text
 from .specs import MessageSpec, clip
-from .words import name_of, seat_name
+from .words import hours_text, name_of, seat_name
 
 COLOUR_BIDDING = discord.Colour.dark_green()
 COLOUR_SCORES = discord.Colour.teal()
@@ -252,7 +252,7 @@ def seat_notes(row: GameRow, idle_hours: float) -> list[str]:
     if row.seats and all(entry.computer_plays for entry in row.seats):
         notes.append(
             f"⏸️ Nobody is playing: the game waits for “I'm back” and closes after "
-            f"{idle_hours:g} hours (or `/kachuful stop` ends it)."
+            f"{hours_text(idle_hours)} (or `/kachuful stop` ends it)."
         )
     return notes
 
