@@ -86,6 +86,11 @@ class HandPublisher:
                 self._run(), name=f"kachuful-hands-{self.session.row.id}"
             )
 
+    def opened(self) -> None:
+        """A hand message was opened: time its goodbye (also when no commit follows)."""
+        if self._task is None or self._task.done():
+            self._schedule_expiry()
+
     def stop(self) -> None:
         for task in (self._task, self._timer):
             if task is not None and not task.done():
@@ -133,10 +138,10 @@ class HandPublisher:
         for user_id, handle in list(self.session.hands.items()):
             age = (self.tables.clock() - handle.opened_at).total_seconds()
             if age >= HAND_TOKEN_SECONDS:
-                await self._edit(handle, self._spec(user_id, expired=True))
+                await self._edit(handle, self._spec(user_id, handle, expired=True))
                 await self._drop(user_id, handle)
                 continue
-            spec = self._spec(user_id)
+            spec = self._spec(user_id, handle)
             if spec is None:
                 await self._drop(user_id, handle)
                 continue
@@ -147,7 +152,9 @@ class HandPublisher:
             if self._wake.is_set():
                 return
 
-    def _spec(self, user_id: int, *, expired: bool = False) -> MessageSpec | None:
+    def _spec(
+        self, user_id: int, handle: HandHandle, *, expired: bool = False
+    ) -> MessageSpec | None:
         row, game = self.session.row, self.session.game
         seat = row.seat_of(user_id)
         if seat is None or game is None:
@@ -158,6 +165,7 @@ class HandPublisher:
             row,
             game.view(seat),
             version=row.version,
+            notice=handle.notice if handle.notice_version == row.version else None,
             deadline=self.session.deadline,
             stopped=row.status == "stopped",
         )

@@ -31,6 +31,10 @@ class HandHandle:
     opened_at: datetime
     digest: str | None = None
     expired_notice: bool = False
+    # A notice the message was answered with (welcome back, a refused click): redraws keep it
+    # until the table moves on from the move counter it was given at.
+    notice: str | None = None
+    notice_version: int | None = None
 
 
 class TableSession:

@@ -312,7 +312,15 @@ class Tables:
         """Remember a player's newest hand message (in the store too: after a restart it is
         brought up to date while its token lives)."""
         now = self.clock()
-        session.hands[user_id] = HandHandle(interaction.token, now, digest=spec_digest(spec))
+        session.hands[user_id] = HandHandle(
+            interaction.token,
+            now,
+            digest=spec_digest(spec),
+            notice=spec.content,
+            notice_version=session.row.version,
+        )
+        if session.hand_publisher is not None:
+            session.hand_publisher.opened()
         try:
             await self.store.save_hand(session.row.id, user_id, interaction.token, now)
         except StoreError:
