@@ -3,9 +3,11 @@ syncs the slash commands only where asked to."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -13,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render, ui
+from bot.health import HEARTBEAT_SECONDS
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.tables import TableManager
@@ -49,7 +52,12 @@ class KachufulBot(commands.Bot):
     tables: TableManager
 
     def __init__(
-        self, settings: Settings, *, new_seed: Callable[[], str] | None = None, **options: Any
+        self,
+        settings: Settings,
+        *,
+        new_seed: Callable[[], str] | None = None,
+        store: Store | None = None,
+        **options: Any,
     ) -> None:
         # Slash commands and button clicks reach the bot whatever its intents; it reads no
         # message, reaction, member or voice event, so it asks for the guild list only. Each
@@ -68,17 +76,27 @@ class KachufulBot(commands.Bot):
         )
         self.settings = settings
         self._new_seed = new_seed
+        # The process entry point opens (and checks) the database before logging in, so that
+        # a bad file is refused without touching Discord; tests let setup_hook open it.
+        if store is not None:
+            self.store = store
+        self._shutdown: asyncio.Task[None] | None = None
         # Set by the process entry point (not by in-process tests): after start-up, move the
         # long-lived objects (modules, discord.py's state, restored tables) out of the garbage
         # collector's sight, which shortens every full collection while tables are playing.
         self.freeze_gc_after_setup = False
         self.synced: list[str] = []  # where commands were synced, for the log and the tests
+        # Set by the process entry point: the file the container's health check reads.
+        self.heartbeat_file: Path | None = None
+        self._heartbeat_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        try:
-            self.store = await Store.open(self.settings.db_path, clock=discord.utils.utcnow)
-        except (StoreError, OSError) as error:
-            raise StartupError(str(error)) from None
+        if getattr(self, "store", None) is None:
+            try:
+                self.store = await Store.open(self.settings.db_path, clock=discord.utils.utcnow)
+            except (StoreError, OSError) as error:
+                raise StartupError(str(error)) from None
+        log.debug("database %s ready", self.settings.db_path)
         if self._new_seed is not None:
             self.tables = TableManager(self, self.store, self.settings, new_seed=self._new_seed)
         else:
@@ -88,9 +106,34 @@ class KachufulBot(commands.Bot):
         ui.register(self)
         await self.tables.restore()
         await self.sync_commands()
+        if self.heartbeat_file is not None:
+            self._heartbeat_task = asyncio.create_task(self._heartbeat(self.heartbeat_file))
         if self.freeze_gc_after_setup:
             gc.collect()
             gc.freeze()
+
+    def is_connected(self) -> bool:
+        ws = self.ws
+        return self.is_ready() and not self.is_closed() and ws is not None and bool(ws.open)
+
+    async def beat(self, path: Path) -> bool:
+        """Touch the heartbeat file if the bot is connected and its database takes a write
+        transaction; returns whether it did."""
+        if not self.is_connected():
+            return False
+        try:
+            await self.store.check_writable()
+            await asyncio.to_thread(path.touch)
+        except (StoreError, OSError) as error:
+            log.warning("health check failed: %s", error)
+            return False
+        log.debug("heartbeat")
+        return True
+
+    async def _heartbeat(self, path: Path) -> None:
+        while not self.is_closed():
+            await self.beat(path)
+            await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def sync_commands(self) -> None:
         """Guild sync when KACHUFUL_DEV_GUILD_ID is set (instant, for development); global
@@ -117,6 +160,16 @@ class KachufulBot(commands.Bot):
         log.info("ready as %s (%s) in %d server(s)", user, user and user.id, len(self.guilds))
 
     async def close(self) -> None:
+        # Reached from a signal handler and again when start() returns: run the shutdown
+        # once, and let every caller wait for that one.
+        if self._shutdown is None:
+            self._shutdown = asyncio.ensure_future(self._close_once())
+        await asyncio.shield(self._shutdown)
+
+    async def _close_once(self) -> None:
+        log.debug("shutting down")
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
         tables = getattr(self, "tables", None)
         if tables is not None:
             await tables.shutdown()
