@@ -184,7 +184,8 @@ async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -
 
 
 def _refuse(path: Path, reason: str) -> StoreError:
-    return StoreError(f"cannot open the database {str(path)!r}: {reason}")
+    # One line for the operator, whatever SQLite's message holds (quick_check's are several).
+    return StoreError(f"cannot open the database {str(path)!r}: {' '.join(reason.split())}")
 
 
 def inspect_database(path: Path) -> None:
@@ -197,7 +198,7 @@ def inspect_database(path: Path) -> None:
     """
     try:
         info = path.stat()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         _check_new_location(path)
         return
     except OSError as error:
@@ -238,6 +239,11 @@ def _check_new_location(path: Path) -> None:
 
 def _check_contents(path: Path) -> None:
     uri = f"{path.resolve().as_uri()}?mode=ro"
+    if not any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-journal")):
+        # Nothing is being written to it (no other process has it open for writing, no crash
+        # left a journal behind), so the file alone is the database: "immutable" reads it
+        # without creating the -wal and -shm files a WAL database needs even to be read.
+        uri += "&immutable=1"
     try:
         raw = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
     except sqlite3.Error as error:
