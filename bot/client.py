@@ -155,6 +155,9 @@ class KachufulBot(commands.Bot):
                 "when they changed"
             )
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await ui.answer_unknown_click(interaction)
+
     async def on_ready(self) -> None:
         user = self.user
         log.info("ready as %s (%s) in %d server(s)", user, user and user.id, len(self.guilds))
