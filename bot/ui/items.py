@@ -42,7 +42,7 @@ async def answer_unknown_click(interaction: discord.Interaction[Any]) -> None:
     older version of the bot) instead of leaving "This interaction failed"."""
     if interaction.type is not discord.InteractionType.component:
         return
-    data = interaction.data or {}
+    data: dict[str, Any] = dict(interaction.data or {})
     custom_id = data.get("custom_id")
     if isinstance(custom_id, str) and matches_any(custom_id):
         return
