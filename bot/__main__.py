@@ -67,6 +67,27 @@ def configure_logging(settings: Settings) -> None:
         logging.getLogger(name).setLevel(level)
     for name in ("discord", "discord.http", "discord.webhook", "aiosqlite"):
         logging.getLogger(name).setLevel(max(level, logging.INFO))
+    client_log = logging.getLogger("discord.client")
+    if not any(isinstance(f, OneLineReconnects) for f in client_log.filters):
+        client_log.addFilter(OneLineReconnects())
+
+
+class GatewayUnreachable(ConnectionError):
+    """Logged in, but the first connection to Discord's gateway failed."""
+
+
+class OneLineReconnects(logging.Filter):
+    """discord.py logs each failed gateway connection with a traceback ("Attempting a
+    reconnect in ..."): a network problem, which one line describes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage().startswith("Attempting a reconnect"):
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True
 
 
 def fail(message: str, status: int = EXIT_CONFIG) -> NoReturn:
@@ -117,6 +138,11 @@ async def run_until_stopped(
     finally:
         stopping.cancel()
     if starting.done():
+        error = starting.exception()
+        if isinstance(error, AttributeError) and bot.ws is None:
+            # discord.py 2.7 retries a failed first gateway connection by reading the
+            # sequence number of a websocket it never had.
+            raise GatewayUnreachable("cannot reach Discord's gateway") from error
         starting.result()  # a failed login or connection: raised to main()
         return
     try:
@@ -192,6 +218,8 @@ def main() -> None:
             "try again later",
             EXIT_RUNTIME,
         )
+    except GatewayUnreachable as error:
+        fail(str(error), EXIT_RUNTIME)
     except (discord.GatewayNotFound, aiohttp.ClientError, OSError) as error:
         # Not a configuration problem: status 1, but still one line.
         fail(f"cannot reach Discord ({type(error).__name__})", EXIT_RUNTIME)

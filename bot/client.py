@@ -62,6 +62,10 @@ class KachufulBot(commands.Bot):
         # Slash commands and button clicks reach the bot whatever its intents; it reads no
         # message, reaction, member or voice event, so it asks for the guild list only. Each
         # post and edit would otherwise come back as a gateway event to parse and drop.
+        # This bot has no voice: discord.py's warnings that the voice libraries are missing
+        # would only alarm whoever reads the log.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -182,3 +186,4 @@ class KachufulBot(commands.Bot):
         finally:
             if store is not None:
                 await store.close()
+                log.debug("database closed")

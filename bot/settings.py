@@ -168,8 +168,14 @@ def unknown_setting_warnings(
     for name in sorted(names):
         if not name.upper().startswith(_PREFIX) or name.upper() in known:
             continue
-        close = difflib.get_close_matches(name.upper(), known, n=1, cutoff=0.6)
-        hint = f" (did you mean {close[0]}?)" if close else ""
+        # Compared without the shared prefix, which would make every name look close.
+        close = difflib.get_close_matches(
+            name.upper().removeprefix(_PREFIX),
+            [k.removeprefix(_PREFIX) for k in known],
+            n=1,
+            cutoff=0.6,
+        )
+        hint = f" (did you mean {_PREFIX}{close[0]}?)" if close else ""
         warnings.append(f"unknown setting {name}{hint}: it is ignored")
     return warnings
 

@@ -21,13 +21,14 @@ REPO = Path(__file__).resolve().parents[2]
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 
 _LAUNCH = (
-    "import runpy, sys, discord.http; "
+    "import runpy, sys, yarl, discord.gateway, discord.http; "
     "discord.http.Route.BASE = sys.argv[1]; "
+    "discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2]); "
     "runpy.run_module('bot', run_name='__main__', alter_sys=True)"
 )
 
-# (status, JSON body) for a request path, or None to hold the request open until the client
-# gives up (a gateway that never answers).
+# (status, JSON body) for a request path, or None to hold the request open until the test ends
+# (a gateway that never answers).
 Responder = Callable[[str], tuple[int, Any] | None]
 
 
@@ -62,7 +63,9 @@ class FakeDiscord:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/api/v10"
+        port = self.server.server_address[1]
+        self.base = f"http://127.0.0.1:{port}/api/v10"
+        self.gateway = f"ws://127.0.0.1:{port}/gateway/"
 
     def wait_for(self, fragment: str, timeout: float = 20) -> bool:
         with self.seen:
@@ -96,9 +99,9 @@ def bot_env(db_path: Path | str, **extra: str) -> dict[str, str]:
     }
 
 
-def launch(cwd: Path, base: str, env: dict[str, str]) -> subprocess.Popen[str]:
+def launch(cwd: Path, fake: FakeDiscord, env: dict[str, str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-c", _LAUNCH, base],
+        [sys.executable, "-c", _LAUNCH, fake.base, fake.gateway],
         cwd=cwd,  # no .env there
         env=env,
         stdout=subprocess.PIPE,
@@ -112,7 +115,7 @@ def run_bot(
 ) -> tuple[subprocess.CompletedProcess[str], list[str]]:
     """Run the bot to its end; returns the finished process and the REST paths it asked for."""
     with fake_discord(respond) as fake:
-        process = launch(cwd, fake.base, env)
+        process = launch(cwd, fake, env)
         try:
             out, err = process.communicate(timeout=timeout)
         finally:
