@@ -98,7 +98,7 @@ class Settings(BaseSettings):
     @classmethod
     def _token_shape(cls, value: SecretStr) -> SecretStr:
         token = value.get_secret_value().strip()
-        # docker run --env-file and compose's env_file (unlike a shell or python-dotenv) keep
+        # docker run --env-file (unlike a shell, python-dotenv or Compose's env_file) keeps
         # quotes: DISCORD_TOKEN="abc" arrives with its quotes. A token never contains one.
         if len(token) >= 2 and token[0] == token[-1] and token[0] in "\"'":
             token = token[1:-1].strip()
