@@ -4,6 +4,7 @@ syncs the slash commands only where asked to."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import Callable
@@ -111,6 +112,8 @@ class KachufulBot(commands.Bot):
         await self.tables.restore()
         await self.sync_commands()
         if self.heartbeat_file is not None:
+            # A beat left by the previous run must not report this one healthy.
+            self.heartbeat_file.unlink(missing_ok=True)
             self._heartbeat_task = asyncio.create_task(self._heartbeat(self.heartbeat_file))
         if self.freeze_gc_after_setup:
             gc.collect()
@@ -177,6 +180,9 @@ class KachufulBot(commands.Bot):
         log.debug("shutting down")
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
+        if self.heartbeat_file is not None:
+            with contextlib.suppress(OSError):
+                self.heartbeat_file.unlink(missing_ok=True)
         tables = getattr(self, "tables", None)
         if tables is not None:
             await tables.shutdown()

@@ -51,6 +51,22 @@ async def test_a_signal_to_a_playing_bot_closes_it_and_checkpoints(
     assert not wal.exists() or wal.stat().st_size == 0  # database closed and checkpointed
 
 
+async def test_the_heartbeat_file_goes_with_the_bot(make_bot: object, tmp_path: Path) -> None:
+    beat = tmp_path / "kachuful.heartbeat"
+    beat.touch()  # left by a previous run
+    bot = make_bot()  # type: ignore[operator]
+    bot.heartbeat_file = beat
+    env = simcord.Env(bot)
+    await env.start()
+    try:
+        assert not beat.exists()  # not healthy until this run has beaten
+        assert await bot.beat(beat)
+        await bot.close()
+        assert not beat.exists()
+    finally:
+        await env.shutdown()
+
+
 async def test_a_shutdown_that_hangs_is_given_up_after_the_deadline(
     env: simcord.Env, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -206,3 +206,34 @@ def test_a_path_that_cannot_be_created_is_refused(tmp_path: Path) -> None:
     assert result.returncode == 2
     _one_line(result.stderr, path)
     assert requests == []
+
+
+async def test_a_database_left_by_a_crash_is_accepted_with_its_wal(tmp_path: Path) -> None:
+    import shutil
+
+    from bot.store.models import Seat
+
+    live = tmp_path / "live"
+    store = await Store.open(live / "k.sqlite3")
+    try:
+        for channel in range(5):
+            await store.create_game(
+                guild_id=1,
+                channel_id=channel,
+                host_id=1,
+                rules={},
+                max_seats=3,
+                seats=[Seat(user_id=1, name="Asha")],
+            )
+        crashed = tmp_path / "crashed"
+        crashed.mkdir()
+        for name in ("k.sqlite3", "k.sqlite3-wal", "k.sqlite3-shm"):
+            shutil.copy(live / name, crashed / name)  # the files as a killed process leaves them
+    finally:
+        await store.close()
+    assert (crashed / "k.sqlite3-wal").stat().st_size > 0
+    reopened = await Store.open(crashed / "k.sqlite3")
+    try:
+        assert len(await reopened.games_with_status("lobby")) == 5  # the WAL's commits are kept
+    finally:
+        await reopened.close()
