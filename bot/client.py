@@ -19,7 +19,8 @@ from bot import render, ui
 from bot.health import HEARTBEAT_SECONDS
 from bot.settings import Settings
 from bot.store import Store, StoreError
-from bot.tables import TableManager
+from bot.table import Tables
+from bot.table.publisher import CHANNEL_POSTS
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ class KachufulTree(app_commands.CommandTree[Any]):
 
 class KachufulBot(commands.Bot):
     store: Store
-    tables: TableManager
+    tables: Tables
 
     def __init__(
         self,
@@ -58,6 +59,7 @@ class KachufulBot(commands.Bot):
         *,
         new_seed: Callable[[], str] | None = None,
         store: Store | None = None,
+        post_limit: int = CHANNEL_POSTS,
         **options: Any,
     ) -> None:
         # Slash commands and button clicks reach the bot whatever its intents; it reads no
@@ -86,6 +88,9 @@ class KachufulBot(commands.Bot):
         if store is not None:
             self.store = store
         self._shutdown: asyncio.Task[None] | None = None
+        # New messages per channel in 5 s: Discord's limit. (Tests that do not check pacing
+        # raise it: a paced post waits on a real-time timer in the simulated Discord.)
+        self.post_limit = post_limit
         # Set by the process entry point (not by in-process tests): after start-up, move the
         # long-lived objects (modules, discord.py's state, restored tables) out of the garbage
         # collector's sight, which shortens every full collection while tables are playing.
@@ -103,13 +108,14 @@ class KachufulBot(commands.Bot):
                 raise StartupError(str(error)) from None
         log.debug("database %s ready", self.settings.db_path)
         if self._new_seed is not None:
-            self.tables = TableManager(self, self.store, self.settings, new_seed=self._new_seed)
+            self.tables = Tables(self, self.store, self.settings, new_seed=self._new_seed)
         else:
-            self.tables = TableManager(self, self.store, self.settings)
+            self.tables = Tables(self, self.store, self.settings)
+        self.tables.limits.count = self.post_limit
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         ui.register(self)
-        await self.tables.restore()
+        await self.tables.restore.run()
         await self.sync_commands()
         if self.heartbeat_file is not None:
             # A beat left by the previous run must not report this one healthy.

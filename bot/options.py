@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, get_args
 
+from bot.render.channel import MODES
 from kachuful_core.rules import MAX_PLAYERS, MIN_PLAYERS, ScheduleName, ScoringName, TrumpName
 
 # 0 is "classic"; a hand above 52 ÷ players is lowered (with a note) when the game starts.
@@ -46,6 +47,7 @@ def check_start(
     scoring: Any = "exact",
     blind_bids: Any = False,
     forehead: Any = False,
+    mode: Any = "trick",
 ) -> StartOptions | str:
     """/kachuful start: the seats and table options, or the refusal to show."""
     if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -62,6 +64,7 @@ def check_start(
         ("schedule", schedule, SCHEDULES),
         ("trump", trump, TRUMPS),
         ("scoring", scoring, SCORINGS),
+        ("mode", mode, MODES),
     ):
         refusal = _one_of(name, value, allowed)
         if refusal is not None:
@@ -79,6 +82,7 @@ def check_start(
             "scoring": scoring,
             "blind_bids": blind_bids,
             "forehead": forehead,
+            "mode": mode,
         },
     )
 

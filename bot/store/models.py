@@ -71,12 +71,25 @@ class GameRow:
     seed: str | None = None
     record: dict[str, Any] | None = None
     message_id: int | None = None
+    # Why the game ended without a result (see migration 0002), for its public notice.
+    ended: str | None = None
+    # False while the publisher still owes the channel messages of a closed game.
+    settled: bool = True
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.user_id == user_id:
                 return index
         return None
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """A public message as delivered: where it is, and the digest of what it shows."""
+
+    channel_id: int
+    message_id: int
+    digest: str
 
 
 @dataclass(frozen=True)

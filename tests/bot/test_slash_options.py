@@ -63,6 +63,7 @@ def _games(env: simcord.Env) -> int:
         ({"schedule": "sideways"}, "`schedule`", "down-up, down, double"),
         ({"trump": "hearts"}, "`trump`", "cycle, cycle-notrump, turned"),
         ({"scoring": ""}, "`scoring`", "exact, penalty, per-trick, judgement"),
+        ({"mode": "cinema"}, "`mode`", "trick, compact, thread"),
     ],
 )
 async def test_start_with_an_option_outside_its_choices_is_refused(
@@ -98,6 +99,7 @@ def test_the_checks() -> None:
     checked = check_start(players=5, max_hand=0, schedule="double")
     assert not isinstance(checked, str)
     assert checked.players == 5 and checked.options["max_hand"] == "classic"
+    assert checked.options["mode"] == "trick"
     assert check_start().options["max_hand"] == "full"  # type: ignore[union-attr]
     assert isinstance(check_start(players=True), str)  # a bool is not a number of seats
     assert isinstance(check_start(hook="yes"), str)
