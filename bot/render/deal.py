@@ -131,7 +131,7 @@ def bidding(row: GameRow, game: Game, index: int, turn: Turn | None) -> MessageS
     commitment = game.commitment(index)
     if commitment:
         embed.set_footer(text=f"Deal commitment {short(commitment)} (full value in the export)")
-    content = _turn_text(row, game, turn, "bid") if live else "Bidding closed."
+    content = _turn_text(row, game, turn, "bid") if live else None
     return MessageSpec(content=content or None, embeds=(embed,))
 
 

@@ -32,8 +32,8 @@ SCHEDULE_NAMES = {
     "double": "Double (H…1…H…1…H)",
 }
 TRUMP_NAMES = {
-    "cycle": "Cycle ♠ ♦ ♣ ♥",
-    "cycle-notrump": "Cycle ♠ ♦ ♣ ♥ + no-trump",
+    "cycle": "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥",
+    "cycle-notrump": "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥ + no-trump",
     "turned": "Turned card (Oh Hell)",
 }
 SCORING_NAMES = {

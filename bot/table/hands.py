@@ -53,7 +53,7 @@ async def edit_original(client: discord.Client, token: str, spec: MessageSpec) -
         previous_allowed_mentions=client.allowed_mentions,
     ) as params:
         await async_context.get().edit_original_interaction_response(
-            client.application_id,
+            client.application_id or 0,
             token,
             # discord.py's own HTTP session (what an Interaction uses for the same call).
             session=http._HTTPClient__session,

@@ -173,6 +173,27 @@ class Tables:
                 None, interaction, Reply(MessageSpec(content=render.notice("restarting")))
             )
             return None
+        watchdog = Deferral(interaction) if interaction is not None else None
+        try:
+            outcome = await self._locked(session, step)
+        finally:
+            if watchdog is not None:
+                await watchdog.done()
+        if interaction is not None and outcome is not None and outcome.reply is not None:
+            await self.answer(session, interaction, outcome.reply)
+        if outcome is not None and outcome.commit:
+            log.debug(
+                "table %s: move %s committed in %.1f ms",
+                session.row.id,
+                session.row.version,
+                (time.perf_counter() - started) * 1000,
+            )
+            self.published(session, close=outcome.close)
+        return outcome
+
+    async def _locked(
+        self, session: TableSession, step: Callable[[TableSession], Step | None]
+    ) -> Step | None:
         async with session.lock:
             if session.closed:
                 outcome: Step | None = refusal("no_table")
@@ -189,16 +210,6 @@ class Tables:
                     # must not run ahead of disk either; the caller logs and answers it.
                     await self.reload(session)
                     raise
-        if interaction is not None and outcome is not None and outcome.reply is not None:
-            await self.answer(session, interaction, outcome.reply)
-        if outcome is not None and outcome.commit:
-            log.debug(
-                "table %s: move %s committed in %.1f ms",
-                session.row.id,
-                session.row.version,
-                (time.perf_counter() - started) * 1000,
-            )
-            self.published(session, close=outcome.close)
         return outcome
 
     def _not_saved(self, session: TableSession, error: StoreError) -> Step:
@@ -272,9 +283,17 @@ class Tables:
     ) -> None:
         edit = reply.edit and (reply.public_edit or _clicked_private(interaction))
         kwargs = send_kwargs(reply.spec, edit=edit)
+        deferred = interaction.response.is_done()  # deferred: the change took long
         try:
-            if edit:
+            if deferred and interaction.type is discord.InteractionType.application_command:
+                # A deferred command shows "thinking…" until its response is edited.
+                await interaction.edit_original_response(**send_kwargs(reply.spec, edit=True))
+            elif edit and deferred:
+                await interaction.edit_original_response(**kwargs)
+            elif edit:
                 await interaction.response.edit_message(**kwargs)
+            elif deferred:
+                await interaction.followup.send(ephemeral=reply.ephemeral, **kwargs)
             else:
                 await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
         except discord.HTTPException:
@@ -331,6 +350,39 @@ class Tables:
 
     def lobby_minutes(self) -> int:
         return max(1, round(self.settings.lobby_timeout_seconds / 60))
+
+
+# Discord wants an answer to an interaction within 3 s: a change still waiting for its table
+# or the database by then is deferred, and answered when it is done.
+DEFER_AFTER = 2.0
+
+
+class Deferral:
+    """Defers the interaction if the change has not finished after DEFER_AFTER seconds."""
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+        self.task: asyncio.Task[None] | None = None
+        loop = asyncio.get_running_loop()
+        self.handle = loop.call_later(DEFER_AFTER, self._fire)
+
+    def _fire(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._defer())
+
+    async def _defer(self) -> None:
+        response = self.interaction.response
+        if response.is_done():
+            return
+        command = self.interaction.type is discord.InteractionType.application_command
+        try:
+            await response.defer(ephemeral=True, thinking=command)
+        except discord.HTTPException:
+            log.debug("could not defer a slow interaction")
+
+    async def done(self) -> None:
+        self.handle.cancel()
+        if self.task is not None:
+            await self.task
 
 
 def _clicked_private(interaction: discord.Interaction[Any]) -> bool:

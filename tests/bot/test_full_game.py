@@ -7,8 +7,9 @@ from typing import Any
 
 import simcord
 
+from bot.render.cards import label as card_label
 from kachuful_core import load_game, score_summary
-from kachuful_core.cards import card_label, parse_card
+from kachuful_core.cards import parse_card
 
 from .helpers import Table, buttons, custom_ids, validate_all_requests, world
 

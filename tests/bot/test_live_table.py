@@ -13,9 +13,10 @@ import pytest
 import simcord
 
 from bot.client import KachufulBot
+from bot.render.cards import label as card_label
 from bot.table.publisher import Publisher
 from kachuful_core import Phase, load_game, score_summary
-from kachuful_core.cards import card_label, parse_card
+from kachuful_core.cards import parse_card
 
 from .helpers import Table, buttons, enabled_actions, start_game, world
 
