@@ -145,7 +145,12 @@ class KachufulBot(commands.Bot):
 
     async def _heartbeat(self, path: Path) -> None:
         while not self.is_closed():
-            await self.beat(path)
+            try:
+                await self.beat(path)
+            except Exception:
+                # A beat that fails for an unforeseen reason must not end the beating (the
+                # container would be restarted as unhealthy for nothing); it is logged.
+                log.exception("heartbeat failed")
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def sync_commands(self) -> None:
