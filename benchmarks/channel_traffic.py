@@ -8,7 +8,7 @@ enabled bid or card of their private hand message, as the bot tests do) and repo
 - messages created, edited and deleted, and REST requests in all, per move;
 - the most turn pings the channel ever held at once.
 
-    .venv/bin/python benchmarks/channel_traffic.py                    # 3 and 4 players, default hands
+    .venv/bin/python benchmarks/channel_traffic.py          # 3 and 4 players, default hands
     .venv/bin/python benchmarks/channel_traffic.py --players 3 --max-hand 3 --mode compact
     .venv/bin/python benchmarks/channel_traffic.py --quick            # CI smoke run
 
@@ -76,7 +76,9 @@ def public(channel: Any) -> list[Any]:
     return [m for m in channel.history() if not m.flags.ephemeral]
 
 
-async def play_game(env: simcord.Env, players: int, max_hand: int | None, mode: str) -> dict[str, Any]:
+async def play_game(
+    env: simcord.Env, players: int, max_hand: int | None, mode: str
+) -> dict[str, Any]:
     guild = env.create_guild(f"Club {players} {mode} {max_hand}")
     channel = guild.create_text_channel("cards")
     members = [guild.add_member(env.create_user(f"p{i}")) for i in range(players)]
@@ -110,7 +112,9 @@ async def play_game(env: simcord.Env, players: int, max_hand: int | None, mode: 
                 m
                 for place in reversed(places)
                 for m in reversed(public(place))
-                if any(getattr(c, "label", "") == "Your hand" for r in m.components for c in r.children)
+                if any(
+                    getattr(c, "label", "") == "Your hand" for r in m.components for c in r.children
+                )
             )
             result = await member.click(carrier, label="Your hand")
             hands[member.id] = result.response.id
@@ -132,7 +136,9 @@ async def play_game(env: simcord.Env, players: int, max_hand: int | None, mode: 
         "public_messages_left": len(left),
         "left_with_mentions": sum(1 for m in left if MENTION.search(m.content or "")),
         "messages_created": created,
-        "messages_edited": sum(1 for r in requests if r.method == "PATCH" and "/channels/" in r.path),
+        "messages_edited": sum(
+            1 for r in requests if r.method == "PATCH" and "/channels/" in r.path
+        ),
         "messages_deleted": sum(1 for r in requests if r.method == "DELETE"),
         "requests_per_move": round(len(requests) / moves, 2),
         "channel_requests_per_move": round(
