@@ -315,9 +315,7 @@ def line(kind: str, f: dict[str, Any]) -> str:
 # ---- matches --------------------------------------------------------------------------------
 
 
-def run_games(
-    jobs: list[tuple[tuple[str, ...], int, bool]], workers: int
-) -> list[dict[str, Any]]:
+def run_games(jobs: list[tuple[tuple[str, ...], int, bool]], workers: int) -> list[dict[str, Any]]:
     if workers <= 1:
         return [_play(j) for j in jobs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -417,12 +415,13 @@ def main(argv: list[str] | None = None) -> int:
             m = field_match(kind, games, args.seed, args.workers, mirror)
             left = sum(r["left_out"] for r in m["results"])
             total = sum(r["deals"] for r in m["results"])
-            print(f"one seat of {kind} among three heuristic, {games} games, "
-                  f"{left} of {total} deals left out (not mirrorable):")
+            print(
+                f"one seat of {kind} among three heuristic, {games} games, "
+                f"{left} of {total} deals left out (not mirrorable):"
+            )
             for k, f in m["summary"].items():
                 print(line(k if k != "heuristic" or kind == "heuristic" else "heuristic x3", f))
-            out["field"][kind] = {"summary": m["summary"], "deals_left_out": left,
-                                  "deals": total}
+            out["field"][kind] = {"summary": m["summary"], "deals_left_out": left, "deals": total}
     elif args.match == "h2h":
         if not kinds or len(kinds) != 2:
             raise SystemExit("--match h2h needs --kinds A,B")
@@ -431,14 +430,19 @@ def main(argv: list[str] | None = None) -> int:
         left = sum(r["left_out"] for r in m["results"])
         total = sum(r["deals"] for r in m["results"])
         d = m["difference"]
-        print(f"{kinds[0]} x2 vs {kinds[1]} x2, {games} deal sets x 2 seatings, "
-              f"{left} of {total} deals left out (not mirrorable):")
+        print(
+            f"{kinds[0]} x2 vs {kinds[1]} x2, {games} deal sets x 2 seatings, "
+            f"{left} of {total} deals left out (not mirrorable):"
+        )
         for k, f in m["summary"].items():
             print(line(k, f))
-        print(f"  difference {d['a']} - {d['b']}: {d['points_per_deal']:+.3f} ±{d['ci95']:.3f}"
-              " points per deal (95%, over deal sets)")
-        out.update(games=games, summary=m["summary"], difference=d, deals_left_out=left,
-                   deals=total)
+        print(
+            f"  difference {d['a']} - {d['b']}: {d['points_per_deal']:+.3f} ±{d['ci95']:.3f}"
+            " points per deal (95%, over deal sets)"
+        )
+        out.update(
+            games=games, summary=m["summary"], difference=d, deals_left_out=left, deals=total
+        )
     else:
         games = args.games or 20
         m = levels_match(kinds or [*LEVELS], games, args.seed, args.workers, mirror)
@@ -470,9 +474,7 @@ def play_short_game(kinds: tuple[str, ...], game_seed: int) -> dict[str, Any]:
     rules = Rules(players=PLAYERS, max_hand=4)
     game = Game.new(rules, seed=game_seed)
     times: dict[str, list[float]] = {k: [] for k in kinds}
-    seats = [
-        Timed(LEVELS[k](game_seed * 7 + s), times[k]) for s, k in enumerate(kinds)
-    ]
+    seats = [Timed(LEVELS[k](game_seed * 7 + s), times[k]) for s, k in enumerate(kinds)]
     stats = {k: {"deals": 0, "exact": 0, "points": 0} for k in kinds}
     while game.phase is not Phase.FINISHED:
         seat = game.turn
