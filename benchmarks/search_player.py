@@ -11,8 +11,8 @@ UCT constant 2, unlimited world samples, the most visited action), acting on a m
 Mirroring. When a match has an ISMCTS seat, each deal is mirrored into ``oh_hell`` by forcing
 its chance outcomes: ``num_tricks_fixed`` = the hand size, the deal's dealer, every dealt card
 to its seat (``oh_hell`` deals card ``i`` to player ``i mod n``; our suits S H D C are its
-S H D C, card ``rank * 4 + suit``), then as the turned trump card the lowest undealt card of
-the deal's trump suit. ``oh_hell``'s last bidder may not make the bids add up to the tricks,
+S H D C, card ``rank * 4 + suit``), then as the turned trump card an undealt card of the
+deal's trump suit, drawn at random. ``oh_hell``'s last bidder may not make the bids add up to the tricks,
 which is the hook rule. A deal cannot be mirrored when no card is left to turn up (13-card
 deals) or when every card of the trump suit is dealt (so no undealt card shows the trump
 suit; this happens in about 30% of 12-card deals and 8% of 11-card deals). Such deals are
@@ -42,6 +42,7 @@ import argparse
 import itertools
 import json
 import math
+import random
 import statistics
 import sys
 import time
@@ -126,15 +127,17 @@ def our_card(action: int) -> int:
     return OS_SUIT.index(action % 4) * 13 + action // 4
 
 
-def turned_card(hands: tuple[tuple[int, ...], ...], trump: int | None) -> int | None:
-    """The undealt card to turn up in oh_hell, or None when the deal cannot be mirrored."""
+def turned_card(hands: tuple[tuple[int, ...], ...], trump: int | None, key: str) -> int | None:
+    """The undealt card to turn up in oh_hell, or None when the deal cannot be mirrored: one
+    of the undealt cards of the trump suit, drawn by ``key`` (not the lowest, which would tell
+    the ISMCTS seats that every lower trump is in play)."""
     if trump is None:
         return None
     dealt = {c for h in hands for c in h}
     spare = [c for c in range(trump * 13, trump * 13 + 13) if c not in dealt]
     if len(dealt) >= 52 or not spare:
         return None
-    return spare[0]
+    return random.Random(key).choice(spare)
 
 
 class Mirror:
@@ -204,7 +207,7 @@ def play_game(kinds: tuple[str, ...], game_seed: int, mirrorable_only: bool) -> 
     left_out = 0
     while game.phase is not Phase.FINISHED:
         index = game.deal_index
-        turned = turned_card(game.deals[-1].hands, game.trump)
+        turned = turned_card(game.deals[-1].hands, game.trump, f"{game_seed}/{index}")
         counted = turned is not None or not mirror_needed
         mirror = None
         if turned is not None and any(is_ismcts(k) for k in kinds):
