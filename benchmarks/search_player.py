@@ -10,13 +10,14 @@ UCT constant 2, unlimited world samples, the most visited action), acting on a m
 
 Mirroring. When a match has an ISMCTS seat, each deal is mirrored into ``oh_hell`` by forcing
 its chance outcomes: ``num_tricks_fixed`` = the hand size, the deal's dealer, every dealt card
-to its seat (``oh_hell`` deals card ``i`` to player ``i mod n``; our suits S H D C are its
-S H D C, card ``rank * 4 + suit``), then as the turned trump card an undealt card of the
-deal's trump suit, drawn at random. ``oh_hell``'s last bidder may not make the bids add up to the tricks,
-which is the hook rule. A deal cannot be mirrored when no card is left to turn up (13-card
-deals) or when every card of the trump suit is dealt (so no undealt card shows the trump
-suit; this happens in about 30% of 12-card deals and 8% of 11-card deals). Such deals are
-played by four HeuristicPlayers and left out of every figure; the count is reported. Matches
+to its seat (``oh_hell`` deals card ``i`` to player ``i mod n``; a suit is the suit of the
+same name, ``oh_hell``'s card being ``rank * 4 + suit`` with suits C D S H), then as the
+turned trump card an undealt card of the deal's trump suit, drawn at random.
+``oh_hell``'s last bidder may not make the bids add up to the tricks, which is the hook
+rule. A deal cannot be mirrored when no card is left to turn up (13-card deals) or when
+every card of the trump suit is dealt (no undealt card shows the trump suit; about 30% of
+12-card deals and 8% of 11-card deals). Such deals are played by four HeuristicPlayers and
+left out of every figure; the count is reported. Matches
 without an ISMCTS seat count every deal unless ``--mirrorable-only``.
 
 Figures. Per seat kind: exact-bid rate and points per deal (Kachuful's score) with 95%
@@ -69,24 +70,29 @@ PLAYERS = 4
 class Timed:
     """Wraps a player and records how long each of its decisions takes."""
 
-    def __init__(self, player: Player, times: list[float]) -> None:
+    def __init__(self, player: Player, times: list[float], cpu: list[float]) -> None:
         self.player = player
         self.name = player.name
         self.times = times
+        self.cpu = cpu
 
     def choose_blind(self, view: SeatView) -> bool:
         return self.player.choose_blind(view)
 
     def choose_bid(self, view: SeatView) -> int:
+        cpu = time.thread_time()
         start = time.perf_counter()
         bid = self.player.choose_bid(view)
         self.times.append(time.perf_counter() - start)
+        self.cpu.append(time.thread_time() - cpu)
         return bid
 
     def choose_card(self, view: SeatView) -> Card | None:
+        cpu = time.thread_time()
         start = time.perf_counter()
         card = self.player.choose_card(view)
         self.times.append(time.perf_counter() - start)
+        self.cpu.append(time.thread_time() - cpu)
         return card
 
 
@@ -194,13 +200,14 @@ def play_game(kinds: tuple[str, ...], game_seed: int, mirrorable_only: bool) -> 
     game.opening_events()
     mirror_needed = mirrorable_only or any(is_ismcts(k) for k in kinds)
     times: dict[str, list[float]] = {k: [] for k in kinds}
+    cpu: dict[str, list[float]] = {k: [] for k in kinds}
     seats: list[Any] = []
     for seat, kind in enumerate(kinds):
         player_seed = game_seed * 7 + seat
         if is_ismcts(kind):
             seats.append(make_ismcts(int(kind.split("-", 1)[1]), player_seed % (2**31)))
         else:
-            seats.append(Timed(LEVELS[kind](player_seed), times[kind]))
+            seats.append(Timed(LEVELS[kind](player_seed), times[kind], cpu[kind]))
     stand_in = HeuristicPlayer(0)
     os_games: dict[int, Any] = {}
     stats = {k: {"deals": 0, "exact": 0, "points": 0} for k in kinds}
@@ -222,9 +229,11 @@ def play_game(kinds: tuple[str, ...], game_seed: int, mirrorable_only: bool) -> 
                 events = act(game, seat, stand_in)
             elif is_ismcts(kind):
                 assert mirror is not None
+                cpu0 = time.thread_time()
                 start = time.perf_counter()
                 action = seats[seat].step(mirror.state)
                 times[kind].append(time.perf_counter() - start)
+                cpu[kind].append(time.thread_time() - cpu0)
                 if game.phase is Phase.BIDDING:
                     events = game.bid(seat, action - 52)
                 else:
@@ -243,7 +252,13 @@ def play_game(kinds: tuple[str, ...], game_seed: int, mirrorable_only: bool) -> 
                         stats[k]["points"] += e.scores[s]
         if mirror is not None:
             assert mirror.state.is_terminal()
-    return {"stats": stats, "times": times, "left_out": left_out, "deals": game.num_deals}
+    return {
+        "stats": stats,
+        "times": times,
+        "cpu": cpu,
+        "left_out": left_out,
+        "deals": game.num_deals,
+    }
 
 
 def _play(args: tuple[tuple[str, ...], int, bool]) -> dict[str, Any]:
@@ -287,6 +302,7 @@ def summarize(results: list[dict[str, Any]], kinds: list[str]) -> dict[str, Any]
         exact, exact_ci = ratio_interval([(g["deals"], g["exact"]) for g in per_game])
         points, points_ci = ratio_interval([(g["deals"], g["points"]) for g in per_game])
         times = sorted(t for r in results for t in r["times"].get(k, []))
+        cpu = sorted(t for r in results for t in r["cpu"].get(k, []))
         out[k] = {
             "games": len(per_game),
             "seat_deals": sum(g["deals"] for g in per_game),
@@ -298,6 +314,9 @@ def summarize(results: list[dict[str, Any]], kinds: list[str]) -> dict[str, Any]
             "decision_ms_median": round(statistics.median(times) * 1e3, 3) if times else None,
             "decision_ms_p99": round(percentile(times, 0.99) * 1e3, 3) if times else None,
             "decision_ms_max": round(times[-1] * 1e3, 3) if times else None,
+            # Thread CPU time: what one core spends, whatever else the machine is doing.
+            "decision_cpu_ms_median": round(statistics.median(cpu) * 1e3, 3) if cpu else None,
+            "decision_cpu_ms_p99": round(percentile(cpu, 0.99) * 1e3, 3) if cpu else None,
         }
     return out
 
@@ -305,6 +324,7 @@ def summarize(results: list[dict[str, Any]], kinds: list[str]) -> dict[str, Any]
 def line(kind: str, f: dict[str, Any]) -> str:
     t = (
         f"median {f['decision_ms_median']:.3f} ms, p99 {f['decision_ms_p99']:.3f} ms"
+        f" (CPU median {f['decision_cpu_ms_median']:.3f}, p99 {f['decision_cpu_ms_p99']:.3f})"
         if f["decisions"]
         else "-"
     )
@@ -477,7 +497,8 @@ def play_short_game(kinds: tuple[str, ...], game_seed: int) -> dict[str, Any]:
     rules = Rules(players=PLAYERS, max_hand=4)
     game = Game.new(rules, seed=game_seed)
     times: dict[str, list[float]] = {k: [] for k in kinds}
-    seats = [Timed(LEVELS[k](game_seed * 7 + s), times[k]) for s, k in enumerate(kinds)]
+    cpu: dict[str, list[float]] = {k: [] for k in kinds}
+    seats = [Timed(LEVELS[k](game_seed * 7 + s), times[k], cpu[k]) for s, k in enumerate(kinds)]
     stats = {k: {"deals": 0, "exact": 0, "points": 0} for k in kinds}
     while game.phase is not Phase.FINISHED:
         seat = game.turn
@@ -488,7 +509,7 @@ def play_short_game(kinds: tuple[str, ...], game_seed: int) -> dict[str, Any]:
                     stats[k]["deals"] += 1
                     stats[k]["exact"] += e.bids[s] == e.tricks_won[s]
                     stats[k]["points"] += e.scores[s]
-    return {"stats": stats, "times": times, "left_out": 0, "deals": game.num_deals}
+    return {"stats": stats, "times": times, "cpu": cpu, "left_out": 0, "deals": game.num_deals}
 
 
 Factory = Callable[[int], Player]

@@ -35,12 +35,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
-from ..cards import SUIT_MASKS, Card
+from ..cards import BITS, SUIT_MASKS, Card, cards_of
 from ..game import Phase
 from ..rules import Rules
 from ..views import SeatView
+from ._bid_table import TABLE
 from .heuristic import (
     PRESSURE,
     PRESSURE_CLIP,
@@ -56,13 +58,15 @@ from .heuristic import (
 FULL = (1 << 52) - 1
 S0, S1, S2, S3 = SUIT_MASKS
 TAU = 1.5  # temperature of the bidder model, in points
-BID_CANDIDATES = 4  # bids searched (the heuristic's best by expected score)
+BID_CANDIDATES = 5  # bids searched (the heuristic's best by expected score)
 PRIOR_WEIGHT = 3.0  # rollouts' worth of the heuristic's estimate of a bid
-CARD_BUDGET = 40_000  # card plays of rollouts per card decision
-BID_BUDGET = 60_000  # card plays of rollouts per bid decision
+CARD_BUDGET = 32_000  # card plays of rollouts per card decision
+BID_BUDGET = 38_000  # card plays of rollouts per bid decision
 MIN_SAMPLES = 12
-MAX_SAMPLES = 160
+MAX_SAMPLES = 120
 OVERSAMPLE = 3  # candidate deals per kept deal
+DEAL_COST = 25 * OVERSAMPLE  # drawing and weighing a kept deal, in rollout card plays
+SURE = True
 
 
 def _rank_high(mask: int, tmask: int) -> Card:
@@ -143,6 +147,80 @@ def _lead(h: int, nd: int, tmask: int, seen: int) -> Card:
     return h.bit_length() - 1  # only trumps, none sure: the highest
 
 
+def _follow(h: int, nd: int, tmask: int, seen: int, last: bool, led_mask: int, best: int) -> Card:
+    """The rollout policy's card to an open trick: ``best`` is winning it, ``last`` says
+    whether this seat plays last to it."""
+    follow = h & led_mask
+    legal = follow or h
+    above = FULL & ~((2 << best) - 1)
+    bm = SUIT_MASKS[best // 13]
+    if bm == tmask:
+        win = legal & tmask & above
+    else:
+        win = legal & bm & above
+        if not follow:
+            win |= legal & tmask
+    left = h.bit_count()
+    if nd < 0 or nd > left:
+        return _rank_high(legal, tmask)
+    if nd > 0 and SURE and tmask:
+        mine = h & tmask
+        top_out = (tmask & ~(seen | h)).bit_length()
+        sure = (mine >> top_out).bit_count() if top_out else mine.bit_count()
+        if sure >= nd and not (win & mine & ~((1 << top_out) - 1) if top_out else win & mine):
+            nd = 0  # the sure trumps will make the bid: duck with the rest
+    if nd > 0:
+        if win:
+            if last or not follow:
+                return (win & -win).bit_length() - 1
+            # The cheapest card no unplayed card of the suit beats, else the highest.
+            outside = FULL & ~(seen | h) & led_mask
+            sm = win
+            while sm:
+                low = sm & -sm
+                c = low.bit_length() - 1
+                if not outside & ~((2 << c) - 1):
+                    return c
+                sm ^= low
+            return win.bit_length() - 1
+        if follow:
+            return (follow & -follow).bit_length() - 1
+        return _rank_low(legal, tmask)
+    lose = legal & ~win
+    if lose:
+        return lose.bit_length() - 1 if follow else _danger(lose, tmask)
+    if last:
+        return win.bit_length() - 1 if follow else _danger(win, tmask)
+    return (win & -win).bit_length() - 1
+
+
+def policy_card(view: SeatView) -> Card:
+    """The rollout policy's card for a seat's turn, from its view alone."""
+    assert view.hand is not None
+    h = _hand_mask(view.hand)
+    trump = -1 if view.trump is None else view.trump
+    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+    seen = 0
+    for trick in view.completed_tricks:
+        for _, c in trick:
+            seen |= 1 << c
+    trick = view.current_trick
+    for _, c in trick:
+        seen |= 1 << c
+    if view.turned is not None:
+        seen |= 1 << view.turned
+    bid = view.bids[view.seat]
+    nd = (bid if bid is not None else 0) - view.tricks_won[view.seat]
+    if not trick:
+        return _lead(h, nd, tmask, seen)
+    best = trick[0][1]
+    for _, c in trick[1:]:
+        if (c // 13 == best // 13 and c > best) or (c // 13 == trump and best // 13 != trump):
+            best = c
+    last = len(trick) == view.players - 1
+    return _follow(h, nd, tmask, seen, last, SUIT_MASKS[trick[0][1] // 13], best)
+
+
 def playout(
     hands: list[int],
     need: list[int],
@@ -175,37 +253,8 @@ def playout(
             best = card
             best_seat = turn
         else:
-            follow = h & led_mask
-            legal = follow or h
-            above = FULL & ~((2 << best) - 1)
+            card = _follow(h, nd, tmask, seen, in_trick == n - 1, led_mask, best)
             bm = SUIT_MASKS[best // 13]
-            if bm == tmask:
-                win = legal & tmask & above
-            else:
-                win = legal & bm & above
-                if not follow:
-                    win |= legal & tmask
-            left = h.bit_count()
-            if nd < 0 or nd > left:
-                card = _rank_high(legal, tmask)
-            elif nd > 0:
-                if win:
-                    if in_trick == n - 1 or not follow:
-                        card = (win & -win).bit_length() - 1
-                    else:
-                        card = win.bit_length() - 1
-                elif follow:
-                    card = (follow & -follow).bit_length() - 1
-                else:
-                    card = _rank_low(legal, tmask)
-            else:
-                lose = legal & ~win
-                if lose:
-                    card = lose.bit_length() - 1 if follow else _danger(lose, tmask)
-                elif in_trick == n - 1:
-                    card = win.bit_length() - 1 if follow else _danger(win, tmask)
-                else:
-                    card = (win & -win).bit_length() - 1
             cm = SUIT_MASKS[card // 13]
             if (cm == bm and card > best) or (cm == tmask and bm != tmask):
                 best = card
@@ -306,6 +355,15 @@ class _Situation:
         raw = _Table(v, dealt).future(dealt)
         return _calibrate(raw, v.trump, h, self.n)
 
+    def values(self, j: int, dealt: int, made: list[int]) -> list[float]:
+        """Expected score of each bid for seat ``j`` dealt ``dealt``, the bids ``made``
+        before it: by the distilled table where it has an entry, else the heuristic's model."""
+        h = self.view.hand_size
+        fast = _table_mean(self.n, h, self.trump, j == self.order[0], dealt)
+        if fast is not None:
+            return _normal_values(fast[0], fast[1], h, self.n, made, self.rules)
+        return _bid_values(self.trick_probs(j, dealt), h, self.n, made, self.rules)
+
     def before(self, j: int) -> list[int]:
         return self.order[: self.order.index(j)]
 
@@ -320,6 +378,24 @@ def _bid_values(probs: list[float], h: int, n: int, made: list[int], rules: Rule
         if shift:
             probs = _shift(probs, shift)
     dist = _count_dist(probs, h)
+    if rules.scoring == "exact":
+        return [dist[b] * (10 + b) for b in range(h + 1)]
+    return [sum(dist[t] * rules.score(b, t) for t in range(h + 1)) for b in range(h + 1)]
+
+
+def _normal_values(
+    mu: float, var: float, h: int, n: int, made: list[int], rules: Rules
+) -> list[float]:
+    """:func:`_bid_values` from a trick count's mean and variance alone (a discretized
+    normal for the heuristic's sum of Bernoulli variables)."""
+    if made and PRESSURE:
+        unclaimed = (h - sum(made)) / (n - len(made))
+        shift = PRESSURE * (unclaimed - mu)
+        mu += max(-PRESSURE_CLIP, min(shift, PRESSURE_CLIP))
+    scale = 1.0 / math.sqrt(2.0 * (var + 0.05))
+    erf = math.erf
+    cdf = [0.0] + [0.5 + 0.5 * erf((t + 0.5 - mu) * scale) for t in range(h)] + [1.0]
+    dist = [cdf[t + 1] - cdf[t] for t in range(h + 1)]
     if rules.scoring == "exact":
         return [dist[b] * (10 + b) for b in range(h + 1)]
     return [sum(dist[t] * rules.score(b, t) for t in range(h + 1)) for b in range(h + 1)]
@@ -387,19 +463,20 @@ class SearchPlayer:
         weights: list[float] = []
         total = wanted * OVERSAMPLE if bidders else wanted
         values_cache: dict[int, float] = {}
+        sample = rng.sample
         for _ in range(total):
             hands = [0] * n
             hands[me] = sit.hand
             free = sit.unseen
             for j in others:
                 allowed = free & ~sit.void[j]
-                pool = [c for c in range(52) if allowed >> c & 1]
+                pool = cards_of(allowed)
                 k = sit.counts[j]
                 if len(pool) < k:  # inconsistent view (cannot happen in a real game)
-                    pool = [c for c in range(52) if free >> c & 1]
+                    pool = cards_of(free)
                 picked = 0
-                for c in rng.sample(pool, k):
-                    picked |= 1 << c
+                for c in sample(pool, k):
+                    picked |= BITS[c]
                 hands[j] = picked
                 free &= ~picked
             w = 1.0
@@ -436,10 +513,9 @@ class SearchPlayer:
             return hit
         v = sit.view
         h = v.hand_size
-        probs = sit.trick_probs(j, dealt)
         before = sit.before(j)
         made = [b for s in before if (b := v.bids[s]) is not None]
-        values = _bid_values(probs, h, sit.n, made, sit.rules)
+        values = sit.values(j, dealt, made)
         legal = _legal(h, sum(made), j == v.dealer, sit.rules)
         top = max(values[b] for b in legal)
         z = sum(math.exp((values[b] - top) / TAU) for b in legal)
@@ -449,9 +525,41 @@ class SearchPlayer:
         cache[key] = p
         return p
 
-    def _samples(self, budget: int, branches: int, cards_left: int) -> int:
-        work = max(1, branches * cards_left)
-        return max(self.min_samples, min(self.max_samples, budget // work))
+    def _race(
+        self,
+        cands: list[int],
+        cost: int,
+        budget: int,
+        make_deals: Callable[[int], list[list[int]]],
+        evaluate: Callable[[list[int], int], float],
+        bonus: Callable[[int], float],
+        tiebreak: Callable[[int], int],
+    ) -> int:
+        """Successive halving: every candidate is scored on a first batch of sampled deals,
+        the better half goes on to a fresh batch, and so on until one is left; each round
+        spends about the same share of ``budget`` card plays (``cost`` per rollout, and
+        ``DEAL_COST`` per sampled deal).
+        ``bonus`` adds a prior to a candidate's total; ``tiebreak`` orders equal scores."""
+        rounds = max(1, math.ceil(math.log2(len(cands))))
+        plan = []
+        k = len(cands)
+        for _ in range(rounds):
+            m = budget // (rounds * (k * max(1, cost) + DEAL_COST))
+            plan.append(max(self.min_samples, min(self.max_samples, m)))
+            k = (k + 1) // 2
+        deals = make_deals(sum(plan))
+        alive = list(cands)
+        totals = dict.fromkeys(cands, 0.0)
+        start = 0
+        for r, m in enumerate(plan):
+            for hands in deals[start : start + m]:
+                for c in alive:
+                    totals[c] += evaluate(hands, c)
+            start += m
+            alive.sort(key=lambda c: (-(totals[c] + bonus(c)), tiebreak(c)))
+            if r < rounds - 1:
+                alive = alive[: (len(alive) + 1) // 2]
+        return alive[0]
 
     # ---- bidding ------------------------------------------------------------------------------
 
@@ -473,35 +581,37 @@ class SearchPlayer:
         if len(candidates) == 1:
             return candidates[0]
         rng = self._rng(view)
-        samples = self._samples(self.bid_budget, len(candidates), n * h)
-        deals = self._deals(sit, rng, samples)
         after = sit.order[sit.order.index(me) + 1 :]
         trump = sit.trump
         leader = sit.order[0]
         seen = sit.seen
-        totals = dict.fromkeys(candidates, 0.0)
         bids0 = list(view.bids)
-        for hands in deals:
-            later = {j: sit.trick_probs(j, hands[j]) for j in after}
-            for b in candidates:
-                bids = bids0.copy()
-                bids[me] = b
-                total = sum(x for x in bids if x is not None)
-                for j in after:
-                    done = [
-                        x for s in sit.order[: sit.order.index(j)] if (x := bids[s]) is not None
-                    ]
-                    values = _bid_values(later[j], h, n, done, rules)
-                    options = _legal(h, total, j == view.dealer, rules)
-                    bj = max(options, key=lambda x: (values[x], -x))
-                    bids[j] = bj
-                    total += bj
-                need = [x if x is not None else 0 for x in bids]
-                got = playout(hands.copy(), need, trump, n, leader, 0, -1, -1, -1, seen, me)
-                totals[b] += rules.score(b, got)
-        k = PRIOR_WEIGHT
-        m = len(deals)
-        return max(candidates, key=lambda b: ((totals[b] + k * prior[b]) / (m + k), -b))
+        dealer = view.dealer
+
+        def evaluate(hands: list[int], b: int) -> float:
+            bids = bids0.copy()
+            bids[me] = b
+            total = sum(x for x in bids if x is not None)
+            for j in after:
+                done = [x for s in sit.order[: sit.order.index(j)] if (x := bids[s]) is not None]
+                values = sit.values(j, hands[j], done)
+                options = _legal(h, total, j == dealer, rules)
+                bj = max(options, key=lambda x: (values[x], -x))
+                bids[j] = bj
+                total += bj
+            need = [x if x is not None else 0 for x in bids]
+            got = playout(hands.copy(), need, trump, n, leader, 0, -1, -1, -1, seen, me)
+            return float(rules.score(b, got))
+
+        return self._race(
+            candidates,
+            n * h,
+            self.bid_budget,
+            lambda m: self._deals(sit, rng, m),
+            evaluate,
+            lambda b: PRIOR_WEIGHT * prior[b],
+            lambda b: b,
+        )
 
     # ---- playing ------------------------------------------------------------------------------
 
@@ -529,11 +639,10 @@ class SearchPlayer:
             return self.heuristic.choose_card(view)  # the bid is lost: shed the highest card
         rng = self._rng(view)
         left = len(view.hand)
-        samples = self._samples(self.card_budget, len(cands), n * left)
-        deals = self._deals(sit, rng, samples)
         trump = sit.trump
         trick = view.current_trick
         tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+        best, best_seat = -1, -1
         if trick:
             best_seat, best = trick[0]
             for seat, card in trick[1:]:
@@ -541,39 +650,49 @@ class SearchPlayer:
                     card // 13 == trump and best // 13 != trump
                 ):
                     best_seat, best = seat, card
-        led = trick[0][1] // 13 if trick else -1
-        totals = dict.fromkeys(cands, 0.0)
+        led0 = trick[0][1] // 13 if trick else -1
         nxt = (me + 1) % n
         in_trick = len(trick)
-        for hands in deals:
-            for c in cands:
-                hs = hands.copy()
-                hs[me] ^= 1 << c
-                need = need0.copy()
-                seen = sit.seen | (1 << c)
-                if in_trick == 0:
-                    b, bs, led = c, me, c // 13
-                else:
-                    b, bs = best, best_seat
-                    cm = SUIT_MASKS[c // 13]
-                    bm = SUIT_MASKS[b // 13]
-                    if (cm == bm and c > b) or (cm == tmask and bm != tmask):
-                        b, bs = c, me
-                got = 0
-                if in_trick + 1 == n:
-                    need[bs] -= 1
-                    got = 1 if bs == me else 0
-                    got += playout(hs, need, trump, n, bs, 0, -1, -1, -1, seen, me)
-                else:
-                    got = playout(hs, need, trump, n, nxt, in_trick + 1, led, b, bs, seen, me)
-                totals[c] += rules.score(bid, won + got, blind)
-        return max(cands, key=lambda c: (totals[c], -(c % 13)))
+        seen0 = sit.seen
+
+        def evaluate(hands: list[int], c: int) -> float:
+            hs = hands.copy()
+            hs[me] ^= 1 << c
+            need = need0.copy()
+            seen = seen0 | (1 << c)
+            if in_trick == 0:
+                b, bs, led = c, me, c // 13
+            else:
+                b, bs, led = best, best_seat, led0
+                cm = SUIT_MASKS[c // 13]
+                bm = SUIT_MASKS[b // 13]
+                if (cm == bm and c > b) or (cm == tmask and bm != tmask):
+                    b, bs = c, me
+            if in_trick + 1 == n:
+                need[bs] -= 1
+                got = 1 if bs == me else 0
+                got += playout(hs, need, trump, n, bs, 0, -1, -1, -1, seen, me)
+            else:
+                got = playout(hs, need, trump, n, nxt, in_trick + 1, led, b, bs, seen, me)
+            return float(rules.score(bid, won + got, blind))
+
+        return self._race(
+            cands,
+            n * left,
+            self.card_budget,
+            lambda m: self._deals(sit, rng, m),
+            evaluate,
+            lambda c: 0.0,
+            lambda c: c % 13,
+        )
 
     def _distinct(self, sit: _Situation, legal: tuple[Card, ...]) -> list[Card]:
         """The legal cards less those equivalent to a lower one: cards of a suit with no
         card between them that anyone else may still hold are interchangeable."""
         out: list[Card] = []
-        outside = sit.unseen
+        outside = sit.unseen  # and the open trick's cards: they decide this trick
+        for _, card in sit.view.current_trick:
+            outside |= 1 << card
         prev = -2
         for c in sorted(legal):
             if prev >= 0 and prev // 13 == c // 13:
@@ -584,3 +703,29 @@ class SearchPlayer:
             out.append(c)
             prev = c
         return out
+
+
+def _table_mean(n: int, h: int, trump: int, lead: bool, dealt: int) -> tuple[float, float] | None:
+    """Expected trick count of a dealt hand, and its variance, by the distilled table
+    (:mod:`._bid_table`); None where the table has no entry (one-card deals, other sizes)."""
+    cells = TABLE.get(n, {}).get(h)
+    if cells is None:
+        return None
+    base = 104 if lead else 0
+    mu = 0.0
+    var = 0.0
+    for s in range(4):
+        sm = dealt & SUIT_MASKS[s]
+        if not sm:
+            continue
+        length = sm.bit_count()
+        length = 3 if length > 4 else length - 1
+        off = base + (52 if s == trump else 0) - 13 * s * 4 + length
+        while sm:
+            low = sm & -sm
+            c = low.bit_length() - 1
+            p = cells[off + c * 4]
+            mu += p
+            var += p * (1.0 - p)
+            sm ^= low
+    return mu, var
