@@ -300,6 +300,9 @@ class Child:
         from bot.client import KachufulBot
         from bot.settings import Settings
 
+        # No worker processes for computer decisions (the plain computer player needs none):
+        # a SIGKILLed child would leave them behind.
+        workers = {"computer_workers": 0} if "computer_workers" in Settings.model_fields else {}
         settings = Settings(  # type: ignore[call-arg]
             _env_file=None,
             discord_token=FAKE_TOKEN,
@@ -309,6 +312,7 @@ class Child:
             turn_seconds=3600,  # no turn clock fires: the member always clicks
             lobby_timeout_seconds=7 * 24 * 3600,
             log_level="WARNING",
+            **workers,
         )
         bot = KachufulBot(settings, post_limit=10_000)
         env = simcord.Env(bot, settle_timeout=30.0)

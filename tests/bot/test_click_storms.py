@@ -68,6 +68,9 @@ DIGITS = {
 
 
 def new_bot(db: Path) -> KachufulBot:
+    # No worker processes for computer decisions (SimCord never closes the bot, so a pool per
+    # example would outlive it): the plain computer player needs none.
+    workers = {"computer_workers": 0} if "computer_workers" in Settings.model_fields else {}
     config = Settings(  # type: ignore[call-arg]
         _env_file=None,
         discord_token=FAKE_TOKEN,
@@ -76,6 +79,7 @@ def new_bot(db: Path) -> KachufulBot:
         bot_delay_seconds=0,
         turn_seconds=3600,
         lobby_timeout_seconds=900,
+        **workers,
     )
     count = itertools.count()
 
