@@ -280,6 +280,9 @@ class Lobby:
         row.status = "running"
         if session.lobby_task is not None and session.lobby_sleeping:
             session.lobby_task.cancel()
+        # A slow computer level may play here (an Expert seat, or a seat handed over): its
+        # worker starts now rather than at its first decision.
+        self.tables.thinker.start()
         text = render.notice("game_started")
         if mode_of(row) == "thread":
             text = render.notice("game_started_thread")

@@ -51,7 +51,7 @@ class Thinker:
 
     def start(self) -> None:
         """Start the workers now: the first decision would otherwise wait for them (1-2 s)."""
-        if self.workers:
+        if self.workers and self._pool is None:
             self._executor().submit(_warm_up)
 
     async def decide(self, level: str, seed: int, view: SeatView) -> Decision:
