@@ -1,0 +1,410 @@
+"""Reads for leaderboards, player statistics, history, export and channel settings.
+
+They run on their own read-only connection (``mode=ro``). In WAL mode a reader sees the last
+committed state and neither waits for the writer nor makes it wait, and aiosqlite runs each
+connection in its own thread: a leaderboard being read never delays a move being committed,
+and no read takes the writer's lock. Every query reads the aggregates kept by
+:mod:`bot.store.results` through an index (``EXPLAIN QUERY PLAN`` is checked by the tests);
+none goes through all results.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .models import (
+    BoardPage,
+    BoardRow,
+    GameRow,
+    HistoryEntry,
+    HistoryPage,
+    HistorySeat,
+    Period,
+    PlayerStats,
+    Scope,
+    SortKey,
+    SplitStat,
+)
+
+PAGE_SIZE = 10
+TREND_GAMES = 10
+SCOPES: tuple[Scope, ...] = ("channel", "server")
+PERIODS: dict[Period, int | None] = {"all": None, "30d": 30, "7d": 7}
+SORTS: tuple[SortKey, ...] = ("rating", "wins", "average", "exact")
+
+# ORDER BY of each sort: the key, then more games, then the lower user id (a stable order).
+# For the all-time board each matches an index of player_totals (or ratings_board).
+_ORDER: dict[SortKey, tuple[str, str]] = {
+    "rating": ("r.ordinal", "t.games"),
+    "wins": ("t.wins", "t.games"),
+    "average": ("t.avg_score", "t.games"),
+    "exact": ("t.exact_rate", "t.games"),
+}
+
+
+def _pages(count: int) -> int:
+    return max(1, -(-count // PAGE_SIZE))
+
+
+class Reads:
+    """The read-only side of the store. Create with :meth:`open`."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    @classmethod
+    async def open(cls, path: Path) -> Reads:
+        uri = path.resolve().as_uri() + "?mode=ro"
+        db = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+        try:
+            async with db.execute("PRAGMA busy_timeout = 5000") as cursor:
+                await cursor.fetchall()
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async with self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def explain(self, sql: str, params: Sequence[Any] = ()) -> list[str]:
+        """EXPLAIN QUERY PLAN of a statement (for the tests and the benchmark)."""
+        return [str(row[3]) for row in await self._all("EXPLAIN QUERY PLAN " + sql, params)]
+
+    # ------------------------------------------------------------------ leaderboard
+
+    async def leaderboard(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        scope: Scope = "channel",
+        period: Period = "all",
+        sort: SortKey = "rating",
+        page: int = 0,
+        viewer_id: int | None = None,
+        now: datetime | None = None,
+    ) -> BoardPage:
+        """One page of players, best first, and the viewer's own row when it is elsewhere."""
+        if scope not in SCOPES or period not in PERIODS or sort not in SORTS:
+            raise ValueError(f"unknown leaderboard option: {scope}/{period}/{sort}")
+        where = (guild_id, 0 if scope == "server" else channel_id)
+        days = PERIODS[period]
+        if days is None:
+            return await self._board_all(where, scope, sort, page, viewer_id)
+        since = ((now or datetime.now().astimezone()) - timedelta(days=days - 1)).date()
+        return await self._board_period(where, scope, period, sort, page, viewer_id, since)
+
+    def board_sql(self, scope: Scope, sort: SortKey) -> str:
+        """The all-time page query (public for the EXPLAIN QUERY PLAN test)."""
+        key, games = _ORDER[sort]
+        columns = (
+            "t.user_id, t.name, t.games, t.wins, t.avg_score, t.exact_rate, t.best_score, r.ordinal"
+        )
+        if sort == "rating" and scope == "server":
+            # Walk the server's ratings in order (index ratings_board) and look each up.
+            return (
+                f"SELECT {columns} FROM ratings AS r JOIN player_totals AS t"
+                " ON t.guild_id = r.guild_id AND t.channel_id = 0 AND t.user_id = r.user_id"
+                " WHERE r.guild_id = ? AND ? = 0"
+                " ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?"
+            )
+        return (
+            f"SELECT {columns} FROM player_totals AS t LEFT JOIN ratings AS r"
+            " ON r.guild_id = t.guild_id AND r.user_id = t.user_id"
+            " WHERE t.guild_id = ? AND t.channel_id = ?"
+            f" ORDER BY {key} DESC, {games} DESC, t.user_id LIMIT ? OFFSET ?"
+        )
+
+    async def _board_all(
+        self,
+        where: tuple[int, int],
+        scope: Scope,
+        sort: SortKey,
+        page: int,
+        viewer_id: int | None,
+    ) -> BoardPage:
+        count_row = await self._one(
+            "SELECT COUNT(*) FROM player_totals WHERE guild_id = ? AND channel_id = ?", where
+        )
+        players = int(count_row[0]) if count_row else 0
+        pages = _pages(players)
+        page = min(max(page, 0), pages - 1)
+        rows = await self._all(self.board_sql(scope, sort), (*where, PAGE_SIZE, page * PAGE_SIZE))
+        board = [_board_row(page * PAGE_SIZE + i + 1, row) for i, row in enumerate(rows)]
+        viewer = None
+        if viewer_id is not None and all(row.user_id != viewer_id for row in board):
+            viewer = await self._viewer_all(where, sort, viewer_id)
+        return BoardPage(scope, "all", sort, page, pages, players, board, viewer)
+
+    async def _viewer_all(
+        self, where: tuple[int, int], sort: SortKey, viewer_id: int
+    ) -> BoardRow | None:
+        mine = await self._one(
+            "SELECT t.user_id, t.name, t.games, t.wins, t.avg_score, t.exact_rate, t.best_score,"
+            " r.ordinal FROM player_totals AS t LEFT JOIN ratings AS r"
+            " ON r.guild_id = t.guild_id AND r.user_id = t.user_id"
+            " WHERE t.guild_id = ? AND t.channel_id = ? AND t.user_id = ?",
+            (*where, viewer_id),
+        )
+        if mine is None:
+            return None
+        value = {"rating": mine[7], "wins": mine[3], "average": mine[4], "exact": mine[5]}[sort]
+        key, games = _ORDER[sort]
+        # Players before the viewer in the board's order (a missing value sorts last, as
+        # NULL does in a descending ORDER BY).
+        if value is None:
+            ahead = f"({key} IS NOT NULL OR ({games} > ? OR ({games} = ? AND t.user_id < ?)))"
+            params: tuple[Any, ...] = (mine[2], mine[2], viewer_id)
+        else:
+            ahead = (
+                f"({key} > ? OR ({key} = ? AND ({games} > ? OR ({games} = ? AND t.user_id < ?))))"
+            )
+            params = (value, value, mine[2], mine[2], viewer_id)
+        count = await self._one(
+            "SELECT COUNT(*) FROM player_totals AS t LEFT JOIN ratings AS r"
+            " ON r.guild_id = t.guild_id AND r.user_id = t.user_id"
+            f" WHERE t.guild_id = ? AND t.channel_id = ? AND {ahead}",
+            (*where, *params),
+        )
+        return _board_row(int(count[0]) + 1, mine)
+
+    async def _board_period(
+        self,
+        where: tuple[int, int],
+        scope: Scope,
+        period: Period,
+        sort: SortKey,
+        page: int,
+        viewer_id: int | None,
+        since: Any,
+    ) -> BoardPage:
+        key, games = _ORDER[sort]
+        ranked = f"""
+            WITH p AS (
+                SELECT user_id, SUM(games) AS games, SUM(wins) AS wins,
+                       CAST(SUM(score_sum) AS REAL) / SUM(games) AS avg_score,
+                       CASE WHEN SUM(bids) > 0
+                            THEN CAST(SUM(bids_exact) AS REAL) / SUM(bids) END AS exact_rate
+                FROM player_days
+                WHERE guild_id = ? AND channel_id = ? AND day >= ?
+                GROUP BY user_id
+            ),
+            ranked AS (
+                SELECT t.user_id, n.name, t.games, t.wins, t.avg_score, t.exact_rate,
+                       NULL AS best_score, r.ordinal,
+                       ROW_NUMBER() OVER (
+                           ORDER BY {key} DESC NULLS LAST, {games} DESC, t.user_id
+                       ) AS position,
+                       COUNT(*) OVER () AS players
+                FROM p AS t
+                JOIN player_totals AS n
+                  ON n.guild_id = ? AND n.channel_id = ? AND n.user_id = t.user_id
+                LEFT JOIN ratings AS r ON r.guild_id = ? AND r.user_id = t.user_id
+            )
+            SELECT user_id, name, games, wins, avg_score, exact_rate, best_score, ordinal,
+                   position, players
+            FROM ranked WHERE position > ? AND position <= ? OR user_id = ?
+            ORDER BY position
+        """
+        first = max(page, 0) * PAGE_SIZE
+        params = (*where, since.isoformat(), *where, where[0])
+        rows = await self._all(ranked, (*params, first, first + PAGE_SIZE, viewer_id))
+        players = int(rows[0][9]) if rows else 0
+        pages = _pages(players)
+        if page >= pages and players:
+            # Past the last page (the board shrank since the button was drawn): the last one.
+            return await self._board_period(where, scope, period, sort, pages - 1, viewer_id, since)
+        board = [_board_row(int(r[8]), r) for r in rows if first < int(r[8]) <= first + PAGE_SIZE]
+        viewer = next(
+            (
+                _board_row(int(r[8]), r)
+                for r in rows
+                if r[0] == viewer_id and not first < int(r[8]) <= first + PAGE_SIZE
+            ),
+            None,
+        )
+        return BoardPage(scope, period, sort, max(page, 0), pages, players, board, viewer)
+
+    # ------------------------------------------------------------------ player statistics
+
+    async def player_stats(self, *, guild_id: int, user_id: int) -> PlayerStats | None:
+        """A player's figures in a server, or None if they never finished a game there."""
+        totals = await self._one(
+            "SELECT name, games, wins, avg_score, best_score, best_game_id, exact_rate"
+            " FROM player_totals WHERE guild_id = ? AND channel_id = 0 AND user_id = ?",
+            (guild_id, user_id),
+        )
+        if totals is None:
+            return None
+        rated = await self._one(
+            "SELECT ordinal FROM ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        ordinal = float(rated[0]) if rated else None
+        rank = None
+        if ordinal is not None:
+            ahead = await self._one(
+                "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND ordinal > ?",
+                (guild_id, ordinal),
+            )
+            rank = int(ahead[0]) + 1
+        everyone = await self._one(
+            "SELECT COUNT(*) FROM player_totals WHERE guild_id = ? AND channel_id = 0",
+            (guild_id,),
+        )
+        trend = await self._all(
+            "SELECT ordinal FROM rating_history WHERE guild_id = ? AND user_id = ?"
+            " ORDER BY game_id DESC LIMIT ?",
+            (guild_id, user_id, TREND_GAMES),
+        )
+        deals = await self._all(
+            "SELECT hand_size, trump, deals, exact, zero_bids, zero_exact, points"
+            " FROM deal_totals WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        by_size: dict[int, list[int]] = {}
+        by_trump: dict[str, list[int]] = {}
+        zero_bids = zero_exact = 0
+        for size, trump, count, exact, zeros, zeros_exact, points in deals:
+            for bucket in (
+                by_size.setdefault(size, [0, 0, 0]),
+                by_trump.setdefault(trump, [0, 0, 0]),
+            ):
+                bucket[0] += count
+                bucket[1] += exact
+                bucket[2] += points
+            zero_bids += zeros
+            zero_exact += zeros_exact
+        return PlayerStats(
+            user_id=user_id,
+            name=str(totals[0]),
+            games=int(totals[1]),
+            wins=int(totals[2]),
+            average_score=float(totals[3]),
+            best_score=int(totals[4]),
+            best_game_id=int(totals[5]),
+            exact_bid_rate=None if totals[6] is None else float(totals[6]),
+            zero_bids=zero_bids,
+            zero_exact=zero_exact,
+            rating=ordinal,
+            rating_rank=rank,
+            rated_players=int(everyone[0]) if everyone else 0,
+            trend=[float(row[0]) for row in reversed(trend)],
+            by_hand_size=[SplitStat(str(k), *v) for k, v in sorted(by_size.items())],
+            by_trump=[SplitStat(k, *v) for k, v in sorted(by_trump.items())],
+        )
+
+    # ------------------------------------------------------------------ history and export
+
+    HISTORY_SQL = (
+        "SELECT id, status, created_at, updated_at, message_id, seats FROM games"
+        " WHERE channel_id = ? AND status IN ('finished', 'stopped')"
+        " ORDER BY id DESC LIMIT ? OFFSET ?"
+    )
+
+    async def history(self, *, channel_id: int, page: int = 0) -> HistoryPage:
+        """A channel's finished and stopped games, newest first."""
+        count_row = await self._one(
+            "SELECT COUNT(*) FROM games WHERE channel_id = ? AND status IN ('finished', 'stopped')",
+            (channel_id,),
+        )
+        count = int(count_row[0]) if count_row else 0
+        pages = _pages(count)
+        page = min(max(page, 0), pages - 1)
+        games = await self._all(self.HISTORY_SQL, (channel_id, PAGE_SIZE, page * PAGE_SIZE))
+        finished = [row[0] for row in games if row[1] == "finished"]
+        results: dict[int, list[HistorySeat]] = {}
+        if finished:
+            marks = ", ".join("?" for _ in finished)
+            for game_id, name, user_id, score, won in await self._all(
+                "SELECT game_id, name, user_id, score, won FROM results"
+                f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+                finished,
+            ):
+                results.setdefault(game_id, []).append(
+                    HistorySeat(str(name or "?"), user_id, int(score), bool(won))
+                )
+        entries = []
+        for game_id, status, created, updated, message_id, seats_text in games:
+            seats = results.get(game_id)
+            if seats is None:
+                seats = [
+                    HistorySeat(str(seat.get("name", "?")), seat.get("user_id"), None, False)
+                    for seat in _json_list(seats_text)
+                ]
+            entries.append(
+                HistoryEntry(
+                    game_id=game_id,
+                    status=status,
+                    started_at=datetime.fromisoformat(created),
+                    ended_at=datetime.fromisoformat(updated),
+                    message_id=message_id,
+                    seats=seats,
+                )
+            )
+        return HistoryPage(page=page, pages=pages, games=count, entries=entries)
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """A stored game, read on the read-only connection (export of any game)."""
+        from . import _SELECT_GAME, _game_from_row
+
+        row = await self._one(_SELECT_GAME + " WHERE id = ?", (game_id,))
+        return _game_from_row(row) if row else None
+
+    async def latest_closed_game(self, channel_id: int) -> GameRow | None:
+        """The channel's last finished game."""
+        from . import _SELECT_GAME, _game_from_row
+
+        row = await self._one(
+            _SELECT_GAME + " WHERE channel_id = ? AND status IN ('finished', 'stopped')"
+            " AND status = 'finished' ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return _game_from_row(row) if row else None
+
+    # ------------------------------------------------------------------ channel settings
+
+    async def channel_settings(self, channel_id: int) -> dict[str, Any]:
+        row = await self._one(
+            "SELECT settings FROM channel_settings WHERE channel_id = ?", (channel_id,)
+        )
+        if row is None:
+            return {}
+        value = json.loads(row[0])
+        return value if isinstance(value, dict) else {}
+
+
+def _json_list(text: str | None) -> list[dict[str, Any]]:
+    try:
+        value = json.loads(text or "[]")
+    except ValueError:
+        return []
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _board_row(rank: int, row: Sequence[Any]) -> BoardRow:
+    return BoardRow(
+        rank=rank,
+        user_id=int(row[0]),
+        name=str(row[1]),
+        games=int(row[2]),
+        wins=int(row[3]),
+        average_score=float(row[4]),
+        exact_bid_rate=None if row[5] is None else float(row[5]),
+        best_score=None if row[6] is None else int(row[6]),
+        rating=None if row[7] is None else float(row[7]),
+    )
