@@ -29,8 +29,8 @@ import aiosqlite
 
 from bot import rating as _rating
 
-from . import stats as _stats
 from . import results as _results
+from . import stats as _stats
 from .models import (
     OPEN_STATUSES,
     DealLine,
