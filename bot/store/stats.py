@@ -218,7 +218,7 @@ class Reads:
             )
             SELECT user_id, name, games, wins, avg_score, exact_rate, best_score, ordinal,
                    position, players
-            FROM ranked WHERE position > ? AND position <= ? OR user_id = ?
+            FROM ranked WHERE position > ? AND position <= ? OR user_id = ? OR position = 1
             ORDER BY position
         """
         first = max(page, 0) * PAGE_SIZE
@@ -228,6 +228,7 @@ class Reads:
         pages = _pages(players)
         if page >= pages and players:
             # Past the last page (the board shrank since the button was drawn): the last one.
+            # (Position 1 always comes back, with the count of players.)
             return await self._board_period(where, scope, period, sort, pages - 1, viewer_id, since)
         board = [_board_row(int(r[8]), r) for r in rows if first < int(r[8]) <= first + PAGE_SIZE]
         viewer = next(
