@@ -1,4 +1,7 @@
-"""The /kachuful command group. Thin: each command hands over to bot.tables.TableManager."""
+"""The /kachuful command group. Thin: each command hands over to bot.tables.TableManager.
+
+This cog is the group; feature cogs (cogs/leaderboard.py, cogs/stats.py, cogs/history.py,
+cogs/settings.py) add their subcommands to it, as cogs/group.py explains."""
 
 from __future__ import annotations
 
@@ -40,10 +43,6 @@ SCORING_CHOICES: list[Choice[str]] = [
     Choice(name="Judgement: exact +10, miss −10", value="judgement"),
 ]
 PLAYER_CHOICES: list[Choice[int]] = [Choice(name=f"{n} seats", value=n) for n in range(3, 8)]
-SCOPE_CHOICES: list[Choice[str]] = [
-    Choice(name="This channel", value="channel"),
-    Choice(name="This server", value="server"),
-]
 
 
 @app_commands.guild_only()
@@ -119,18 +118,6 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
     )
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.stop(interaction)
-
-    @app_commands.command(name="leaderboard", description="The best players")
-    @app_commands.describe(scope="This channel (default) or the whole server")
-    @app_commands.choices(scope=SCOPE_CHOICES)
-    async def leaderboard(
-        self, interaction: discord.Interaction[Any], scope: str = "channel"
-    ) -> None:
-        await self.tables.leaderboard(interaction, scope)
-
-    @app_commands.command(name="export", description="The record of the last finished game here")
-    async def export(self, interaction: discord.Interaction[Any]) -> None:
-        await self.tables.export(interaction)
 
     @app_commands.command(name="help", description="How to play")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
