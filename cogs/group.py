@@ -52,8 +52,9 @@ class KachufulFeature(commands.Cog):
         group = self.__cog_app_commands_group__
         if group is not None:
             for command in self._own_commands():
-                if group.get_command(command.name) is command:
-                    group.remove_command(command.name)
+                name: str = command.name
+                if group.get_command(name) is command:
+                    group.remove_command(name)
 
     def _own_commands(self) -> list[Any]:
         # The cog's bound copies of its commands (get_app_commands() lists only those without

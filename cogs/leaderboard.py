@@ -138,7 +138,7 @@ class LeaderboardPageButton(
             return
         try:
             message = await board_message(
-                interaction.client,  # type: ignore[arg-type]
+                interaction.client,
                 interaction,
                 self.scope,
                 self.period,

@@ -18,7 +18,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # before pyplot is imported anywhere: no display, thread-safe figures
 
-from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.figure import Figure
 
 BACKGROUND = "#2b2d31"  # Discord's dark theme
 TEXT = "#dbdee1"

@@ -253,14 +253,14 @@ async def backfill(db: aiosqlite.Connection) -> None:
         "SELECT id, guild_id, channel_id, seats, record FROM games"
         " WHERE id IN (SELECT DISTINCT game_id FROM results) ORDER BY id"
     ) as cursor:
-        games = await cursor.fetchall()
+        games = list(await cursor.fetchall())
     for game_id, guild_id, channel_id, seats_text, record_text in games:
         async with db.execute(
             "SELECT seat, user_id, score, won, bids_exact, bids, finished_at FROM results"
             " WHERE game_id = ? ORDER BY seat",
             (game_id,),
         ) as cursor:
-            rows = await cursor.fetchall()
+            rows = list(await cursor.fetchall())
         try:
             seat_names = [str(entry.get("name", "?")) for entry in json.loads(seats_text)]
         except (TypeError, ValueError, AttributeError):

@@ -11,7 +11,7 @@ import simcord
 from bot.client import KachufulBot
 from bot.render.cards import hand_text
 from bot.settings import Settings
-from kachuful_core import Phase
+from kachuful_core import Game, Phase
 
 from .conftest import FAKE_TOKEN
 from .helpers import button, buttons, enabled_actions, start_game, world
@@ -114,10 +114,15 @@ async def test_score_rules_help_and_export(env: simcord.Env) -> None:
     await table.play_to_end()
     exported = await members[2].slash(channel, "kachuful export")
     assert exported.response.ephemeral
-    [attachment] = exported.response.attachments
+    attachment, seeds_file = exported.response.attachments
     record = json.loads(await attachment.read())
     stored = await env.bot.store.latest_game_in_channel(channel.id)
     assert record == stored.record and record["format"] == "kachuful-record/1"
+    seeds = json.loads(await seeds_file.read())
+    game = Game.from_record(stored.record, seed=stored.seed)
+    assert [d["seed"] for d in seeds["deals"]] == [
+        game.reveal(index) for index in range(len(record["deals"]))
+    ]
 
 
 async def test_no_sync_unless_asked_and_dev_guild_sync(tmp_path: Path) -> None:
