@@ -42,7 +42,10 @@ def refusal(code: str, **values: Any) -> str:
 
 
 def _name(text: str) -> str:
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    """A display name as plain text: no markdown, and nothing Discord would draw as a
+    mention (a zero-width space after "<" breaks <@id>, <#id> and <@&id>)."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    return text.replace("<", "<\u200b")
 
 
 def _percent(rate: float | None) -> str:
