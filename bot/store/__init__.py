@@ -642,7 +642,7 @@ def _finished_seats(
         return []
     deals: list[tuple[DealLine, ...]] = []
     if any(not result.deals for result in results):
-        deals = _results.deal_lines_from_record(record if record is not None else game.record)
+        deals = _results._deal_lines(record if record is not None else _dump_record(game.record))
     places = _rating.places([result.score for result in results])
     seats = []
     for result, place in zip(results, places, strict=True):

@@ -204,43 +204,11 @@ def _deal_rows(guild_id: int, players: Sequence[FinishedSeat]) -> list[tuple[Any
     return [(guild_id, *key, *counts) for key, counts in grouped.items()]
 
 
-# ---- deal figures from a record ----------------------------------------------------------------
+def _deal_lines(record: str | None) -> list[tuple[DealLine, ...]]:
+    # Imported here: bot.results imports the store's models (and so this package).
+    from bot.results import deal_lines_from_record
 
-
-def deal_lines_from_summary(summary: dict[str, Any], players: int) -> list[tuple[DealLine, ...]]:
-    """Each seat's scored deals from ``kachuful_core.score_summary``'s document."""
-    lines: list[list[DealLine]] = [[] for _ in range(players)]
-    for deal in summary["deals"]:
-        if deal["scores"] is None:
-            continue
-        for seat in range(players):
-            lines[seat].append(
-                DealLine(
-                    hand_size=int(deal["hand_size"]),
-                    trump=deal["trump"],
-                    bid=int(deal["bids"][seat]),
-                    tricks=int(deal["tricks_won"][seat]),
-                    points=int(deal["scores"][seat]),
-                )
-            )
-    return [tuple(seat_lines) for seat_lines in lines]
-
-
-def deal_lines_from_record(record: str | dict[str, Any] | None) -> list[tuple[DealLine, ...]]:
-    """Each seat's scored deals, by replaying a stored record through the engine (for a
-    caller that did not pass them, and for games finished before they were kept). Empty
-    when the record is missing or cannot be replayed."""
-    if record is None:
-        return []
-    from kachuful_core import load_game, score_summary
-
-    try:
-        game = load_game(record)
-    except Exception as error:
-        # Only the kind of error: its words could name a card of the record.
-        log.warning("a finished game's record cannot be replayed (%s)", type(error).__name__)
-        return []
-    return deal_lines_from_summary(score_summary(game), game.rules.players)
+    return deal_lines_from_record(record)
 
 
 # ---- upgrade from schema 1 ---------------------------------------------------------------------
@@ -265,7 +233,7 @@ async def backfill(db: aiosqlite.Connection) -> None:
             seat_names = [str(entry.get("name", "?")) for entry in json.loads(seats_text)]
         except (TypeError, ValueError, AttributeError):
             seat_names = []
-        deals = deal_lines_from_record(record_text)
+        deals = _deal_lines(record_text)
         scores = [int(row[2]) for row in rows]
         seats = []
         for (seat, user_id, score, won, exact, bids, _), place in zip(

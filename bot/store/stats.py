@@ -164,23 +164,47 @@ class Reads:
         if mine is None:
             return None
         value = {"rating": mine[7], "wins": mine[3], "average": mine[4], "exact": mine[5]}[sort]
-        key, games = _ORDER[sort]
-        # Players before the viewer in the board's order (a missing value sorts last, as
-        # NULL does in a descending ORDER BY).
-        if value is None:
-            ahead = f"({key} IS NOT NULL OR ({games} > ? OR ({games} = ? AND t.user_id < ?)))"
-            params: tuple[Any, ...] = (mine[2], mine[2], viewer_id)
+        games, me = mine[2], viewer_id
+        # The players before the viewer in the board's order, counted as two index ranges
+        # (a better key; the same key and a better tie-break): an OR of the two would make
+        # SQLite walk every player of the board. A missing key sorts last, as NULL does in a
+        # descending ORDER BY.
+        if sort == "rating":
+            if where[1] == 0:
+                # The server board's order is ratings_board's: ordinal, then user id.
+                sql = (
+                    "SELECT (SELECT COUNT(*) FROM ratings WHERE guild_id = ?1 AND ordinal > ?2)"
+                    " + (SELECT COUNT(*) FROM ratings"
+                    " WHERE guild_id = ?1 AND ordinal = ?2 AND user_id < ?3)"
+                )
+                params: tuple[Any, ...] = (where[0], value, me)
+            else:
+                sql = (
+                    "SELECT COUNT(*) FROM player_totals AS t JOIN ratings AS r"
+                    " ON r.guild_id = t.guild_id AND r.user_id = t.user_id"
+                    " WHERE t.guild_id = ?1 AND t.channel_id = ?2 AND (r.ordinal > ?3"
+                    " OR (r.ordinal = ?3 AND (t.games > ?4 OR (t.games = ?4 AND t.user_id < ?5))))"
+                )
+                params = (*where, value, games, me)
         else:
-            ahead = (
-                f"({key} > ? OR ({key} = ? AND ({games} > ? OR ({games} = ? AND t.user_id < ?))))"
+            column = {"wins": "wins", "average": "avg_score", "exact": "exact_rate"}[sort]
+            better, same = (f"{column} IS NOT NULL", f"{column} IS NULL")
+            if value is not None:
+                better, same = f"{column} > ?3", f"{column} = ?3"
+            sql = (
+                "SELECT (SELECT COUNT(*) FROM player_totals"
+                f" WHERE guild_id = ?1 AND channel_id = ?2 AND {better})"
+                " + (SELECT COUNT(*) FROM player_totals"
+                f" WHERE guild_id = ?1 AND channel_id = ?2 AND {same}"
+                " AND (games > ?4 OR (games = ?4 AND user_id < ?5)))"
             )
-            params = (value, value, mine[2], mine[2], viewer_id)
-        count = await self._one(
-            "SELECT COUNT(*) FROM player_totals AS t LEFT JOIN ratings AS r"
-            " ON r.guild_id = t.guild_id AND r.user_id = t.user_id"
-            f" WHERE t.guild_id = ? AND t.channel_id = ? AND {ahead}",
-            (*where, *params),
-        )
+            params = (*where, value, games, me)
+        if value is None and sort == "rating":
+            count = await self._one(
+                "SELECT COUNT(*) FROM player_totals WHERE guild_id = ? AND channel_id = ?", where
+            )
+            return _board_row(int(count[0]), mine)
+        count = await self._one(sql, params)
         return _board_row(int(count[0]) + 1, mine)
 
     async def _board_period(

@@ -160,6 +160,36 @@ async def test_deal_figures_are_replayed_from_the_record_when_not_given(store: S
     assert stats.zero_bids == zero_deals
 
 
+def test_game_results_match_the_table_code_and_carry_the_deals() -> None:
+    from bot.results import chart_data, game_results
+    from bot.tables import results_of
+
+    game = played_game()
+    row = GameRow(
+        id=1,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=1,
+        status="finished",
+        rules={},
+        max_seats=3,
+        seats=[Seat(1, "Asha"), Seat(2, "Bilal"), Seat(None, "Robo 🤖")],
+        created_at=datetime.now(UTC),
+        updated_at=datetime.now(UTC),
+    )
+    full = game_results(row, game)
+    base = results_of(row, game)
+    assert [(r.seat, r.user_id, r.score, r.won, r.bids_exact, r.bids) for r in full] == [
+        (r.seat, r.user_id, r.score, r.won, r.bids_exact, r.bids) for r in base
+    ]
+    assert [r.name for r in full] == ["Asha", "Bilal", "Robo 🤖"]
+    assert [r.level for r in full] == [None, None, "heuristic"]
+    assert all(len(r.deals) == 3 for r in full)
+    assert sum(d.points for d in full[0].deals) == game.totals[0]
+    names, cumulative = chart_data(row, game)
+    assert names[0] == "Asha" and [line[-1] for line in cumulative] == list(game.totals)
+
+
 async def test_given_deal_lines_are_stored_as_given(store: Store) -> None:
     lines = (
         DealLine(hand_size=3, trump="S", bid=0, tricks=0, points=10),
@@ -383,3 +413,57 @@ async def test_reads_never_wait_for_the_writer(store: Store) -> None:
         await store._db.execute("ROLLBACK")
     with pytest.raises(sqlite3.OperationalError):
         await store.reads._all("DELETE FROM games")  # the reader cannot write
+
+
+async def test_the_viewers_rank_is_their_place_in_the_board_order(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.store import stats
+
+    monkeypatch.setattr(stats, "PAGE_SIZE", 3)  # most viewers are then off the first page
+    # Ties everywhere: equal wins, equal averages, equal exact rates, equal ratings.
+    for game in range(9):
+        await finish(
+            store,
+            [
+                result(0, 1 + game % 4, 30 + (game % 3) * 5, True, exact=game % 2),
+                result(1, 10 + game % 5, 30, game % 3 == 0, exact=1),
+                result(2, 20 + game % 2, 10, False, exact=2),
+            ],
+            channel=CHANNEL if game % 2 else OTHER,
+        )
+    for scope in ("channel", "server"):
+        for period in ("all", "7d"):
+            for sort in SORTS:
+                order = []
+                page = 0
+                while True:
+                    board = await store.reads.leaderboard(
+                        guild_id=GUILD,
+                        channel_id=CHANNEL,
+                        scope=scope,
+                        period=period,
+                        sort=sort,
+                        page=page,
+                        now=datetime(2024, 1, 2, tzinfo=UTC),
+                    )
+                    order += [row.user_id for row in board.rows]
+                    if page + 1 >= board.pages:
+                        break
+                    page += 1
+                assert len(order) == len(set(order)) == board.players
+                for rank, user in enumerate(order, start=1):
+                    seen = await store.reads.leaderboard(
+                        guild_id=GUILD,
+                        channel_id=CHANNEL,
+                        scope=scope,
+                        period=period,
+                        sort=sort,
+                        viewer_id=user,
+                        now=datetime(2024, 1, 2, tzinfo=UTC),
+                    )
+                    if rank <= 3:
+                        assert seen.viewer is None and seen.rows[rank - 1].user_id == user
+                    else:
+                        assert seen.viewer is not None and seen.viewer.user_id == user
+                        assert seen.viewer.rank == rank, (scope, period, sort, user)
