@@ -7,7 +7,9 @@ and :func:`bot.store.results.apply_finished_game`, the function the finish trans
 (aggregates, ratings, deal figures), 1,000 games a transaction. To build 100,000 games in
 minutes rather than hours it runs that function on a plain ``sqlite3`` connection through a
 small synchronous stand-in for aiosqlite (same SQL, same order; no thread hop per statement).
-Games are spread over the last 365 days, 50 channels and ``--players`` players of one server.
+Games finish one every 315 seconds (100,000 games a year), in 50 channels, among ``--players``
+players of one server; each size is measured at the moment its last game finished, so the
+30- and 7-day boards hold a month's and a week's games once there are that many.
 
 At each size (``--sizes``) it times, on the store's read-only connection:
 
@@ -57,7 +59,12 @@ from kachuful_core.players import HeuristicPlayer, act  # noqa: E402
 
 GUILD = 1
 CHANNELS = 50
-NOW = datetime(2026, 1, 1, tzinfo=UTC)
+START = datetime(2025, 1, 1, tzinfo=UTC)
+INTERVAL = timedelta(seconds=365 * 24 * 3600 / 100_000)
+
+
+def finished_at(game_id: int) -> datetime:
+    return START + game_id * INTERVAL
 
 
 class _Cursor:
@@ -106,15 +113,12 @@ async def build(path: Path, start: int, stop: int, players: int, rng: random.Ran
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = NORMAL")
     shim = SyncConnection(db)
-    span = 365 * 24 * 3600
     batch = 1000
     for first in range(start, stop, batch):
         db.execute("BEGIN IMMEDIATE")
         for game_id in range(first + 1, min(first + batch, stop) + 1):
             record, totals, lines, _ = templates[game_id % len(templates)]
-            # Older games first: finishing times grow with the game id.
-            moment = NOW - timedelta(seconds=span * (1 - game_id / stop) + rng.random())
-            when = moment.isoformat()
+            when = finished_at(game_id).isoformat()
             users = rng.sample(range(1, players + 1), 4)
             computer = rng.random() < 0.2  # one game in five has a computer seat
             seat_users: list[int | None] = [*users[:3], None] if computer else list(users)
@@ -212,7 +216,7 @@ async def timed(samples: int, call: Callable[[int], Awaitable[Any]]) -> dict[str
 
 
 async def measure_reads(
-    store: Store, players: int, samples: int, rng: random.Random
+    store: Store, players: int, samples: int, rng: random.Random, now: datetime
 ) -> dict[str, Any]:
     reads = store.reads
     board_pages = max(1, players // 10)
@@ -227,7 +231,7 @@ async def measure_reads(
                 sort=sort,  # type: ignore[arg-type]
                 page=rng.randrange(board_pages),
                 viewer_id=rng.randrange(1, players + 1),
-                now=NOW,
+                now=now,
             )
 
         return call
@@ -251,7 +255,7 @@ async def measure_reads(
     return figures
 
 
-async def measure_moves(store: Store, moves: int, players: int) -> dict[str, Any]:
+async def measure_moves(store: Store, moves: int, players: int, now: datetime) -> dict[str, Any]:
     """A move's commit alone, and while the heaviest reads run back to back beside it."""
     record, _, _, _ = played_game(99)
     row = await store.create_game(
@@ -284,7 +288,7 @@ async def measure_moves(store: Store, moves: int, players: int) -> dict[str, Any
                 sort="rating",
                 page=rng.randrange(max(1, players // 10)),
                 viewer_id=rng.randrange(1, players + 1),
-                now=NOW,
+                now=now,
             )
             await store.reads.player_stats(guild_id=GUILD, user_id=rng.randrange(1, players + 1))
             done_reads += 2
@@ -355,11 +359,14 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         build_s = time.perf_counter() - start
         store = await Store.open(path)
         try:
-            figures = await measure_reads(store, args.players, args.samples, random.Random(size))
+            now = finished_at(size) + timedelta(seconds=1)
+            figures = await measure_reads(
+                store, args.players, args.samples, random.Random(size), now
+            )
             figures["build_seconds"] = round(build_s, 1)
             figures["db_mb"] = round(path.stat().st_size / 2**20, 1)
             if size == sizes[-1]:
-                figures.update(await measure_moves(store, args.moves, args.players))
+                figures.update(await measure_moves(store, args.moves, args.players, now))
         finally:
             await store.close()
         result["sizes"][str(size)] = figures

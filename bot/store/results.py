@@ -114,6 +114,11 @@ async def apply_finished_game(
     players = [seat for seat in seats if seat.user_id is not None]
     if not players:
         return
+    await db.executemany(
+        "INSERT INTO guild_totals (guild_id, games) VALUES (?, 1)"
+        " ON CONFLICT (guild_id) DO UPDATE SET games = games + 1",
+        [(guild_id,)],
+    )
     day = finished_at[:10]
     totals = []
     days = []

@@ -110,24 +110,45 @@ class Reads:
         return await self._board_period(where, scope, period, sort, page, viewer_id, since)
 
     def board_sql(self, scope: Scope, sort: SortKey) -> str:
-        """The all-time page query (public for the EXPLAIN QUERY PLAN test)."""
-        key, games = _ORDER[sort]
+        """The all-time page query (public for the EXPLAIN QUERY PLAN test).
+
+        The page's user ids are picked first from an index that holds the order (a covering
+        index, so OFFSET skips index entries only); only the ten rows of the page are then
+        looked up. With the lookups in the outer query, a deep page would join every row it
+        skips (10,000 lookups for page 1,000).
+        """
         columns = (
             "t.user_id, t.name, t.games, t.wins, t.avg_score, t.exact_rate, t.best_score, r.ordinal"
         )
         if sort == "rating" and scope == "server":
-            # Walk the server's ratings in order (index ratings_board) and look each up.
+            # The server's ratings in order (covering index ratings_board).
             return (
-                f"SELECT {columns} FROM ratings AS r JOIN player_totals AS t"
-                " ON t.guild_id = r.guild_id AND t.channel_id = 0 AND t.user_id = r.user_id"
-                " WHERE r.guild_id = ? AND ? = 0"
-                " ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?"
+                f"SELECT {columns} FROM ("
+                "SELECT user_id, ordinal FROM ratings WHERE guild_id = ?1 AND ?2 = 0"
+                " ORDER BY ordinal DESC, user_id LIMIT ?3 OFFSET ?4) AS p"
+                " JOIN ratings AS r ON r.guild_id = ?1 AND r.user_id = p.user_id"
+                " JOIN player_totals AS t"
+                " ON t.guild_id = ?1 AND t.channel_id = 0 AND t.user_id = p.user_id"
+                " ORDER BY p.ordinal DESC, p.user_id"
             )
+        if sort == "rating":
+            # A channel's players by their server rating: sorted, as no index holds it.
+            return (
+                f"SELECT {columns} FROM player_totals AS t LEFT JOIN ratings AS r"
+                " ON r.guild_id = t.guild_id AND r.user_id = t.user_id"
+                " WHERE t.guild_id = ?1 AND t.channel_id = ?2"
+                " ORDER BY r.ordinal DESC, t.games DESC, t.user_id LIMIT ?3 OFFSET ?4"
+            )
+        column = {"wins": "wins", "average": "avg_score", "exact": "exact_rate"}[sort]
+        order = f"{column} DESC, games DESC, user_id"
         return (
-            f"SELECT {columns} FROM player_totals AS t LEFT JOIN ratings AS r"
-            " ON r.guild_id = t.guild_id AND r.user_id = t.user_id"
-            " WHERE t.guild_id = ? AND t.channel_id = ?"
-            f" ORDER BY {key} DESC, {games} DESC, t.user_id LIMIT ? OFFSET ?"
+            f"SELECT {columns} FROM ("
+            f"SELECT user_id, {column} AS k, games AS g FROM player_totals"
+            f" WHERE guild_id = ?1 AND channel_id = ?2 ORDER BY {order} LIMIT ?3 OFFSET ?4) AS p"
+            " JOIN player_totals AS t"
+            " ON t.guild_id = ?1 AND t.channel_id = ?2 AND t.user_id = p.user_id"
+            " LEFT JOIN ratings AS r ON r.guild_id = ?1 AND r.user_id = p.user_id"
+            " ORDER BY p.k DESC, p.g DESC, p.user_id"
         )
 
     async def _board_all(
@@ -218,6 +239,14 @@ class Reads:
         since: Any,
     ) -> BoardPage:
         key, games = _ORDER[sort]
+        # Every player of the period is ranked (no index can hold an order over a sliding
+        # window of days), but only with what the order needs: the rating is joined for the
+        # rating sort only, and names for the dozen rows returned.
+        rating_join = (
+            "LEFT JOIN ratings AS r ON r.guild_id = ?1 AND r.user_id = t.user_id"
+            if sort == "rating"
+            else ""
+        )
         ranked = f"""
             WITH p AS (
                 SELECT user_id, SUM(games) AS games, SUM(wins) AS wins,
@@ -225,29 +254,32 @@ class Reads:
                        CASE WHEN SUM(bids) > 0
                             THEN CAST(SUM(bids_exact) AS REAL) / SUM(bids) END AS exact_rate
                 FROM player_days
-                WHERE guild_id = ? AND channel_id = ? AND day >= ?
+                WHERE guild_id = ?1 AND channel_id = ?2 AND day >= ?3
                 GROUP BY user_id
             ),
             ranked AS (
-                SELECT t.user_id, n.name, t.games, t.wins, t.avg_score, t.exact_rate,
-                       NULL AS best_score, r.ordinal,
+                SELECT t.user_id, t.games, t.wins, t.avg_score, t.exact_rate,
                        ROW_NUMBER() OVER (
                            ORDER BY {key} DESC NULLS LAST, {games} DESC, t.user_id
                        ) AS position,
                        COUNT(*) OVER () AS players
-                FROM p AS t
-                JOIN player_totals AS n
-                  ON n.guild_id = ? AND n.channel_id = ? AND n.user_id = t.user_id
-                LEFT JOIN ratings AS r ON r.guild_id = ? AND r.user_id = t.user_id
+                FROM p AS t {rating_join}
+            ),
+            picked AS (
+                SELECT * FROM ranked
+                WHERE position > ?4 AND position <= ?5 OR user_id = ?6 OR position = 1
             )
-            SELECT user_id, name, games, wins, avg_score, exact_rate, best_score, ordinal,
-                   position, players
-            FROM ranked WHERE position > ? AND position <= ? OR user_id = ? OR position = 1
-            ORDER BY position
+            SELECT k.user_id, n.name, k.games, k.wins, k.avg_score, k.exact_rate,
+                   NULL AS best_score, q.ordinal, k.position, k.players
+            FROM picked AS k
+            JOIN player_totals AS n
+              ON n.guild_id = ?1 AND n.channel_id = ?2 AND n.user_id = k.user_id
+            LEFT JOIN ratings AS q ON q.guild_id = ?1 AND q.user_id = k.user_id
+            ORDER BY k.position
         """
         first = max(page, 0) * PAGE_SIZE
-        params = (*where, since.isoformat(), *where, where[0])
-        rows = await self._all(ranked, (*params, first, first + PAGE_SIZE, viewer_id))
+        params = (*where, since.isoformat(), first, first + PAGE_SIZE, viewer_id)
+        rows = await self._all(ranked, params)
         players = int(rows[0][9]) if rows else 0
         pages = _pages(players)
         if page >= pages and players:

@@ -34,6 +34,13 @@ CREATE INDEX player_totals_average
 CREATE INDEX player_totals_exact
     ON player_totals (guild_id, channel_id, exact_rate DESC, games DESC, user_id);
 
+-- Finished games per server: shown with the boards, and a cheap sign that the board changed
+-- (a cache of the period boards is checked against it).
+CREATE TABLE guild_totals (
+    guild_id  INTEGER PRIMARY KEY,
+    games     INTEGER NOT NULL
+);
+
 -- The same per UTC day, for the 7- and 30-day leaderboards.
 CREATE TABLE player_days (
     guild_id    INTEGER NOT NULL,
