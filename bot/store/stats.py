@@ -11,7 +11,9 @@ none goes through all results.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -52,11 +54,21 @@ def _pages(count: int) -> int:
     return max(1, -(-count // PAGE_SIZE))
 
 
+@dataclass
+class _Ranking:
+    order: list[tuple[Any, ...]]  # (user_id, games, wins, avg_score, exact_rate), best first
+    position: dict[int, int]  # user_id -> index in order
+
+
+RANKINGS_KEPT = 8  # period rankings kept in memory (about 1 MB each at 10,000 players)
+
+
 class Reads:
     """The read-only side of the store. Create with :meth:`open`."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
+        self._rankings: OrderedDict[tuple[Any, ...], _Ranking] = OrderedDict()
 
     @classmethod
     async def open(cls, path: Path) -> Reads:
@@ -238,17 +250,58 @@ class Reads:
         viewer_id: int | None,
         since: Any,
     ) -> BoardPage:
-        key, games = _ORDER[sort]
-        # Every player of the period is ranked (no index can hold an order over a sliding
-        # window of days), but only with what the order needs: the rating is joined for the
-        # rating sort only, and names for the dozen rows returned.
+        ranking = await self._period_ranking(where, period, sort, since.isoformat())
+        players = len(ranking.order)
+        pages = _pages(players)
+        page = min(max(page, 0), pages - 1)
+        first = page * PAGE_SIZE
+        picked = list(ranking.order[first : first + PAGE_SIZE])
+        mine = ranking.position.get(viewer_id) if viewer_id is not None else None
+        off_page = mine is not None and not first <= mine < first + PAGE_SIZE
+        if off_page and mine is not None:
+            picked.append(ranking.order[mine])
+        names, ordinals = await self._names_and_ratings(where, [row[0] for row in picked])
+        rows = [
+            BoardRow(
+                rank=ranking.position[row[0]] + 1,
+                user_id=row[0],
+                name=names.get(row[0], "?"),
+                games=row[1],
+                wins=row[2],
+                average_score=row[3],
+                exact_bid_rate=row[4],
+                best_score=None,
+                rating=ordinals.get(row[0]),
+            )
+            for row in picked
+        ]
+        viewer = rows.pop() if off_page else None
+        return BoardPage(scope, period, sort, page, pages, players, rows, viewer)
+
+    async def _period_ranking(
+        self, where: tuple[int, int], period: Period, sort: SortKey, since: str
+    ) -> _Ranking:
+        """Every player of a period in board order. No index can hold an order over a sliding
+        window of days, so the period's day rows are summed and sorted: the one costly read
+        (tens of milliseconds at a month of 100,000 games a year). The ranking is kept until
+        the server's next finished game (guild_totals.games) or the next day, so paging
+        through it, or a second viewer, costs a few index lookups."""
+        count = await self._one("SELECT games FROM guild_totals WHERE guild_id = ?", (where[0],))
+        generation = int(count[0]) if count else 0
+        key = (where, period, sort, since, generation)
+        cached = self._rankings.get(key)
+        if cached is not None:
+            self._rankings.move_to_end(key)
+            return cached
+        order_key, games = _ORDER[sort]
         rating_join = (
             "LEFT JOIN ratings AS r ON r.guild_id = ?1 AND r.user_id = t.user_id"
             if sort == "rating"
             else ""
         )
-        ranked = f"""
-            WITH p AS (
+        rows = await self._all(
+            f"""
+            SELECT t.user_id, t.games, t.wins, t.avg_score, t.exact_rate FROM (
                 SELECT user_id, SUM(games) AS games, SUM(wins) AS wins,
                        CAST(SUM(score_sum) AS REAL) / SUM(games) AS avg_score,
                        CASE WHEN SUM(bids) > 0
@@ -256,46 +309,39 @@ class Reads:
                 FROM player_days
                 WHERE guild_id = ?1 AND channel_id = ?2 AND day >= ?3
                 GROUP BY user_id
-            ),
-            ranked AS (
-                SELECT t.user_id, t.games, t.wins, t.avg_score, t.exact_rate,
-                       ROW_NUMBER() OVER (
-                           ORDER BY {key} DESC NULLS LAST, {games} DESC, t.user_id
-                       ) AS position,
-                       COUNT(*) OVER () AS players
-                FROM p AS t {rating_join}
-            ),
-            picked AS (
-                SELECT * FROM ranked
-                WHERE position > ?4 AND position <= ?5 OR user_id = ?6 OR position = 1
-            )
-            SELECT k.user_id, n.name, k.games, k.wins, k.avg_score, k.exact_rate,
-                   NULL AS best_score, q.ordinal, k.position, k.players
-            FROM picked AS k
-            JOIN player_totals AS n
-              ON n.guild_id = ?1 AND n.channel_id = ?2 AND n.user_id = k.user_id
-            LEFT JOIN ratings AS q ON q.guild_id = ?1 AND q.user_id = k.user_id
-            ORDER BY k.position
-        """
-        first = max(page, 0) * PAGE_SIZE
-        params = (*where, since.isoformat(), first, first + PAGE_SIZE, viewer_id)
-        rows = await self._all(ranked, params)
-        players = int(rows[0][9]) if rows else 0
-        pages = _pages(players)
-        if page >= pages and players:
-            # Past the last page (the board shrank since the button was drawn): the last one.
-            # (Position 1 always comes back, with the count of players.)
-            return await self._board_period(where, scope, period, sort, pages - 1, viewer_id, since)
-        board = [_board_row(int(r[8]), r) for r in rows if first < int(r[8]) <= first + PAGE_SIZE]
-        viewer = next(
-            (
-                _board_row(int(r[8]), r)
-                for r in rows
-                if r[0] == viewer_id and not first < int(r[8]) <= first + PAGE_SIZE
-            ),
-            None,
+            ) AS t {rating_join}
+            ORDER BY {order_key} DESC NULLS LAST, {games} DESC, t.user_id
+            """,
+            (*where, since),
         )
-        return BoardPage(scope, period, sort, max(page, 0), pages, players, board, viewer)
+        ranking = _Ranking(
+            order=[tuple(row) for row in rows],
+            position={int(row[0]): index for index, row in enumerate(rows)},
+        )
+        self._rankings[key] = ranking
+        while len(self._rankings) > RANKINGS_KEPT:
+            self._rankings.popitem(last=False)
+        return ranking
+
+    async def _names_and_ratings(
+        self, where: tuple[int, int], user_ids: list[int]
+    ) -> tuple[dict[int, str], dict[int, float]]:
+        if not user_ids:
+            return {}, {}
+        marks = ", ".join("?" for _ in user_ids)
+        names = await self._all(
+            "SELECT user_id, name FROM player_totals WHERE guild_id = ? AND channel_id = ?"
+            f" AND user_id IN ({marks})",
+            (*where, *user_ids),
+        )
+        ordinals = await self._all(
+            f"SELECT user_id, ordinal FROM ratings WHERE guild_id = ? AND user_id IN ({marks})",
+            (where[0], *user_ids),
+        )
+        return (
+            {int(u): str(n) for u, n in names},
+            {int(u): float(o) for u, o in ordinals},
+        )
 
     # ------------------------------------------------------------------ player statistics
 

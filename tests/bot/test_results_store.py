@@ -471,3 +471,25 @@ async def test_the_viewers_rank_is_their_place_in_the_board_order(
                     else:
                         assert seen.viewer is not None and seen.viewer.user_id == user
                         assert seen.viewer.rank == rank, (scope, period, sort, user)
+
+
+async def test_a_kept_period_ranking_is_dropped_when_a_game_finishes(store: Store) -> None:
+    day = datetime(2024, 1, 2, tzinfo=UTC)
+    await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)])
+    first = await store.reads.leaderboard(
+        guild_id=GUILD, channel_id=CHANNEL, period="7d", sort="wins", now=day
+    )
+    again = await store.reads.leaderboard(
+        guild_id=GUILD, channel_id=CHANNEL, period="7d", sort="wins", now=day
+    )
+    assert first == again and [r.user_id for r in first.rows] == [1, 2]
+    await finish(store, [result(0, 2, 50, True), result(1, 3, 10, False)], channel=OTHER)
+    await finish(store, [result(0, 2, 50, True), result(1, 1, 10, False)])
+    after = await store.reads.leaderboard(
+        guild_id=GUILD, channel_id=CHANNEL, period="7d", sort="wins", now=day
+    )
+    assert [(r.user_id, r.wins, r.games) for r in after.rows] == [(1, 1, 2), (2, 1, 2)]
+    server = await store.reads.leaderboard(
+        guild_id=GUILD, channel_id=CHANNEL, scope="server", period="7d", sort="wins", now=day
+    )
+    assert [(r.user_id, r.wins) for r in server.rows] == [(2, 2), (1, 1), (3, 0)]
