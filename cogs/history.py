@@ -21,7 +21,7 @@ from bot.render import stats as words
 from bot.store.models import GameRow
 from bot.ui import ComponentsView
 from kachuful_core import deal_in_progress, public_record
-from kachuful_core.dealing import commitment, deal_seed, normalize_seed
+from kachuful_core.dealing import commitment, deal_seed, draw_seed, normalize_seed
 
 from .group import KachufulFeature
 
@@ -103,7 +103,12 @@ def seeds_document(row: GameRow) -> dict[str, Any]:
         deals.append(
             {"deal": first + number, "seed": material.hex(), "commitment": commitment(material)}
         )
-    return {"game": row.id, "deals": deals}
+    document: dict[str, Any] = {"game": row.id, "deals": deals}
+    if row.record.get("draw"):
+        document["draw"] = [
+            draw_seed(game_seed, number).hex() for number in range(len(row.record["draw"]))
+        ]
+    return document
 
 
 def _file(name: str, value: Any) -> discord.File:
