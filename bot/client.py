@@ -15,7 +15,8 @@ from discord.ext import commands
 from bot import render, ui
 from bot.settings import Settings
 from bot.store import Store, StoreError
-from bot.tables import TableManager
+from bot.table import Tables
+from bot.table.publisher import CHANNEL_POSTS
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +54,15 @@ class KachufulTree(app_commands.CommandTree[Any]):
 
 class KachufulBot(commands.Bot):
     store: Store
-    tables: TableManager
+    tables: Tables
 
     def __init__(
-        self, settings: Settings, *, new_seed: Callable[[], str] | None = None, **options: Any
+        self,
+        settings: Settings,
+        *,
+        new_seed: Callable[[], str] | None = None,
+        post_limit: int = CHANNEL_POSTS,
+        **options: Any,
     ) -> None:
         # Slash commands and button clicks reach the bot whatever its intents; it reads no
         # message, reaction, member or voice event, so it asks for the guild list only. Each
@@ -75,6 +81,9 @@ class KachufulBot(commands.Bot):
         )
         self.settings = settings
         self._new_seed = new_seed
+        # New messages per channel in 5 s: Discord's limit. (Tests that do not check pacing
+        # raise it: a paced post waits on a real-time timer in the simulated Discord.)
+        self.post_limit = post_limit
         # Set by the process entry point (not by in-process tests): after start-up, move the
         # long-lived objects (modules, discord.py's state, restored tables) out of the garbage
         # collector's sight, which shortens every full collection while tables are playing.
@@ -87,13 +96,14 @@ class KachufulBot(commands.Bot):
         except (StoreError, OSError) as error:
             raise StartupError(str(error)) from None
         if self._new_seed is not None:
-            self.tables = TableManager(self, self.store, self.settings, new_seed=self._new_seed)
+            self.tables = Tables(self, self.store, self.settings, new_seed=self._new_seed)
         else:
-            self.tables = TableManager(self, self.store, self.settings)
+            self.tables = Tables(self, self.store, self.settings)
+        self.tables.limits.count = self.post_limit
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         ui.register(self)
-        await self.tables.restore()
+        await self.tables.restore.run()
         await self.sync_commands()
         if self.freeze_gc_after_setup:
             gc.collect()

@@ -1,4 +1,4 @@
-"""The /kachuful command group. Thin: each command hands over to bot.tables.TableManager.
+"""The /kachuful command group. Thin: each command hands over to the table code (bot.table).
 
 This cog is the group; feature cogs (cogs/leaderboard.py, cogs/stats.py, cogs/history.py,
 cogs/settings.py) add their subcommands to it, as cogs/group.py explains."""
@@ -16,7 +16,7 @@ from bot.ui import send_kwargs
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
-    from bot.tables import TableManager
+    from bot.table import Tables
 
 Choice = app_commands.Choice
 
@@ -42,6 +42,11 @@ SCORING_CHOICES: list[Choice[str]] = [
     Choice(name="Per trick: tricks, +10 if exact", value="per-trick"),
     Choice(name="Judgement: exact +10, miss −10", value="judgement"),
 ]
+MODE_CHOICES: list[Choice[str]] = [
+    Choice(name="A message per trick (default)", value="trick"),
+    Choice(name="Compact: one message per deal", value="compact"),
+    Choice(name="In a thread opened from the lobby", value="thread"),
+]
 PLAYER_CHOICES: list[Choice[int]] = [Choice(name=f"{n} seats", value=n) for n in range(3, 8)]
 
 
@@ -52,7 +57,7 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         super().__init__()
 
     @property
-    def tables(self) -> TableManager:
+    def tables(self) -> Tables:
         return self.bot.tables
 
     @app_commands.command(name="start", description="Open a Kachuful table in this channel")
@@ -65,9 +70,11 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         scoring="Scoring",
         blind_bids="Allow bidding before looking (exact blind bids score double; default off)",
         forehead="One-card deal: see everyone's card but your own (default off)",
+        mode="How the game is shown: a message per trick, compact, or in a thread",
     )
     @app_commands.choices(players=PLAYER_CHOICES, max_hand=MAX_HAND_CHOICES)
     @app_commands.choices(schedule=SCHEDULE_CHOICES, trump=TRUMP_CHOICES, scoring=SCORING_CHOICES)
+    @app_commands.choices(mode=MODE_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction[Any],
@@ -79,6 +86,7 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         scoring: str = "exact",
         blind_bids: bool = False,
         forehead: bool = False,
+        mode: str = "trick",
     ) -> None:
         options: dict[str, Any] = {
             "max_hand": "full" if max_hand is None else ("classic" if max_hand == 0 else max_hand),
@@ -88,36 +96,37 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
             "scoring": scoring,
             "blind_bids": blind_bids,
             "forehead": forehead,
+            "mode": mode,
         }
-        await self.tables.open_lobby(interaction, options, players)
+        await self.tables.lobby.open(interaction, options, players)
 
     @app_commands.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
-        await self.tables.lobby_command(interaction, "join")
+        await self.tables.lobby.command(interaction, "join")
 
     @app_commands.command(
         name="leave", description="Leave the table (in a running game a computer takes over)"
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        await self.tables.lobby_command(interaction, "leave")
+        await self.tables.lobby.command(interaction, "leave")
 
     @app_commands.command(name="hand", description="Show your hand (only you see it)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        await self.tables.show_hand(interaction, None, edit=False)
+        await self.tables.play.show_hand(interaction, None, edit=False)
 
     @app_commands.command(name="score", description="The scores so far")
     async def score(self, interaction: discord.Interaction[Any]) -> None:
-        await self.tables.score(interaction)
+        await self.tables.read.score(interaction)
 
     @app_commands.command(name="rules", description="The rules in force at this table")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        await self.tables.rules(interaction)
+        await self.tables.read.rules(interaction)
 
     @app_commands.command(
         name="stop", description="End the game without a result (host or Manage Server)"
     )
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
-        await self.tables.stop(interaction)
+        await self.tables.play.stop(interaction)
 
     @app_commands.command(name="help", description="How to play")
     async def help(self, interaction: discord.Interaction[Any]) -> None:

@@ -20,6 +20,7 @@ from bot.ui import send_kwargs
 from .group import KachufulFeature
 from .kachuful import (
     MAX_HAND_CHOICES,
+    MODE_CHOICES,
     PLAYER_CHOICES,
     SCHEDULE_CHOICES,
     SCORING_CHOICES,
@@ -30,12 +31,6 @@ if TYPE_CHECKING:
     from bot.client import KachufulBot
 
 Choice = app_commands.Choice
-
-PRESENTATION_CHOICES = [
-    Choice(name="A message per trick (default)", value="trick"),
-    Choice(name="Compact: a deal's tricks in one message", value="compact"),
-    Choice(name="In a thread opened from the lobby", value="thread"),
-]
 
 
 class SettingsCog(KachufulFeature):
@@ -59,7 +54,7 @@ class SettingsCog(KachufulFeature):
     )
     @app_commands.choices(players=PLAYER_CHOICES, max_hand=MAX_HAND_CHOICES)
     @app_commands.choices(
-        presentation=PRESENTATION_CHOICES,
+        presentation=MODE_CHOICES,
         schedule=SCHEDULE_CHOICES,
         trump=TRUMP_CHOICES,
         scoring=SCORING_CHOICES,

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from .hand import hand_message
+from .cards import label as card_label
+from .hand import hand_expired, hand_message
 from .info import general_rules, help_message
 from .specs import ButtonSpec, MessageSpec, check_limits
 from .table import (
-    action_posts,
-    deal_table,
-    draw,
     final_standings,
     game_rules,
-    idle_stopped,
     leaderboard,
     lobby,
     lobby_rules,
     lobby_started,
-    restored_table,
     scoreboard,
-    stopped,
-    timed_out,
+    start_message,
 )
 from .words import (
     computer_name,
@@ -28,23 +23,22 @@ from .words import (
     notice,
     refusal,
     refused_move,
+    thread_fallback,
 )
 
 __all__ = [
     "ButtonSpec",
     "MessageSpec",
-    "action_posts",
+    "card_label",
     "check_limits",
     "computer_name",
-    "deal_table",
-    "draw",
     "engine_error",
     "final_standings",
     "game_rules",
     "general_rules",
+    "hand_expired",
     "hand_message",
     "help_message",
-    "idle_stopped",
     "leaderboard",
     "lobby",
     "lobby_rules",
@@ -53,8 +47,7 @@ __all__ = [
     "notice",
     "refusal",
     "refused_move",
-    "restored_table",
     "scoreboard",
-    "stopped",
-    "timed_out",
+    "start_message",
+    "thread_fallback",
 ]

@@ -11,14 +11,25 @@ from .specs import MAX_PER_ROW
 # Rows of a message available to cards or bids; the last row holds the controls.
 CARD_ROWS = 4
 
+# ♠ and ♣ drawn as emoji are near-black glyphs, hard to read on Discord's dark theme. The
+# text presentation selector (U+FE0E) asks for the font's glyph, in the text colour of either
+# theme; ♥ and ♦ keep their red emoji.
+TEXT_STYLE = "\ufe0e"
+SYMBOLS = tuple(symbol + TEXT_STYLE if symbol in "♠♣" else symbol for symbol in SUIT_SYMBOLS)
+
+
+def symbol(suit: int) -> str:
+    return SYMBOLS[suit]
+
 
 def label(card: int) -> str:
     """``10♥``."""
-    return card_label(card)
+    text = card_label(card)
+    return text + TEXT_STYLE if text[-1] in "♠♣" else text
 
 
 def suit_symbol(suit: int | None) -> str:
-    return "—" if suit is None else SUIT_SYMBOLS[suit]
+    return "—" if suit is None else SYMBOLS[suit]
 
 
 def suit_name(suit: int | None) -> str:
@@ -26,7 +37,7 @@ def suit_name(suit: int | None) -> str:
 
 
 def trump_text(suit: int | None) -> str:
-    return "No trump" if suit is None else f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit].capitalize()}"
+    return "No trump" if suit is None else f"{SYMBOLS[suit]} {SUIT_NAMES[suit].capitalize()}"
 
 
 def hand_text(cards: Sequence[int]) -> str:
@@ -37,7 +48,7 @@ def hand_text(cards: Sequence[int]) -> str:
         by_suit.setdefault(card // 13, []).append(card)
     for suit in sorted(by_suit):
         ranks = " ".join(RANK_NAMES[c % 13] for c in by_suit[suit])
-        parts.append(f"{SUIT_SYMBOLS[suit]} {ranks}")
+        parts.append(f"{SYMBOLS[suit]} {ranks}")
     return " · ".join(parts) if parts else "(no cards)"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import discord
 
 from bot.store.models import GameRow
@@ -16,14 +18,17 @@ CONTROL_ROW = CARD_ROWS  # the fifth row
 
 
 def _bids_field(row: GameRow, view: SeatView) -> str:
+    """Every seat's tricks taken against its bid, yours marked."""
     parts = []
     for seat, bid in enumerate(view.bids):
-        mark = " (blind)" if view.blind[seat] else ""
+        mark = " blind" if view.blind[seat] else ""
         you = " (you)" if seat == view.seat else ""
-        parts.append(f"{name_of(row, seat)}{you} {'—' if bid is None else f'{bid}{mark}'}")
+        taken = view.tricks_won[seat]
+        shown = f"bid {bid}{mark}, took {taken}" if bid is not None else "no bid yet"
+        parts.append(f"{name_of(row, seat)}{you}: {shown}")
     total = sum(b for b in view.bids if b is not None)
     tricks = f"{view.hand_size} trick{'s' if view.hand_size != 1 else ''}"
-    return clip(" · ".join(parts) + f"\n{total} bid for {tricks}", 1024)
+    return clip("\n".join(parts) + f"\n{total} bid for {tricks}", 1024)
 
 
 def _status(row: GameRow, view: SeatView) -> str:
@@ -52,14 +57,35 @@ def _forbidden_reason(view: SeatView) -> str | None:
     )
 
 
+def hand_expired(spec: MessageSpec, table: int) -> MessageSpec:
+    """A hand message whose token is about to die: it says so, and keeps only Refresh (a
+    click is a new interaction, which can redraw it)."""
+    refresh = ButtonSpec(("refresh", table), "Refresh", row=0, emoji="🔄")
+    return MessageSpec(content=notice_text("hand_expired"), embeds=spec.embeds, buttons=(refresh,))
+
+
+def notice_text(code: str) -> str:
+    from .words import notice
+
+    return notice(code)
+
+
 def hand_message(
-    row: GameRow, view: SeatView, *, version: int, notice: str | None = None
+    row: GameRow,
+    view: SeatView,
+    *,
+    version: int,
+    notice: str | None = None,
+    deadline: datetime | None = None,
+    stopped: bool = False,
 ) -> MessageSpec:
     """The seat's hand, bid buttons (its turn to bid) or card buttons (legal ones enabled)."""
     table = row.id
     title = f"Your hand — deal {view.deal_number} of {view.num_deals}"
     if view.phase is Phase.FINISHED:
         title = "Your hand — the game is over"
+    if stopped:
+        return MessageSpec(content=notice_text("hand_game_stopped"))
     # A hidden hand is a forehead deal unless the seat may still bid blind (bot.tables lets
     # every seat see its hand once bidding is over).
     forehead = view.hand is None and not view.may_bid_blind and view.phase is not Phase.FINISHED
@@ -80,20 +106,14 @@ def hand_message(
         turned = f" (turned {label(view.turned)})" if view.turned is not None else ""
         embed.add_field(name="Trump", value=trump_text(view.trump) + turned, inline=True)
         embed.add_field(name="Dealer", value=name_of(row, view.dealer), inline=True)
-        embed.add_field(
-            name="Your tricks",
-            value=f"{view.tricks_won[view.seat]} of {view.bids[view.seat]}"
-            if view.bids[view.seat] is not None
-            else f"{view.tricks_won[view.seat]}",
-            inline=True,
-        )
+        embed.add_field(name="Totals", value=f"You: {view.totals[view.seat]} points", inline=True)
         if view.visible_cards:
             seen = " · ".join(
                 f"{name_of(row, seat)} {label(card)}"
                 for seat, card in sorted(view.visible_cards.items())
             )
             embed.add_field(name="Cards you can see", value=clip(seen, 1024), inline=False)
-        embed.add_field(name="Bids", value=_bids_field(row, view), inline=False)
+        embed.add_field(name="Bids and tricks", value=_bids_field(row, view), inline=False)
         if view.phase is Phase.PLAYING:
             trick = (
                 " · ".join(
@@ -103,11 +123,18 @@ def hand_message(
             )
             embed.add_field(name="This trick", value=clip(trick, 1024), inline=False)
     status = _status(row, view)
+    if deadline is not None and view.my_turn and view.phase is not Phase.FINISHED:
+        status += f" Clock runs out <t:{int(deadline.timestamp())}:R>."
     reason = _forbidden_reason(view)
     embed.add_field(
         name="Now", value=clip(status + (f"\n{reason}" if reason else ""), 1024), inline=False
     )
-    embed.set_footer(text=f"Your totals: {view.totals[view.seat]} points · only you see this")
+    if view.phase is Phase.FINISHED:
+        standing = " · ".join(
+            f"{row.seats[s].name}: {view.totals[s]}" for s in range(len(row.seats))
+        )
+        embed.add_field(name="Final totals", value=clip(standing, 1024), inline=False)
+    embed.set_footer(text="Only you see this message")
 
     buttons: list[ButtonSpec] = []
     if view.phase is Phase.BIDDING:

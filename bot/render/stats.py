@@ -183,7 +183,8 @@ def history(page: HistoryPage, guild_id: int, channel_id: int) -> MessageSpec:
             outcome = f"won by {best}"
         link = ""
         if entry.message_id is not None:
-            url = f"https://discord.com/channels/{guild_id}/{channel_id}/{entry.message_id}"
+            where = entry.link_channel_id or channel_id
+            url = f"https://discord.com/channels/{guild_id}/{where}/{entry.message_id}"
             link = f" · [table]({url})"
         lines.append(clip(f"**Game {entry.game_id}** · {when} · {players} — {outcome}{link}", 400))
     embed = discord.Embed(

@@ -32,8 +32,8 @@ SCHEDULE_NAMES = {
     "double": "Double (H…1…H…1…H)",
 }
 TRUMP_NAMES = {
-    "cycle": "Cycle ♠ ♦ ♣ ♥",
-    "cycle-notrump": "Cycle ♠ ♦ ♣ ♥ + no-trump",
+    "cycle": "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥",
+    "cycle-notrump": "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥ + no-trump",
     "turned": "Turned card (Oh Hell)",
 }
 SCORING_NAMES = {
@@ -180,7 +180,30 @@ NOTICES = {
     "export": "Record of game #{game} (kachuful-record/1).",
     "click_failed": "Something went wrong with that click; please try again.",
     "command_failed": "Something went wrong; the table is unchanged. Please try again.",
+    "busy_db": "The table is busy (its database is locked for a moment): nothing was changed. "
+    "Please try again in a few seconds.",
+    "already_bid": "Your bid of {bid} was placed (your first click counted).",
+    "already_played": "You played {card} (your first click counted).",
+    "you_stopped": "You stopped the game.",
+    "restarting": "The bot is restarting: nothing was changed. Please try again in a moment.",
+    "game_started_thread": "The game has started in a thread opened from the lobby.",
+    "thread_needs_channel": "a channel that is not a thread",
+    "thread_name": "Kachuful #{game}: {names}",
+    "hand_game_stopped": "The game was stopped: there is nothing more to play.",
+    "hand_expired": "⌛ This message stopped updating: Discord lets the bot change it for 15 "
+    "minutes only. Click Refresh below, “Your hand” in the channel, or `/kachuful hand` for a "
+    "fresh one.",
 }
+
+
+def thread_fallback(missing: list[str]) -> str:
+    """/kachuful start mode:thread where the bot cannot open threads: the channel instead."""
+    wanted = ", ".join(name.replace("_", " ").title() for name in missing)
+    return (
+        f"I cannot play this game in a thread here (I need: {wanted}), so it is played in this "
+        "channel instead. Grant those permissions to use thread mode next time."
+    )
+
 
 COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon")
 

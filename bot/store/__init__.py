@@ -34,6 +34,7 @@ from . import stats as _stats
 from .models import (
     OPEN_STATUSES,
     DealLine,
+    Delivered,
     GameRef,
     GameRow,
     GameStatus,
@@ -46,6 +47,7 @@ from .models import (
 __all__ = [
     "ChannelBusy",
     "DealLine",
+    "Delivered",
     "GameRef",
     "GameRow",
     "Leaderboard",
@@ -167,7 +169,7 @@ async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -
 
 _UPDATE_GAME = (
     "UPDATE games SET host_id = ?, status = ?, rules = ?, max_seats = ?, seed = ?,"
-    " record = ?, seats = ?, message_id = ?, version = ?, updated_at = ?"
+    " record = ?, seats = ?, message_id = ?, version = ?, updated_at = ?, ended = ?, settled = ?"
     " WHERE id = ? AND version = ?"
 )
 _INSERT_RESULT = (
@@ -309,7 +311,8 @@ class Store:
         try:
             async with self._db.execute(
                 "INSERT INTO games (guild_id, channel_id, host_id, status, rules, max_seats, seats,"
-                " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                " version, created_at, updated_at, settled)"
+                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?, 0)",
                 (
                     guild_id,
                     channel_id,
@@ -346,6 +349,7 @@ class Store:
             seats=list(seats),
             created_at=now,
             updated_at=now,
+            settled=False,
         )
 
     async def save_game(
@@ -380,6 +384,8 @@ class Store:
             game.message_id,
             game.version,
             _iso(now),
+            game.ended,
+            int(game.settled),
             game.id,
             based_on,
         )
@@ -490,6 +496,82 @@ class Store:
         """Every open game (lobby or running), and the bare columns of the open games whose
         row cannot be read."""
         return await self._readable_games(OPEN_STATUSES)
+
+    @_serialized
+    async def unsettled_games(self) -> list[GameRow]:
+        """Finished or stopped games whose public messages are not all delivered yet."""
+        async with self._db.execute(
+            _SELECT_GAME + " WHERE settled = 0 AND status IN ('finished', 'stopped') ORDER BY id"
+        ) as cursor:
+            rows = await cursor.fetchall()
+        games = []
+        for row in rows:
+            try:
+                games.append(_game_from_row(row))
+            except Exception as error:
+                log.error(
+                    "game %s: its stored row cannot be read (%s)", row[0], type(error).__name__
+                )
+        return games
+
+    @_serialized
+    async def settle(self, game_id: int) -> None:
+        """Every public message of a finished or stopped game has been delivered."""
+        await _run(self._db, "UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
+        await _run(self._db, "DELETE FROM hand_messages WHERE game_id = ?", (game_id,))
+
+    # ------------------------------------------------------------------ delivery
+
+    @_serialized
+    async def delivered(self, game_id: int) -> dict[str, Delivered]:
+        """The public messages delivered for a game so far, by key."""
+        async with self._db.execute(
+            "SELECT key, channel_id, message_id, digest FROM posts WHERE game_id = ?", (game_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return {row[0]: Delivered(int(row[1]), int(row[2]), str(row[3])) for row in rows}
+
+    @_serialized
+    async def mark_delivered(self, game_id: int, key: str, delivered: Delivered) -> None:
+        await _run(
+            self._db,
+            "INSERT INTO posts (game_id, key, channel_id, message_id, digest)"
+            " VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id, digest = excluded.digest",
+            (game_id, key, delivered.channel_id, delivered.message_id, delivered.digest),
+        )
+
+    @_serialized
+    async def forget_delivered(self, game_id: int, key: str) -> None:
+        await _run(self._db, "DELETE FROM posts WHERE game_id = ? AND key = ?", (game_id, key))
+
+    @_serialized
+    async def save_hand(self, game_id: int, user_id: int, token: str, opened_at: datetime) -> None:
+        await _run(
+            self._db,
+            "INSERT INTO hand_messages (game_id, user_id, token, opened_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, user_id) DO UPDATE SET token = excluded.token,"
+            " opened_at = excluded.opened_at",
+            (game_id, user_id, token, _iso(opened_at)),
+        )
+
+    @_serialized
+    async def drop_hand(self, game_id: int, user_id: int) -> None:
+        await _run(
+            self._db,
+            "DELETE FROM hand_messages WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+
+    @_serialized
+    async def open_hands(self, game_id: int) -> dict[int, tuple[str, datetime]]:
+        """user id -> (interaction token, when it was issued) of the game's open hands."""
+        async with self._db.execute(
+            "SELECT user_id, token, opened_at FROM hand_messages WHERE game_id = ?", (game_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return {int(row[0]): (str(row[1]), _parse_time(row[2])) for row in rows}
 
     async def _readable_games(
         self, statuses: Sequence[GameStatus]
@@ -670,7 +752,7 @@ def _finished_seats(
 
 _SELECT_GAME = (
     "SELECT id, guild_id, channel_id, host_id, status, rules, max_seats, seed, record, seats,"
-    " message_id, version, created_at, updated_at FROM games"
+    " message_id, version, created_at, updated_at, ended, settled FROM games"
 )
 
 
@@ -690,4 +772,6 @@ def _game_from_row(row: Sequence[Any]) -> GameRow:
         version=row[11],
         created_at=_parse_time(row[12]),
         updated_at=_parse_time(row[13]),
+        ended=row[14],
+        settled=bool(row[15]),
     )

@@ -71,12 +71,25 @@ class GameRow:
     seed: str | None = None
     record: dict[str, Any] | None = None
     message_id: int | None = None
+    # Why the game ended without a result (see migration 0002), for its public notice.
+    ended: str | None = None
+    # False while the publisher still owes the channel messages of a closed game.
+    settled: bool = True
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.user_id == user_id:
                 return index
         return None
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """A public message as delivered: where it is, and the digest of what it shows."""
+
+    channel_id: int
+    message_id: int
+    digest: str
 
 
 @dataclass(frozen=True)
@@ -227,7 +240,8 @@ class HistoryEntry:
     status: GameStatus
     started_at: datetime
     ended_at: datetime
-    message_id: int | None
+    message_id: int | None  # the final standings, else the table message
+    link_channel_id: int | None = None  # where that message is (a game's thread, say)
     seats: list[HistorySeat] = field(default_factory=list)
 
     @property

@@ -413,10 +413,15 @@ class Reads:
 
     # ------------------------------------------------------------------ history and export
 
+    # The link of a game: its final standings (or, stopped, its closing notice) as delivered
+    # by the publisher (posts, migration 0002), else its table message.
     HISTORY_SQL = (
-        "SELECT id, status, created_at, updated_at, message_id, seats FROM games"
-        " WHERE channel_id = ? AND status IN ('finished', 'stopped')"
-        " ORDER BY id DESC LIMIT ? OFFSET ?"
+        "SELECT g.id, g.status, g.created_at, g.updated_at,"
+        " COALESCE(p.message_id, g.message_id), g.seats, COALESCE(p.channel_id, g.channel_id)"
+        " FROM games AS g LEFT JOIN posts AS p ON p.game_id = g.id"
+        " AND p.key = CASE g.status WHEN 'finished' THEN 'final' ELSE 'end' END"
+        " WHERE g.channel_id = ? AND g.status IN ('finished', 'stopped')"
+        " ORDER BY g.id DESC LIMIT ? OFFSET ?"
     )
 
     async def history(self, *, channel_id: int, page: int = 0) -> HistoryPage:
@@ -442,7 +447,7 @@ class Reads:
                     HistorySeat(str(name or "?"), user_id, int(score), bool(won))
                 )
         entries = []
-        for game_id, status, created, updated, message_id, seats_text in games:
+        for game_id, status, created, updated, message_id, seats_text, link_channel in games:
             seats = results.get(game_id)
             if seats is None:
                 seats = [
@@ -456,6 +461,7 @@ class Reads:
                     started_at=datetime.fromisoformat(created),
                     ended_at=datetime.fromisoformat(updated),
                     message_id=message_id,
+                    link_channel_id=link_channel,
                     seats=seats,
                 )
             )

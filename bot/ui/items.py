@@ -1,7 +1,7 @@
 """Buttons that keep working after a restart: DynamicItems whose custom_id carries the table
 id and, for actions, the move counter the button was drawn at.
 
-Each callback only parses its custom_id and hands over to ``bot.tables.TableManager``, which
+Each callback only parses its custom_id and hands over to the table code (``bot.table``), which
 takes the table's lock, applies, commits, releases, and only then talks to Discord.
 """
 
@@ -17,10 +17,10 @@ import discord
 from bot import render
 
 if TYPE_CHECKING:
-    from bot.tables import TableManager
+    from bot.table import Tables
 
 
-def _tables(interaction: discord.Interaction[Any]) -> TableManager:
+def _tables(interaction: discord.Interaction[Any]) -> Tables:
     return interaction.client.tables  # type: ignore[no-any-return]
 
 
@@ -110,7 +110,7 @@ class LobbyButton(
         await _guarded(
             self,
             interaction,
-            _tables(interaction).lobby_click(interaction, self.table, self.version, self.act),
+            _tables(interaction).lobby.click(interaction, self.table, self.version, self.act),
         )
 
 
@@ -129,7 +129,9 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kf:h
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
-            self, interaction, _tables(interaction).show_hand(interaction, self.table, edit=False)
+            self,
+            interaction,
+            _tables(interaction).play.show_hand(interaction, self.table, edit=False),
         )
 
 
@@ -150,7 +152,9 @@ class RefreshButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
-            self, interaction, _tables(interaction).show_hand(interaction, self.table, edit=True)
+            self,
+            interaction,
+            _tables(interaction).play.show_hand(interaction, self.table, edit=True),
         )
 
 
@@ -172,7 +176,9 @@ class BidButton(
         await _guarded(
             self,
             interaction,
-            _tables(interaction).bid(interaction, self.table, self.version, self.n, self.blind),
+            _tables(interaction).play.bid(
+                interaction, self.table, self.version, self.n, self.blind
+            ),
         )
 
 
@@ -196,7 +202,7 @@ class PlayButton(
         await _guarded(
             self,
             interaction,
-            _tables(interaction).play(interaction, self.table, self.version, self.card),
+            _tables(interaction).play.play(interaction, self.table, self.version, self.card),
         )
 
 
@@ -220,7 +226,7 @@ class UnseenButton(
         await _guarded(
             self,
             interaction,
-            _tables(interaction).play(interaction, self.table, self.version, None),
+            _tables(interaction).play.play(interaction, self.table, self.version, None),
         )
 
 
@@ -242,7 +248,7 @@ class LookButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
-            self, interaction, _tables(interaction).look(interaction, self.table, self.version)
+            self, interaction, _tables(interaction).play.look(interaction, self.table, self.version)
         )
 
 
@@ -264,7 +270,7 @@ class BackButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
-            self, interaction, _tables(interaction).back(interaction, self.table, self.seat)
+            self, interaction, _tables(interaction).play.back(interaction, self.table, self.seat)
         )
 
 

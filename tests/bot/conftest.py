@@ -43,8 +43,12 @@ def make_bot(settings: Settings, request: pytest.FixtureRequest) -> Callable[[],
     def new_seed() -> str:
         return hashlib.sha256(f"{request.node.nodeid}/{next(count)}".encode()).hexdigest()
 
+    paced = request.node.get_closest_marker("paced") is not None
+
     def factory() -> KachufulBot:
-        bot = KachufulBot(settings, new_seed=new_seed)
+        # New messages are paced at Discord's 5 per 5 s only in tests marked "paced": a paced
+        # post waits on a timer that SimCord fires in real time unless the test advances time.
+        bot = KachufulBot(settings, new_seed=new_seed, post_limit=5 if paced else 10_000)
         made.append(bot)
         return bot
 

@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # The layers between Discord and the engine: they hand over to bot/render for every word.
 THIN = [
-    "bot/tables.py",
+    *(str(p.relative_to(ROOT)) for p in sorted(ROOT.glob("bot/table/*.py"))),
     "bot/client.py",
     *(str(p.relative_to(ROOT)) for p in ROOT.glob("bot/ui/*.py")),
 ]

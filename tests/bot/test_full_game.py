@@ -7,21 +7,36 @@ from typing import Any
 
 import simcord
 
+from bot.render.cards import label as card_label
 from kachuful_core import load_game, score_summary
-from kachuful_core.cards import card_label, parse_card
+from kachuful_core.cards import parse_card
 
 from .helpers import Table, buttons, custom_ids, validate_all_requests, world
 
-TRICK_LINE = re.compile(r"^\*\*Trick (\d+) of (\d+):\*\* (.+)$", re.MULTILINE)
+TRICK_LINE = re.compile(r"^\*\*Trick (\d+) of (\d+)\*\*: (.+)$", re.MULTILINE)
+CARD = re.compile(r"^`([^`]+)` \*\*(.+)\*\*$")
+
+
+def trick_cards(text: str) -> list[tuple[int, int, list[str]]]:
+    """(trick number, hand size, ["name card", ...]) of every trick line in ``text``."""
+    found = []
+    for match in TRICK_LINE.finditer(text):
+        cards = []
+        for part in match.group(3).split(" · "):
+            card = CARD.match(part)
+            assert card is not None, part
+            cards.append(f"{card.group(2)} {card.group(1)}")
+        found.append((int(match.group(1)), int(match.group(2)), cards))
+    return found
 
 
 def public_tricks(table: Table) -> list[tuple[int, int, list[str]]]:
-    """(trick number, hand size, ["name card", ...]) of every trick posted publicly."""
+    """Every trick shown publicly, in the order of the messages."""
     found = []
     for message in table.public():
-        for match in TRICK_LINE.finditer(message.content or ""):
-            cards = [part.replace("**", "") for part in match.group(3).split(" · ")]
-            found.append((int(match.group(1)), int(match.group(2)), cards))
+        found += trick_cards(message.content or "")
+        for embed in message.embeds:
+            found += trick_cards(embed.description or "")
     return found
 
 
@@ -40,7 +55,8 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
         "Start (host)",
     ]
     embed = lobby.embeds[0].to_dict()
-    assert asha.mention in str(embed) and "Max hand: 3 cards" in str(embed)
+    assert "asha" in embed["fields"][0]["value"] and "Max hand: 3 cards" in str(embed)
+    assert "<@" not in str(embed["fields"])  # raw mentions show as <@id> text in fields
 
     await bilal.click(lobby, label="Join")
     joined = await chen.slash(channel, "kachuful join")
@@ -59,9 +75,11 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
     # The deal's table message: deal n of N, hand size, trump, dealer, bids, whose turn.
     opening = table.last_public_with("Your hand")
     title = opening.embeds[0].title or ""
-    assert title.startswith("Deal 1 of 5 — 3 cards — trump ♠")
+    assert title.startswith("Deal 1 of 5 · 3 cards · trump ♠")
     first = table.member_at(table.game.turn)
-    assert first is not None and first.mention in (opening.content or "")
+    assert first is not None and first.mention not in (opening.content or "")
+    pings = [m for m in table.public() if first.mention in (m.content or "")]
+    assert len(pings) == 1 and pings[0].id > opening.id
 
     # A non-player cannot see a hand.
     nosy = await outsider.click(opening, label="Your hand")
@@ -69,6 +87,7 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
 
     actions = await table.play_to_end()
     assert actions == 3 * (5 + 11)  # 5 deals of 3,2,1,2,3 cards: one bid a deal, one card a trick
+    await env.advance_time(60)  # new messages are paced at 5 per 5 s in a channel
 
     row = await env.bot.store.load_game(table.session.row.id) if table.session else None
     stored = await env.bot.store.latest_game_in_channel(channel.id)
@@ -83,6 +102,7 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
                 assert hand_id not in [m.id for m in table.seen_by(other)]
     for message in table.public():
         assert not any(cid.startswith(("kf:p:", "kf:b:")) for cid in custom_ids(message))
+        assert not buttons(message), "the game is over: no message keeps its buttons"
 
     # The public tricks are the engine's record, card by card.
     replay = load_game(stored.record)
@@ -107,6 +127,9 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
             assert (int(bid), int(won)) == (deal["bids"][seat], deal["tricks_won"][seat])
             assert (int(points), int(total)) == (deal["scores"][seat], running[seat])
     assert running == list(summary["totals"])
+    # Per deal: the bidding message, one message per trick, the scores (H + 2); besides them
+    # only the lobby, the opening draw and the final standings remain (pings are deleted).
+    assert len(table.public()) == sum(size + 2 for size in (3, 2, 1, 2, 3)) + 3
     final = [
         m for m in table.public() if m.embeds and m.embeds[0].title == "Kachuful — final standings"
     ]

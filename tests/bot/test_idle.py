@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
 
+import discord
 import simcord
 
 from bot.client import KachufulBot
@@ -17,7 +18,7 @@ from .helpers import Table, buttons, start_game, world
 
 HOUR = 3600
 IDLE = 24 * HOUR  # the default of KACHUFUL_IDLE_HOURS
-CLOSED = "has been away for 24 hours"
+CLOSED = "away for too long, so the game was closed"
 
 
 async def _abandoned_table(env: simcord.Env) -> tuple[Table, simcord.MemberActor]:
@@ -36,13 +37,18 @@ async def _run_out_the_clock(env: simcord.Env, table: Table, member: simcord.Mem
     assert table.session.row.status == "running"
 
 
-def _paused_notice(table: Table) -> object:
+def _paused_notice(table: Table) -> discord.Message:
     """The latest public message with an "I'm back" button that says the game is paused."""
     return next(
         m
         for m in reversed(table.public())
-        if "paused" in (m.content or "") and "I'm back" in [b.label for b in buttons(m)]
+        if "Nobody is playing" in (m.content or "")
+        and any(b.label.startswith("I'm back") for b in buttons(m))
     )
+
+
+def _labels(table: Table) -> set[str]:
+    return {b.label.split(" (")[0] for m in table.public() for b in buttons(m)}
 
 
 def _closed_notices(table: Table) -> list[str]:
@@ -60,9 +66,10 @@ async def _assert_closed_like_stop(env: simcord.Env, table: Table, game_id: int)
     asha = next(iter(table.members.values()))
     board = await asha.slash(table.channel, "kachuful leaderboard")
     assert "No finished games" in (board.response.embeds[0].description or "")
-    # The buttons of the closed table say so instead of doing anything.
-    late = await asha.click(_paused_notice(table), label="I'm back")
-    assert late.response.ephemeral and "no game at this table" in late.response.content
+    # Nothing is left to click at the closed table, and asking for a hand says so.
+    assert not {"I'm back", "Your hand"} & _labels(table)
+    late = await asha.slash(table.channel, "kachuful hand")
+    assert late.response.ephemeral and "no Kachuful game in this channel" in late.response.content
     # The channel is free for a new game.
     again = await asha.slash(table.channel, "kachuful start")
     assert not again.response.ephemeral
@@ -73,7 +80,7 @@ async def test_a_paused_table_is_closed_after_the_idle_time(env: simcord.Env) ->
     table, _ = await _abandoned_table(env)
     game_id = table.session.row.id
     notice = _paused_notice(table)
-    assert "If nobody is back within 24 hours, it is closed." in (notice.content or "")
+    assert "closes after 24 hours" in (notice.content or "")
     moves, posts = table.game.move_count, len(table.public())
 
     await env.advance_time(IDLE - 60)
@@ -88,11 +95,14 @@ async def test_im_back_before_the_idle_time_keeps_the_table(env: simcord.Env) ->
     table, asha = await _abandoned_table(env)
     game_id = table.session.row.id
     await env.advance_time(IDLE - HOUR)
-    back = await asha.click(_paused_notice(table), label="I'm back")
+    back = await asha.click(_paused_notice(table), label="I'm back (asha)")
     assert back.response.ephemeral
     seat = table.session.row.seat_of(asha.id)
     assert not table.session.row.seats[seat].away
-    assert any("is back at the table" in (m.content or "") for m in table.public())
+    # The table sees it: the newest message no longer says she is away, nor that it is paused.
+    live = table.last_public_with("Your hand")
+    assert "is away" not in (live.content or "") and "Nobody is playing" not in (live.content or "")
+    assert "I'm back" not in _labels(table)
 
     # She dozes off again: paused anew, and the wait starts again from there. The first
     # pause's deadline (an hour after "I'm back") passes without closing anything.
@@ -111,8 +121,11 @@ async def test_the_idle_time_survives_a_restart(
     game_id = table.session.row.id
     await env.advance_time(20 * HOUR)
 
+    posts = [(m.id, m.content) for m in table.public()]
     await env.restart_bot(make_bot())
-    assert "paused" in (table.public()[-1].content or "")  # posted again, still paused
+    # Nothing is posted again: the newest message still says that the game is paused.
+    assert [(m.id, m.content) for m in table.public()] == posts
+    assert _paused_notice(table).id == posts[-1][0]
     # Counted from the stored pause, not from the restart: 4 more hours, not 24.
     await env.advance_time(4 * HOUR - 60)
     assert table.session is not None and table.session.row.status == "running"
@@ -147,11 +160,11 @@ async def test_the_idle_time_is_a_setting(settings: Settings) -> None:
     try:
         async with simcord.run(bot) as env:
             table, _ = await _abandoned_table(env)
-            assert "within 1.5 hours" in (_paused_notice(table).content or "")
+            assert "closes after 1.5 hours" in (_paused_notice(table).content or "")
             await env.advance_time(90 * 60 - 60)
             assert table.session is not None
             await env.advance_time(61)
             assert table.session is None
-            assert "has been away for 1.5 hours" in (table.public()[-1].content or "")
+            assert CLOSED in (table.public()[-1].content or "")
     finally:
         await bot.store.close()

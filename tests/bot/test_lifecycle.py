@@ -11,7 +11,15 @@ from bot.client import KachufulBot
 from bot.settings import Settings
 from kachuful_core import Phase
 
-from .helpers import Table, button, enabled_actions, lobby_message, start_game, world
+from .helpers import (
+    Table,
+    button,
+    enabled_actions,
+    lobby_message,
+    simultaneous_clicks,
+    start_game,
+    world,
+)
 
 
 def contents(table: Table) -> list[str]:
@@ -56,16 +64,24 @@ async def test_turn_clock_computer_plays_then_keeps_the_seat_until_im_back(
             timeouts += 1
             assert table.session.row.version > version
             assert table.session.row.seats[seat].timeouts == timeouts
-            told = [c for c in contents(table) if "ran out of time" in c]
-            assert len(told) == timeouts
+            # The table is told, in the newest message (the one with "Your hand"); at the
+            # third time-out the seat is away instead (below).
+            if timeouts < 3:
+                live = table.last_public_with("Your hand").content or ""
+                assert f"**{sleeper.name}** ran out of time" in live
+                assert f"({timeouts} in a row)" in live
+                assert len([c for c in contents(table) if "ran out of time" in c]) == 1
         else:
             member = table.member_at(table.game.turn)
             assert member is not None
             await table.act(member)
     entry = table.session.row.seats[seat]
     assert entry.away
-    notice = next(m for m in table.public() if "I'm back" in [b.label for b in _buttons(m)])
-    assert "3 time-outs in a row" in (notice.content or "")
+    im_back = f"I'm back ({sleeper.name})"
+    notice = table.last_public_with(im_back)
+    assert notice.id == table.last_public_with("Your hand").id
+    assert f"**{sleeper.name}** is away" in (notice.content or "")
+    assert "ran out of time" not in (notice.content or "")
 
     # While away, the computer plays the seat at once: no clock, no new time-out.
     moves = table.game.move_count
@@ -75,18 +91,30 @@ async def test_turn_clock_computer_plays_then_keeps_the_seat_until_im_back(
         await table.act(member)
         assert table.game.turn != seat
     assert table.game.move_count - moves > 6
-    assert len([c for c in contents(table) if "ran out of time" in c]) == 3
+    assert table.session.row.seats[seat].timeouts == 3
+    assert not any("ran out of time" in c for c in contents(table))
+    # The newest message still says so, and carries the button (older ones lost it).
+    notice = table.last_public_with(im_back)
+    assert notice.id == table.last_public_with("Your hand").id
+    assert f"**{sleeper.name}** is away" in (notice.content or "")
+    assert len([m for m in table.public() if im_back in [b.label for b in _buttons(m)]]) == 1
 
-    # Someone else cannot click it; the owner can.
+    # Someone else cannot click it; the owner can, and a double click counts once.
     other = next(m for m in members if m is not sleeper)
-    wrong = await other.click(notice, label="I'm back")
+    wrong = await other.click(notice, label=im_back)
     assert wrong.response.ephemeral and "not your seat" in wrong.response.content
-    back = await sleeper.click(notice, label="I'm back")
-    assert back.response.ephemeral and "Welcome back" in back.response.content
+    back_id = button(notice, im_back).custom_id
+    first, again = await simultaneous_clicks(
+        env, [(sleeper, notice, back_id), (sleeper, notice, back_id)]
+    )
+    assert first.response.ephemeral and "Welcome back" in first.response.content
+    assert first.response.embeds  # with her hand
+    table.hand_ids[sleeper.id] = first.response.id  # the newest: kept up to date from now on
+    assert again.response.ephemeral and "already at the table" in again.response.content
     assert not table.session.row.seats[seat].away
-    assert any("is back at the table" in c for c in contents(table))
-    again = await sleeper.click(notice, label="I'm back")
-    assert "already at the table" in again.response.content
+    # The table sees it: no message says she is away, no "I'm back" button is left.
+    assert not any("is away" in c for c in contents(table))
+    assert not any(im_back in [b.label for b in _buttons(m)] for m in table.public())
 
     # From now on the game waits for the sleeper again, and finishes.
     await table.play_to_end()
@@ -127,8 +155,11 @@ async def test_stop_by_host_or_manager_only_and_no_leaderboard(env: simcord.Env)
     assert refused.response.ephemeral and "Only the host" in refused.response.content
     assert table.session.row.status == "running"
     stopped = await mod.slash(channel, "kachuful stop")
-    assert not stopped.response.ephemeral and "stopped" in stopped.response.content
+    assert stopped.response.ephemeral and "You stopped the game" in stopped.response.content
     assert table.session is None
+    # The table is told, in a message of its own: the last word at the table.
+    end = table.public()[-1].content or ""
+    assert f"stopped by {mod.mention}" in end and "does not count for the leaderboard" in end
     stored = await env.bot.store.latest_game_in_channel(channel.id, ("stopped",))
     assert stored is not None and await env.bot.store.results_for_game(stored.id) == []
     board = await members[0].slash(channel, "kachuful leaderboard")
@@ -200,12 +231,19 @@ async def test_hand_token_older_than_14_minutes_is_not_used(
         second = table.member_at((table.game.turn + 1) % 3)
         waiting = await table.open_hand(second)
         assert enabled_actions(waiting) == []
+        requests = len(env.http_requests)
         await env.advance_time(16 * 60)  # the token of that hand message is dead now
-        patches = len([r for r in env.http_requests if r.method == "PATCH"])
+        # A minute before the token died, the message said so (its last edit).
+        [goodbye] = [
+            r for r in env.http_requests[requests:] if r.method == "PATCH" and "webhooks" in r.path
+        ]
+        assert "stopped updating" in goodbye.json["content"]
+        assert "stopped updating" in (table.message(waiting.id, second).content or "")
+        requests = len(env.http_requests)
         await table.act(first)
         assert table.game.turn == table.session.row.seat_of(second.id)
         webhook_edits = [
-            r for r in env.http_requests[patches:] if r.method == "PATCH" and "webhooks" in r.path
+            r for r in env.http_requests[requests:] if r.method == "PATCH" and "webhooks" in r.path
         ]
         assert webhook_edits == []  # no edit attempted with the expired token
         assert enabled_actions(table.message(waiting.id, second)) == []

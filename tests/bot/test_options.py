@@ -61,7 +61,15 @@ async def test_blind_bid_before_looking(env: simcord.Env) -> None:
     assert blind.acknowledged
     seat = table.session.row.seat_of(first.id)
     assert table.game.bids[seat] == 1 and table.game.blind[seat]
-    assert any("bids blind **1**" in (m.content or "") for m in table.public())
+    # The deal's bidding message shows the bid as blind, next to the bidder.
+    bids = [
+        line
+        for m in table.public()
+        for e in m.embeds
+        for line in (e.description or "").splitlines()
+        if first.name in line
+    ]
+    assert any(line.endswith(": 1 (blind)") for line in bids), bids
 
     second = table.member_at(table.game.turn)
     hand = await table.open_hand(second)

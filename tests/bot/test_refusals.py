@@ -11,6 +11,7 @@ from .helpers import (
     Table,
     button,
     craft_click,
+    custom_ids,
     enabled_actions,
     lobby_message,
     snapshot,
@@ -25,7 +26,7 @@ async def turn_of_first_human(table: Table) -> simcord.MemberActor:
     return member
 
 
-async def test_double_click_is_stale_the_second_time(env: simcord.Env) -> None:
+async def test_double_click_is_told_what_the_first_click_did(env: simcord.Env) -> None:
     channel, members = world(env, "asha", "bilal", "chen")
     table = await start_game(env, channel, members, max_hand=3)
     actor = await turn_of_first_human(table)
@@ -39,8 +40,9 @@ async def test_double_click_is_stale_the_second_time(env: simcord.Env) -> None:
     before = snapshot(table)
     again = await actor.click(second, custom_id=choice)
     assert again.response.ephemeral
-    assert "out of date" in again.response.content
-    assert "Nothing was changed" in again.response.content
+    # The second click is told what the first one did, and does nothing more.
+    bid = choice.split(":")[4]
+    assert again.response.content == f"Your bid of {bid} was placed (your first click counted)."
     assert snapshot(table) == before
     # The refusal redrew that message with the hand as it is now: nothing left to click.
     assert enabled_actions(table.message(second.id, actor)) == []
@@ -52,13 +54,20 @@ async def test_stale_button_after_the_table_moved_on(env: simcord.Env) -> None:
     actor = await turn_of_first_human(table)
     hand = await table.open_hand(actor)
     assert enabled_actions(hand)
+    drawn_before = enabled_actions(hand)[0].custom_id
+    newest = await table.open_hand(actor)  # only the newest hand message is kept up to date
     leaver = next(m for m in members if m is not actor)
     left = await leaver.slash(channel, "kachuful leave")  # the move counter moves on
     assert left.response.ephemeral and "You left the game" in left.response.content
-    assert any("a computer player takes the seat" in (m.content or "") for m in table.public())
+    # The table sees that the computer plays the seat now (in the players of the lobby).
+    players = str(lobby_message(channel).embeds[0].to_dict())
+    assert f"{leaver.name} (computer — player left)" in players
+    # The newest hand message was redrawn for the new move counter; the older one was not.
+    assert drawn_before not in custom_ids(table.message(newest.id, actor))
+    assert drawn_before in custom_ids(table.message(hand.id, actor))
 
     before = snapshot(table)
-    stale = await actor.click(hand, custom_id=enabled_actions(hand)[0].custom_id)
+    stale = await actor.click(table.message(hand.id, actor), custom_id=drawn_before)
     assert stale.response.ephemeral and "out of date" in stale.response.content
     assert snapshot(table) == before
     # The redrawn message has fresh buttons that work.

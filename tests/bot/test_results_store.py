@@ -162,7 +162,7 @@ async def test_deal_figures_are_replayed_from_the_record_when_not_given(store: S
 
 def test_game_results_match_the_table_code_and_carry_the_deals() -> None:
     from bot.results import chart_data, game_results
-    from bot.tables import results_of
+    from bot.table.session import results_of
 
     game = played_game()
     row = GameRow(
@@ -233,6 +233,12 @@ async def test_computer_level_sets_the_fixed_opponent(store: Store) -> None:
 # ---- the upgrade from the previous release ----------------------------------------------------
 
 
+SCHEMA_ONE_GAMES = (
+    "id, guild_id, channel_id, host_id, status, rules, max_seats, seed, record, seats,"
+    " message_id, version, created_at, updated_at"
+)
+
+
 def schema_one_database(path: Path, finished_record: str) -> None:
     """A database as the previous release left it: only migration 0001, with a running game,
     a stopped one and two finished ones (results written as that release wrote them)."""
@@ -291,13 +297,14 @@ async def test_a_schema_one_database_upgrades_and_keeps_every_row(tmp_path: Path
     path = tmp_path / "old.sqlite3"
     schema_one_database(path, record_json(played_game()))
     with sqlite3.connect(path) as raw:
-        before_games = raw.execute("SELECT * FROM games ORDER BY id").fetchall()
+        before_games = raw.execute(f"SELECT {SCHEMA_ONE_GAMES} FROM games ORDER BY id").fetchall()
         before_results = raw.execute("SELECT * FROM results ORDER BY game_id, seat").fetchall()
     store = await Store.open(path, clock=Clock())
     try:
         assert await store.schema_version() == load_migrations()[-1][0]
         with sqlite3.connect(path) as raw:
-            assert raw.execute("SELECT * FROM games ORDER BY id").fetchall() == before_games
+            games = raw.execute(f"SELECT {SCHEMA_ONE_GAMES} FROM games ORDER BY id").fetchall()
+            assert games == before_games  # later migrations add columns, change no value
             after = raw.execute(
                 "SELECT game_id, seat, guild_id, channel_id, user_id, score, won, bids_exact,"
                 " bids, finished_at FROM results ORDER BY game_id, seat"

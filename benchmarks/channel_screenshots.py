@@ -1,0 +1,332 @@
+"""Channel screenshots: the real bot in SimCord, one whole game per presentation mode, as PNGs.
+
+A by-hand script for looking at what a table looks like in Discord (not a test, not run in
+CI). For each ``mode`` of ``/kachuful start`` ("trick", "compact", "thread") it opens a table
+in its own channel of one simulated guild (members asha, bilal and chen, ``max_hand=3``),
+plays the whole game through SimCord's clicks, and saves SimCord preview captures (channel
+layout, dark theme: SimCord's only theme, a tall 1000x2400 viewport by default):
+
+* ``<mode>-1-start.png``: the channel just after the host started the game;
+* ``<mode>-2-mid-deal.png``: during the first trick of deal 2 (after its first card);
+* ``<mode>-3-hand-<name>.png``: the private hand message of the player to act then, as that
+  player sees it (message layout: the hand message alone);
+* ``<mode>-4-end.png``: after the game (final standings).
+
+Channel captures are as asha (the host) sees the channel: her own ephemeral replies show.
+In thread mode the game plays in a thread: each moment is captured twice, ``thread-*-channel``
+(the parent channel: lobby and final standings) and ``thread-*-thread`` (the thread).
+
+Setup (not in pyproject: Playwright is only needed here)::
+
+    .venv/bin/pip install 'simcord[screenshot]'     # Playwright for Python, SimCord's preview
+    apt-get install -y chromium                      # or: .venv/bin/playwright install chromium
+
+SimCord launches Playwright's own Chromium. Where that cannot be downloaded, ``--browser``
+(default: /usr/bin/chromium when it exists) names a system Chromium to launch instead.
+
+Run::
+
+    .venv/bin/python benchmarks/channel_screenshots.py [--out DIR] [--width W] [--height H]
+
+It prints the path of every PNG written (default folder /tmp/kachuful-shots).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import itertools
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
+MODES = ("trick", "compact", "thread")
+NAMES = ("asha", "bilal", "chen")
+ACTION_PREFIXES = ("kf:b:", "kf:p:", "kf:u:")
+DEFAULT_BROWSER = "/usr/bin/chromium"
+BROWSER_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+# ---- the browser -----------------------------------------------------------------------------
+
+
+def use_browser(executable: str | None) -> None:
+    """Make SimCord's managed capture launch ``executable`` (a system Chromium) instead of
+    Playwright's downloaded one. SimCord has no option for this: its private
+    ``ManagedCapture._ensure_browser`` is replaced (SimCord 3.2)."""
+    if executable is None:
+        return
+    from simcord.preview._capture import ManagedCapture
+
+    async def _ensure_browser(self: Any) -> Any:
+        if self._browser is not None:
+            return self._browser
+        from playwright.async_api import async_playwright
+
+        try:
+            self._playwright = await async_playwright().start()
+            self._browser = await self._playwright.chromium.launch(
+                executable_path=executable, args=BROWSER_ARGS
+            )
+        except BaseException:
+            await self.close()
+            raise
+        return self._browser
+
+    ManagedCapture._ensure_browser = _ensure_browser  # type: ignore[method-assign]
+
+
+# ---- a table, driven like players do (as tests/bot/helpers.py) ---------------------------------
+
+
+def buttons(message: Any) -> list[Any]:
+    return [child for row in message.components for child in getattr(row, "children", [])]
+
+
+class Table:
+    def __init__(self, env: Any, channel: Any, members: list[Any]) -> None:
+        self.env = env
+        self.channel = channel  # where the game posts: the thread in thread mode
+        self.members = {m.id: m for m in members}
+        self.hand_ids: dict[int, int] = {}
+
+    @property
+    def session(self) -> Any:
+        return self.env.bot.tables.session_in(self.channel.id)
+
+    @property
+    def game(self) -> Any:
+        return self.session.game
+
+    @property
+    def running(self) -> bool:
+        return self.session is not None and self.session.row.status == "running"
+
+    def member_to_act(self) -> Any:
+        seat = self.game.turn
+        assert seat is not None, "no one to act in a running game"
+        user_id = self.session.row.seats[seat].user_id
+        return self.members[user_id]
+
+    def message(self, message_id: int, viewer: Any) -> Any:
+        for message in self.channel.history(viewer=viewer):
+            if message.id == message_id:
+                return message
+        raise AssertionError(f"message {message_id} not visible to {viewer.name}")
+
+    async def open_hand(self, member: Any) -> Any:
+        public = [m for m in self.channel.history() if not m.flags.ephemeral]
+        latest = next(
+            m for m in reversed(public) if any(b.label == "Your hand" for b in buttons(m))
+        )
+        result = await member.click(latest, label="Your hand")
+        assert result.ephemeral and result.response is not None
+        self.hand_ids[member.id] = result.response.id
+        return self.message(result.response.id, member)
+
+    def hand(self, member: Any) -> Any:
+        return self.message(self.hand_ids[member.id], member)
+
+    async def act(self, member: Any) -> None:
+        """Click the first enabled bid or card on the member's hand message."""
+        if member.id not in self.hand_ids:
+            await self.open_hand(member)
+        message = self.hand(member)
+        choices = [
+            b
+            for b in buttons(message)
+            if not b.disabled and (b.custom_id or "").startswith(ACTION_PREFIXES)
+        ]
+        assert choices, f"{member.name}'s hand message has no enabled bid or card"
+        result = await member.click(message, custom_id=choices[0].custom_id)
+        assert result.acknowledged
+
+    async def play_until(self, stop: Callable[[Table], bool], max_actions: int = 2000) -> None:
+        for _ in range(max_actions):
+            if not self.running or stop(self):
+                return
+            await self.act(self.member_to_act())
+        raise AssertionError("the game did not end")
+
+
+def first_trick_of_deal_2(table: Table) -> bool:
+    """Deal 2, its first trick, one card played."""
+    game = table.game
+    return (
+        game.deal_number == 2
+        and sum(game.tricks_won) == 0
+        and len(game.current_trick) == 1
+        and game.turn is not None
+    )
+
+
+# ---- captures --------------------------------------------------------------------------------
+
+
+class Shooter:
+    def __init__(self, env: Any, members: list[Any], out: Path, size: tuple[int, int]) -> None:
+        self.env = env
+        self.members = members
+        self.out = out
+        self.size = size
+        self.paths: list[Path] = []
+
+    async def shoot(
+        self,
+        channel: Any,
+        name: str,
+        *,
+        viewer: Any = None,
+        target: Any = None,
+        layout: str = "channel",
+    ) -> Path:
+        path = self.out / f"{name}.png"
+        width, height = self.size
+        preview = self.env.preview(
+            channel,
+            viewers=self.members,
+            layout=layout,
+            display="fixed",
+            width=width,
+            height=height,
+        )
+        async with preview:
+            capture = await preview.screenshot(
+                path,
+                viewer=viewer,
+                target=target,
+                layout=layout,
+                viewport=self.size,
+                mode="viewport" if layout == "channel" else "surface",
+                allow_incomplete=True,
+            )
+        notes = sorted({str(d.get("code")) for d in capture.diagnostics})
+        extra = f"  (incomplete: {', '.join(notes)})" if not capture.complete else ""
+        print(f"{path}  {capture.output_width}x{capture.output_height}{extra}", flush=True)
+        self.paths.append(path)
+        return path
+
+
+async def shoot_moment(shooter: Shooter, places: dict[str, Any], stem: str) -> None:
+    for suffix, channel in places.items():
+        await shooter.shoot(channel, stem + suffix)
+
+
+async def play_mode(env: Any, guild: Any, members: list[Any], mode: str, shooter: Shooter) -> None:
+    channel = guild.create_text_channel(f"cards-{mode}")
+    host = members[0]
+    started = await host.slash(channel, "kachuful start", players=3, max_hand=3, mode=mode)
+    assert not started.ephemeral, started.response and started.response.content
+    for member in members[1:]:
+        await member.slash(channel, "kachuful join")
+    lobby = next(m for m in channel.history() if not m.flags.ephemeral and m.embeds)
+    await host.click(lobby, label="Start (host)")
+
+    places: dict[str, Any] = {"": channel}
+    table_channel = channel
+    if mode == "thread":
+        [thread] = channel.threads
+        places = {"-channel": channel, "-thread": thread}
+        table_channel = thread
+    table = Table(env, table_channel, members)
+    assert table.running, f"{mode}: the game did not start"
+
+    await shoot_moment(shooter, places, f"{mode}-1-start")
+    await table.play_until(first_trick_of_deal_2)
+    assert table.running and first_trick_of_deal_2(table), f"{mode}: deal 2 not reached"
+    await shoot_moment(shooter, places, f"{mode}-2-mid-deal")
+    player = table.member_to_act()
+    if player.id not in table.hand_ids:
+        await table.open_hand(player)
+    await shooter.shoot(
+        table_channel,
+        f"{mode}-3-hand-{player.name}",
+        viewer=player,
+        target=table.hand_ids[player.id],
+        layout="message",
+    )
+    await table.play_until(lambda _table: False)
+    await env.advance_time(60)  # what the bot posts or tidies a while after the game
+    await shoot_moment(shooter, places, f"{mode}-4-end")
+
+
+async def run(out: Path, size: tuple[int, int], modes: list[str]) -> list[Path]:
+    import simcord
+
+    from bot.client import KachufulBot
+    from bot.settings import Settings
+
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="kachuful-shots-") as temporary:
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None,
+            discord_token=FAKE_TOKEN,
+            db_path=Path(temporary) / "data" / "kachuful.sqlite3",
+            sync_global=True,
+            bot_delay_seconds=0,
+            turn_seconds=90,
+            lobby_timeout_seconds=900,
+        )
+        count = itertools.count()
+
+        def new_seed() -> str:  # fixed seeds: the same deals every run
+            return hashlib.sha256(f"channel_screenshots/{next(count)}".encode()).hexdigest()
+
+        bot = KachufulBot(settings, new_seed=new_seed, post_limit=10_000)
+        env = simcord.Env(bot)
+        await env.start()
+        try:
+            guild = env.create_guild("Kachuful Club")
+            members = [guild.add_member(env.create_user(name)) for name in NAMES]
+            shooter = Shooter(env, members, out, size)
+            for mode in modes:
+                await play_mode(env, guild, members, mode, shooter)
+        finally:
+            await env.shutdown()
+            store = getattr(bot, "store", None)
+            if store is not None:
+                await store.close()
+    return shooter.paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("/tmp/kachuful-shots"))
+    parser.add_argument("--width", type=int, default=1000)
+    parser.add_argument("--height", type=int, default=2400)
+    parser.add_argument("--mode", choices=MODES, action="append", help="default: all three")
+    parser.add_argument(
+        "--browser",
+        default=DEFAULT_BROWSER if Path(DEFAULT_BROWSER).exists() else None,
+        help="Chromium executable to launch (default: /usr/bin/chromium if present, "
+        "else Playwright's own browser)",
+    )
+    args = parser.parse_args(argv)
+    if args.browser is not None and not (Path(args.browser).exists() or shutil.which(args.browser)):
+        parser.error(f"no browser at {args.browser}")
+    use_browser(args.browser)
+    paths = asyncio.run(run(args.out, (args.width, args.height), args.mode or list(MODES)))
+    print(f"{len(paths)} PNGs in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

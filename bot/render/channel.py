@@ -1,0 +1,238 @@
+"""Which public messages a table should have, and what each shows, derived from its committed
+state (DESIGN.md §7). The publisher compares this with what it delivered and acts.
+
+Every message has a stable key: ``lobby``, ``thread`` (thread mode), ``start`` (the first
+dealer's draw and the rules), per deal ``d3.bids``, ``d3.t0`` … (one per trick) or ``d3.live``
+(compact mode), and ``d3.score``, then ``final`` (or ``end`` for a stopped game), and one turn
+ping at a time, ``ping.<move>``, which is deleted once that move is made.
+
+A message is *final* when nothing can change it any more: the publisher then compares it with
+what it delivered only once, so that a long game does not redraw every old trick at each move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from bot.store.models import GameRow
+from kachuful_core import Game, Phase
+
+from . import deal as deal_render
+from .specs import ButtonSpec, MessageSpec
+from .table import final_standings, hand_button, lobby, lobby_started, start_message
+from .words import notice, seat_name
+
+Mode = Literal["trick", "compact", "thread"]
+MODES: tuple[Mode, ...] = ("trick", "compact", "thread")
+
+Where = Literal["channel", "game"]  # the table's channel, or where the game is played
+
+
+@dataclass(frozen=True)
+class Post:
+    key: str
+    where: Where
+    final: bool
+    build: Callable[[], MessageSpec]
+    ping: bool = False
+
+
+@dataclass(frozen=True)
+class View:
+    """What the render needs besides the stored row and game."""
+
+    lobby_minutes: int
+    idle_hours: float
+    deadline: datetime | None = None  # the turn clock of the human to act
+    thread_id: int | None = None
+
+
+def mode_of(row: GameRow) -> Mode:
+    mode = row.rules.get("mode", "trick")
+    return mode if mode in MODES else "trick"
+
+
+def public_posts(row: GameRow, game: Game | None, view: View) -> list[Post]:
+    """Every public message the table should have now, in the order they are posted."""
+    posts = [_lobby_post(row, game, view)]
+    if game is None:
+        return posts
+    if mode_of(row) == "thread":
+        posts.append(Post("thread", "channel", True, lambda: MessageSpec()))
+    posts.append(Post("start", "game", True, lambda: start_message(row, game)))
+    posts += _deal_posts(row, game, view)
+    posts += _end_posts(row, game)
+    posts += _ping(row, game, view)
+    return posts
+
+
+def _lobby_post(row: GameRow, game: Game | None, view: View) -> Post:
+    if row.status == "lobby":
+        return Post(
+            "lobby", "channel", False, lambda: lobby(row, timeout_minutes=view.lobby_minutes)
+        )
+    if game is None:
+        closed = _lobby_closed_text(row, view)
+        return Post("lobby", "channel", True, lambda: lobby(row, timeout_minutes=0, closed=closed))
+    final = row.status != "running"
+    return Post("lobby", "channel", final, lambda: lobby_started(row, view.thread_id))
+
+
+def _lobby_closed_text(row: GameRow, view: View) -> str:
+    ended = row.ended or ""
+    if ended.startswith("stop:"):
+        return notice("lobby_closed_by", by=f"<@{ended[5:]}>")
+    if ended == "lobby_timeout":
+        return notice("lobby_timed_out", minutes=view.lobby_minutes)
+    return notice("host_left_lobby_closed")
+
+
+def _turn(game: Game, deal: int, view: View) -> deal_render.Turn | None:
+    if game.deal_index != deal or game.turn is None or game.phase is Phase.FINISHED:
+        return None
+    return deal_render.Turn(game.turn, view.deadline)
+
+
+def _deal_posts(row: GameRow, game: Game, view: View) -> list[Post]:
+    posts: list[Post] = []
+    compact = mode_of(row) == "compact"
+    for index, log in enumerate(game.deals):
+        current = index == game.deal_index and game.phase is not Phase.FINISHED
+        turn = _turn(game, index, view) if row.status == "running" else None
+        bidding = current and game.phase is Phase.BIDDING
+        if compact:
+            posts.append(
+                Post(
+                    f"d{index}.live",
+                    "game",
+                    not current,
+                    _bind(deal_render.compact, row, game, index, turn),
+                )
+            )
+        else:
+            posts.append(
+                Post(
+                    f"d{index}.bids",
+                    "game",
+                    not bidding,
+                    _bind(deal_render.bidding, row, game, index, turn if bidding else None),
+                )
+            )
+            posts += _trick_posts(row, game, index, turn, current)
+        if log.scores is not None:
+            posts.append(Post(f"d{index}.score", "game", True, _scores(row, game, index)))
+    _give_buttons(row, posts, view)
+    return posts
+
+
+def _scores(row: GameRow, game: Game, index: int) -> Callable[[], MessageSpec]:
+    return lambda: deal_render.deal_scores(row, game, index)
+
+
+def _bind(
+    function: Callable[[GameRow, Game, int, deal_render.Turn | None], MessageSpec],
+    row: GameRow,
+    game: Game,
+    index: int,
+    turn: deal_render.Turn | None,
+) -> Callable[[], MessageSpec]:
+    return lambda: function(row, game, index, turn)
+
+
+def _trick_posts(
+    row: GameRow, game: Game, index: int, turn: deal_render.Turn | None, current: bool
+) -> list[Post]:
+    log = game.deals[index]
+    count = len(log.tricks)
+    if current and game.phase is Phase.PLAYING and count == len(log.trick_winners):
+        count += 1  # the next trick is due: its message says who leads
+    posts = []
+    for number in range(count):
+        done = number < len(log.trick_winners)
+        live_turn = None if done else turn
+        build = _trick(row, game, index, number, live_turn)
+        posts.append(Post(f"d{index}.t{number}", "game", done, build))
+    return posts
+
+
+def _trick(
+    row: GameRow, game: Game, index: int, number: int, turn: deal_render.Turn | None
+) -> Callable[[], MessageSpec]:
+    return lambda: deal_render.trick(row, game, index, number, turn)
+
+
+def _give_buttons(row: GameRow, posts: list[Post], view: View) -> None:
+    """Only the newest live message carries "Your hand" (and "I'm back", and the notes about
+    away seats): older ones lose them, and nothing carries them once the game is over."""
+    if row.status != "running" or not posts:
+        return
+    newest = posts[-1]
+    if newest.final:
+        return
+    build = newest.build
+
+    def with_buttons() -> MessageSpec:
+        spec = build()
+        buttons: list[ButtonSpec] = [hand_button(row)]
+        for number, (seat, entry) in enumerate(deal_render.away_seats(row)):
+            label = f"I'm back ({entry.name[:40]})"
+            buttons.append(
+                ButtonSpec(("back", row.id, seat), label, "success", row=1 + number // 5)
+            )
+        notes = deal_render.seat_notes(row, view.idle_hours)
+        content = "\n".join(filter(None, [spec.content, *notes])) or None
+        return MessageSpec(content=content, embeds=spec.embeds, buttons=tuple(buttons))
+
+    posts[-1] = Post(newest.key, newest.where, False, with_buttons)
+
+
+def _end_posts(row: GameRow, game: Game) -> list[Post]:
+    if row.status == "finished" and game.phase is Phase.FINISHED:
+        return [Post("final", "channel", True, lambda: final_standings(row, game))]
+    if row.status == "stopped":
+        return [Post("end", "game", True, lambda: ended_notice(row))]
+    return []
+
+
+def ended_notice(row: GameRow) -> MessageSpec:
+    ended = row.ended or ""
+    if ended.startswith("stop:"):
+        text = f"🛑 The game was stopped by <@{ended[5:]}>. It does not count for the leaderboard."
+    elif ended == "idle":
+        text = (
+            "⌛ Everyone at this table was away for too long, so the game was closed. It does "
+            "not count for the leaderboard. Start a new one with `/kachuful start`."
+        )
+    elif ended == "all_left":
+        text = (
+            "🚪 No player is left at the table: the game is stopped. It does not count for the "
+            "leaderboard."
+        )
+    else:
+        text = "🛑 The game was stopped. It does not count for the leaderboard."
+    return MessageSpec(content=text)
+
+
+def _ping(row: GameRow, game: Game, view: View) -> list[Post]:
+    """The one turn ping of the table: a human whose turn it is, mentioned in a new message
+    (edits do not notify); deleted once they have acted or their clock ran out."""
+    if row.status != "running" or game.turn is None or game.phase is Phase.FINISHED:
+        return []
+    entry = row.seats[game.turn]
+    if entry.computer_plays or entry.user_id is None:
+        return []
+    user_id = entry.user_id
+    verb = "bid" if game.phase is Phase.BIDDING else ("lead" if not game.current_trick else "play")
+
+    def build() -> MessageSpec:
+        clock = deal_render.countdown(view.deadline)
+        text = f"🔔 <@{user_id}>, your turn to {verb} (deal {game.deal_number}){clock}"
+        return MessageSpec(content=text, mention_ids=(user_id,))
+
+    return [Post(f"ping.{row.version}", "game", True, build, ping=True)]
+
+
+__all__ = ["MODES", "Mode", "Post", "View", "ended_notice", "mode_of", "public_posts", "seat_name"]

@@ -1,0 +1,164 @@
+"""The driver of a table: computer seats and the turn clock, in one background task per table.
+
+It sleeps (a short pause for a computer seat, until the turn clock runs out for a human),
+then acts through the change path if nothing has moved in the meantime. When every seat is
+played by the computer (everyone away) the table is paused; the driver then sleeps until the
+idle time (KACHUFUL_IDLE_HOURS) has passed since the table's last stored change, and closes
+it like /kachuful stop. That moment is derived from the stored row's ``updated_at``, so a
+restart does not reset it; "I'm back" is a change, so it cancels it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from kachuful_core.players import HeuristicPlayer, act
+
+from .session import TableSession, paused
+from .tables import Step
+
+if TYPE_CHECKING:
+    from bot.store.models import GameRow
+
+    from .tables import Tables
+
+log = logging.getLogger(__name__)
+
+MAX_TIMEOUTS = 3
+# After an unexpected failure (say, the database could not be written) the driver of a table
+# tries again after this long instead of leaving the table frozen.
+RETRY_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The next step: after ``delay`` seconds, if the table is still at ``version``: a
+    computer seat acts, the turn clock of a human ran out, or a paused table is closed."""
+
+    delay: float
+    version: int
+    kind: Literal["computer", "clock", "idle"]
+
+
+class Driver:
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    def schedule(self, session: TableSession) -> None:
+        if session.closed or self.tables.stopping:
+            return
+        task = session.driver
+        if task is not None and not task.done():
+            if not session.driver_sleeping or task is asyncio.current_task():
+                return  # busy with a step; it plans again from the new state afterwards
+            task.cancel()
+        session.driver = asyncio.get_running_loop().create_task(
+            self._drive(session), name=f"kachuful-table-{session.row.id}"
+        )
+
+    def plan(self, session: TableSession) -> Plan | None:
+        row, game = session.row, session.game
+        if session.closed or row.status != "running" or game is None or game.turn is None:
+            return None
+        if paused(row):
+            # Everyone is away: the game waits for an "I'm back" rather than playing itself
+            # to the end, but not for ever: an abandoned table would hold its channel.
+            return Plan(self.idle_remaining(row), row.version, "idle")
+        if row.seats[game.turn].computer_plays:
+            return Plan(self.tables.settings.bot_delay_seconds, row.version, "computer")
+        deadline = session.deadline
+        if deadline is None:
+            delay = self.tables.settings.turn_seconds
+        else:
+            delay = max(0.0, (deadline - self.tables.clock()).total_seconds())
+        return Plan(delay, row.version, "clock")
+
+    def idle_remaining(self, row: GameRow) -> float:
+        """Seconds until a paused table is closed, counted from the row's last stored change."""
+        idle = float((self.tables.clock() - row.updated_at).total_seconds())
+        return max(0.0, self.tables.settings.idle_hours * 3600 - idle)
+
+    async def _drive(self, session: TableSession) -> None:
+        while True:
+            try:
+                await self._loop(session)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                # Only the kind of error: an engine error's words may name cards of hidden
+                # hands. Try again later: no click can move a computer seat.
+                log.error(
+                    "table %s: the computer player / turn clock failed (%s); trying again in %ss",
+                    session.row.id,
+                    type(error).__name__,
+                    RETRY_SECONDS,
+                )
+            await self._sleep(session, RETRY_SECONDS)
+
+    async def _sleep(self, session: TableSession, delay: float) -> None:
+        session.driver_sleeping = True
+        try:
+            await asyncio.sleep(delay)
+        finally:
+            session.driver_sleeping = False
+
+    async def _loop(self, session: TableSession) -> None:
+        while True:
+            plan = self.plan(session)
+            if plan is None:
+                return
+            await self._sleep(session, plan.delay)
+            step = self._step(plan)
+            result = await self.tables.change(session, None, step)
+            if result is not None and not result.commit and session.row.version == plan.version:
+                # Not saved (a locked database): try again a little later.
+                await self._sleep(session, min(RETRY_SECONDS, 2.0))
+
+    def _step(self, plan: Plan) -> Callable[[TableSession], Step | None]:
+        if plan.kind == "idle":
+            return lambda session: self._close_idle(session, plan.version)
+        timed_out = plan.kind == "clock"
+        version = plan.version
+
+        def step(session: TableSession) -> Step | None:
+            row, game = session.row, session.game
+            if row.version != version or row.status != "running" or game is None:
+                return None
+            seat = game.turn
+            if seat is None:
+                return None
+            player = session.players.get(seat)
+            if player is None:
+                player = session.players[seat] = HeuristicPlayer(seed=row.id * 10 + seat)
+            events = act(game, seat, player)
+            entry = row.seats[seat]
+            if timed_out:
+                entry.timeouts += 1
+                if entry.timeouts >= MAX_TIMEOUTS:
+                    entry.away = True
+            log.debug("table %s: move %s by the computer (seat %s)", row.id, version, seat)
+            return Step(commit=True, events=events)
+
+        return step
+
+    def _close_idle(self, session: TableSession, version: int) -> Step | None:
+        """Close a table paused for the idle time, as /kachuful stop does."""
+        row = session.row
+        if (
+            row.version != version
+            or row.status != "running"
+            or not paused(row)
+            or self.idle_remaining(row) > 0
+        ):
+            return None
+        row.status = "stopped"
+        row.ended = "idle"
+        log.info(
+            "table %s: closed after %sh with everyone away", row.id, self.tables.settings.idle_hours
+        )
+        return Step(commit=True)

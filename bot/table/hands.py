@@ -1,0 +1,196 @@
+"""Private hand messages kept up to date: the second publisher of a table.
+
+A hand message is an answer to an interaction; the bot may edit it with that interaction's
+token for 15 minutes. After every commit each open hand message is redrawn from the seat's
+view if it shows something else; near the end of its token's life it says so and how to get
+a fresh one; when the game ends it says that. The tokens are stored, so after a restart the
+open hand messages are brought up to date too. Separate from the public publisher: hand
+messages are not held back by the channel's limit on new messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
+
+from bot import render
+from bot.render.specs import MessageSpec
+from bot.store import StoreError
+from bot.ui import send_kwargs
+
+from .publisher import digest
+from .session import HandHandle
+
+if TYPE_CHECKING:
+    from .session import TableSession
+    from .tables import Tables
+
+log = logging.getLogger(__name__)
+
+# An interaction token lives 15 minutes: say goodbye a minute before.
+HAND_TOKEN_SECONDS = 14 * 60
+RETRY_SECONDS = 5.0
+
+
+async def edit_original(client: discord.Client, token: str, spec: MessageSpec) -> None:
+    """Edit the message that answered an interaction, knowing only its token (as discord.py's
+    ``Interaction.edit_original_response`` does), so that it works after a restart too."""
+    kwargs = send_kwargs(spec, edit=True)
+    http: Any = client.http
+    with handle_message_parameters(
+        content=kwargs["content"],
+        embeds=kwargs["embeds"],
+        view=kwargs["view"],
+        allowed_mentions=kwargs["allowed_mentions"],
+        previous_allowed_mentions=client.allowed_mentions,
+    ) as params:
+        await async_context.get().edit_original_interaction_response(
+            client.application_id or 0,
+            token,
+            # discord.py's own HTTP session (what an Interaction uses for the same call).
+            session=http._HTTPClient__session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
+
+
+class HandPublisher:
+    def __init__(self, tables: Tables, session: TableSession) -> None:
+        self.tables = tables
+        self.session = session
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+
+    async def load(self) -> None:
+        """After a restart: the hand messages whose tokens still live."""
+        stored = await self.tables.store.open_hands(self.session.row.id)
+        for user_id, (token, opened_at) in stored.items():
+            self.session.hands.setdefault(user_id, HandHandle(token, opened_at))
+
+    def poke(self) -> None:
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(), name=f"kachuful-hands-{self.session.row.id}"
+            )
+
+    def opened(self) -> None:
+        """A hand message was opened: time its goodbye (also when no commit follows)."""
+        if self._task is None or self._task.done():
+            self._schedule_expiry()
+
+    def stop(self) -> None:
+        for task in (self._task, self._timer):
+            if task is not None and not task.done():
+                task.cancel()
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                await self._pass()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: hand messages not updated", self.session.row.id)
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            if not self._wake.is_set():
+                self._schedule_expiry()
+                return
+
+    def _schedule_expiry(self) -> None:
+        """Wake up when the oldest open hand message is about to stop being editable."""
+        if self._timer is not None and not self._timer.done():
+            self._timer.cancel()
+        wait = self._next_expiry()
+        if wait is not None:
+            self._timer = asyncio.get_running_loop().create_task(
+                self._poke_after(wait), name=f"kachuful-hands-timer-{self.session.row.id}"
+            )
+
+    async def _poke_after(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self.poke()
+
+    def _next_expiry(self) -> float | None:
+        now = self.tables.clock()
+        ages = [
+            HAND_TOKEN_SECONDS - (now - h.opened_at).total_seconds()
+            for h in self.session.hands.values()
+        ]
+        return max(0.0, min(ages)) if ages else None
+
+    async def _pass(self) -> None:
+        over = self.session.row.status != "running" or self.session.game is None
+        for user_id, handle in list(self.session.hands.items()):
+            age = (self.tables.clock() - handle.opened_at).total_seconds()
+            if age >= HAND_TOKEN_SECONDS:
+                await self._edit(handle, self._spec(user_id, handle, expired=True))
+                await self._drop(user_id, handle)
+                continue
+            spec = self._spec(user_id, handle)
+            if spec is None:
+                await self._drop(user_id, handle)
+                continue
+            if digest(spec) != handle.digest:
+                await self._edit(handle, spec)
+            if over:
+                await self._drop(user_id, handle)
+            if self._wake.is_set():
+                return
+
+    def _spec(
+        self, user_id: int, handle: HandHandle, *, expired: bool = False
+    ) -> MessageSpec | None:
+        row, game = self.session.row, self.session.game
+        seat = row.seat_of(user_id)
+        if seat is None or game is None:
+            if row.status == "stopped":
+                return MessageSpec(content=render.notice("hand_game_stopped"))
+            return None
+        spec = render.hand_message(
+            row,
+            game.view(seat),
+            version=row.version,
+            notice=handle.notice if handle.notice_version == row.version else None,
+            deadline=self.session.deadline,
+            stopped=row.status == "stopped",
+        )
+        if expired:
+            return render.hand_expired(spec, row.id)
+        return spec
+
+    async def _edit(self, handle: HandHandle, spec: MessageSpec | None) -> None:
+        if spec is None:
+            return
+        try:
+            await edit_original(self.tables.client, handle.token, spec)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+            # An expired token or a dismissed message: the player can open a fresh one.
+            log.debug(
+                "table %s: a hand message could not be edited (%s)",
+                self.session.row.id,
+                type(error).__name__,
+            )
+            handle.opened_at -= timedelta(seconds=HAND_TOKEN_SECONDS)
+            return
+        handle.digest = digest(spec)
+
+    async def _drop(self, user_id: int, handle: HandHandle) -> None:
+        if self.session.hands.get(user_id) is handle:
+            del self.session.hands[user_id]
+        with contextlib.suppress(StoreError):
+            await self.tables.store.drop_hand(self.session.row.id, user_id)

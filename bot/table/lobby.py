@@ -1,0 +1,280 @@
+"""The lobby: /kachuful start, Join · Leave · Add computer player · Start, and its timer."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import render
+from bot.render.channel import mode_of
+from bot.render.specs import MessageSpec
+from bot.store import ChannelBusy, StoreError
+from bot.store.models import Seat
+from bot.ui import send_kwargs
+from kachuful_core import Game
+
+from .publisher import digest
+from .session import TableSession, build_rules
+from .tables import Reply, Step, refusal
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+
+
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The channel permissions the bot lacks to post and edit a table's messages."""
+    have = interaction.app_permissions
+    thread = isinstance(interaction.channel, discord.Thread)
+    needed = ["view_channel", "send_messages_in_threads" if thread else "send_messages"]
+    needed.append("embed_links")
+    return [name for name in needed if not getattr(have, name)]
+
+
+def missing_thread_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    have = interaction.app_permissions
+    if isinstance(interaction.channel, discord.Thread):
+        return [render.notice("thread_needs_channel")]
+    return [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
+
+
+class Lobby:
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    async def open(
+        self, interaction: discord.Interaction[Any], options: dict[str, Any], max_seats: int
+    ) -> None:
+        """/kachuful start: one open game per channel."""
+        tables = self.tables
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await tables.refuse(interaction, "guild_only")
+            return
+        missing = missing_permissions(interaction)
+        if missing:
+            # Answers to clicks need no permission, posts in the channel do: without them the
+            # lobby would open and the game then run unseen.
+            await interaction.response.send_message(
+                render.missing_permissions(missing), ephemeral=True
+            )
+            return
+        note = None
+        if options.get("mode") == "thread":
+            lacking = missing_thread_permissions(interaction)
+            if lacking:
+                options = {**options, "mode": "trick"}
+                note = render.thread_fallback(lacking)
+        user = interaction.user
+        try:
+            async with tables.create_lock:
+                row = await tables.store.create_game(
+                    guild_id=interaction.guild_id,
+                    channel_id=interaction.channel_id,
+                    host_id=user.id,
+                    rules=options,
+                    max_seats=max_seats,
+                    seats=[Seat(user_id=user.id, name=user.display_name)],
+                )
+        except ChannelBusy as busy:
+            await interaction.response.send_message(self._busy_text(busy.game_id), ephemeral=True)
+            return
+        except StoreError:
+            await interaction.response.send_message(render.notice("busy_db"), ephemeral=True)
+            return
+        session = TableSession(row)
+        tables.add(session)
+        assert session.publisher is not None
+        session.publisher.delivered = {}  # a new table: nothing delivered yet
+        spec = render.lobby(row, timeout_minutes=tables.lobby_minutes())
+        await interaction.response.send_message(**send_kwargs(spec))
+        if note:
+            await interaction.followup.send(note, ephemeral=True)
+        await self._remember_lobby(session, interaction, spec)
+        self.schedule_timer(session)
+
+    async def _remember_lobby(
+        self, session: TableSession, interaction: discord.Interaction[Any], spec: MessageSpec
+    ) -> None:
+        try:
+            message = await interaction.original_response()
+        except discord.HTTPException:
+            return
+        from bot.store.models import Delivered
+
+        row = session.row
+        async with session.lock:
+            row.message_id = message.id
+            await self.tables.store.set_message_id(row.id, message.id)
+            delivered = Delivered(row.channel_id, message.id, digest(spec))
+            await self.tables.store.mark_delivered(row.id, "lobby", delivered)
+            publisher = session.publisher
+            if publisher is not None and publisher.delivered is not None:
+                publisher.delivered["lobby"] = delivered
+
+    def _busy_text(self, game_id: int | None) -> str:
+        if game_id is not None and game_id in self.tables.damaged:
+            return render.refusal("damaged")
+        existing = self.tables.sessions.get(game_id) if game_id else None
+        if existing is None or existing.row.message_id is None:
+            return render.notice("busy")
+        row = existing.row
+        link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
+        return render.notice("busy_running" if row.status == "running" else "busy_lobby", link=link)
+
+    async def click(
+        self, interaction: discord.Interaction[Any], table: int, version: int, act: str
+    ) -> None:
+        """Join · Leave · Add computer player · Start, clicked on the lobby message."""
+        session = self.tables.find(interaction, table)
+        if session is None:
+            await self.tables.refuse(interaction, self.tables.missing(table=table))
+            return
+
+        def step(session: TableSession) -> Step:
+            if session.row.status != "lobby":
+                return refusal("not_lobby")
+            if act in ("cpu", "start") and version != session.row.version:
+                # Join and Leave mean the same whatever the lobby looked like (people join at
+                # the same moment all the time); another computer player or starting with
+                # other seats than the ones shown is what a stale button must not do.
+                return refusal("stale")
+            return self._act(session, interaction.user, act, on_lobby=True)
+
+        await self.tables.change(session, interaction, step)
+        self._after_lobby_answer(session, interaction)
+
+    async def command(self, interaction: discord.Interaction[Any], act: str) -> None:
+        """/kachuful join and /kachuful leave."""
+        session = self.tables.session_in(interaction.channel_id)
+        if session is None:
+            await self.tables.refuse(
+                interaction, self.tables.missing(channel_id=interaction.channel_id)
+            )
+            return
+
+        def step(session: TableSession) -> Step:
+            if session.row.status == "running" and act == "leave":
+                return self.tables.play.leave_running(session, interaction.user.id)
+            if session.row.status != "lobby":
+                return refusal("not_lobby")
+            return self._act(session, interaction.user, act, on_lobby=False)
+
+        await self.tables.change(session, interaction, step)
+
+    def _after_lobby_answer(
+        self, session: TableSession, interaction: discord.Interaction[Any]
+    ) -> None:
+        """The lobby redrawn as the answer to a click on it: the publisher need not edit it."""
+        publisher = session.publisher
+        if publisher is None or publisher.delivered is None:
+            return
+        lobby = publisher.delivered.get("lobby")
+        message = interaction.message
+        if (
+            lobby is not None
+            and message is not None
+            and session.row.status == "lobby"
+            and message.id == lobby.message_id
+        ):
+            spec = render.lobby(session.row, timeout_minutes=self.tables.lobby_minutes())
+            publisher.delivered["lobby"] = type(lobby)(
+                lobby.channel_id, lobby.message_id, digest(spec)
+            )
+
+    def _act(self, session: TableSession, user: Any, act: str, *, on_lobby: bool) -> Step:
+        """Apply a lobby change (lock held)."""
+        row = session.row
+        seat = row.seat_of(user.id)
+        if act == "join":
+            if seat is not None:
+                return refusal("already_seated")
+            if len(row.seats) >= row.max_seats:
+                return refusal("table_full")
+            row.seats.append(Seat(user_id=user.id, name=user.display_name))
+            return self._changed(session, on_lobby, render.notice("joined"))
+        if act == "leave":
+            if seat is None:
+                return refusal("not_seated")
+            row.seats.pop(seat)
+            if user.id != row.host_id:
+                return self._changed(session, on_lobby, render.notice("left_lobby"))
+            humans = [s for s in row.seats if s.user_id is not None]
+            if not humans:
+                row.status = "stopped"
+                row.ended = "host_left"
+                return Step(
+                    reply=Reply(MessageSpec(content=render.notice("you_left_lobby_closed"))),
+                    commit=True,
+                )
+            row.host_id = humans[0].user_id  # type: ignore[assignment]
+            return self._changed(session, on_lobby, render.notice("new_host", host=row.host_id))
+        if act == "cpu":
+            if seat is None:
+                return refusal("not_seated")
+            if len(row.seats) >= row.max_seats:
+                return refusal("table_full")
+            name = render.computer_name({s.name for s in row.seats}, len(row.seats) + 1)
+            row.seats.append(Seat(user_id=None, name=name))
+            return self._changed(session, on_lobby, render.notice("computer_sits", name=name))
+        if act == "start":
+            if user.id != row.host_id:
+                return refusal("not_host")
+            if len(row.seats) < 3:
+                return refusal("need_players")
+            return self._start(session)
+        raise ValueError(act)
+
+    def _changed(self, session: TableSession, on_lobby: bool, words: str) -> Step:
+        if on_lobby:
+            # Clicked on the lobby itself: redraw it as the answer to the click. The spec is
+            # drawn at the new move counter, which the commit is about to give it.
+            row = session.row
+            row.version += 1
+            spec = render.lobby(row, timeout_minutes=self.tables.lobby_minutes())
+            row.version -= 1
+            return Step(reply=Reply(spec, edit=True, public_edit=True), commit=True)
+        return Step(reply=Reply(MessageSpec(content=words)), commit=True)
+
+    def _start(self, session: TableSession) -> Step:
+        row = session.row
+        rules, _ = build_rules(row.rules, len(row.seats))
+        seed = self.tables.new_seed()
+        game = Game.new(rules, seed, players=[seat.name for seat in row.seats])
+        events = game.opening_events()
+        session.game = game
+        row.seed = seed
+        row.status = "running"
+        if session.lobby_task is not None and session.lobby_sleeping:
+            session.lobby_task.cancel()
+        text = render.notice("game_started")
+        if mode_of(row) == "thread":
+            text = render.notice("game_started_thread")
+        return Step(reply=Reply(MessageSpec(content=text)), commit=True, events=events)
+
+    def schedule_timer(self, session: TableSession) -> None:
+        if session.lobby_task is not None and not session.lobby_task.done():
+            return
+        elapsed = (self.tables.clock() - session.row.created_at).total_seconds()
+        remaining = max(0.0, self.tables.settings.lobby_timeout_seconds - elapsed)
+        session.lobby_task = asyncio.get_running_loop().create_task(
+            self._timer(session, remaining), name=f"kachuful-lobby-{session.row.id}"
+        )
+
+    async def _timer(self, session: TableSession, delay: float) -> None:
+        session.lobby_sleeping = True
+        try:
+            await asyncio.sleep(delay)
+        finally:
+            session.lobby_sleeping = False
+
+        def step(session: TableSession) -> Step | None:
+            if session.row.status != "lobby":
+                return None
+            session.row.status = "stopped"
+            session.row.ended = "lobby_timeout"
+            return Step(commit=True)
+
+        await self.tables.change(session, None, step)

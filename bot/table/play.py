@@ -1,0 +1,227 @@
+"""Seat actions at a running table: bid, play, play unseen, look; "I'm back"; leaving a running
+game; /kachuful stop; and showing a player their hand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import render
+from bot.render.specs import MessageSpec
+from kachuful_core import Game, KachufulError
+from kachuful_core.events import BidPlaced, CardPlayed, Event, HandLooked
+
+from .session import TableSession, paused
+from .tables import Reply, Step, private, refusal
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+Action = Callable[[Game, int], list[Event]]
+
+
+def _what(events: list[Event]) -> str:
+    """What a click did, in words for a second click of the same button."""
+    for event in events:
+        if isinstance(event, BidPlaced):
+            return render.notice("already_bid", bid=event.bid)
+        if isinstance(event, CardPlayed):
+            return render.notice("already_played", card=render.card_label(event.card))
+    return render.refusal("stale")
+
+
+class Play:
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    def hand_spec(
+        self, session: TableSession, user_id: int, notice: str | None = None
+    ) -> MessageSpec | None:
+        row, game = session.row, session.game
+        seat = row.seat_of(user_id)
+        if seat is None or game is None:
+            return None
+        return render.hand_message(
+            row, game.view(seat), version=row.version, notice=notice, deadline=session.deadline
+        )
+
+    def _hand_step(self, session: TableSession, user_id: int, notice: str | None) -> Step:
+        spec = self.hand_spec(session, user_id, notice)
+        if spec is None:
+            return private(notice or render.refusal("not_seated"))
+        return Step(reply=Reply(spec, edit=True, hand_of=user_id))
+
+    async def show_hand(
+        self, interaction: discord.Interaction[Any], table: int | None, *, edit: bool
+    ) -> None:
+        """ "Your hand" (a new private message), Refresh (in place), or /kachuful hand."""
+        tables = self.tables
+        session = (
+            tables.find(interaction, table)
+            if table is not None
+            else tables.session_in(interaction.channel_id)
+        )
+        if session is None:
+            code = tables.missing(table=table, channel_id=interaction.channel_id)
+            await tables.refuse(interaction, code)
+            return
+        if session.game is None:
+            await tables.refuse(interaction, "not_running")
+            return
+        spec = self.hand_spec(session, interaction.user.id)
+        if spec is None:
+            await tables.refuse(interaction, "not_seated")
+            return
+        reply = Reply(spec, edit=edit, hand_of=interaction.user.id)
+        await tables.answer(session, interaction, reply)
+
+    async def bid(
+        self, interaction: discord.Interaction[Any], table: int, version: int, n: int, blind: bool
+    ) -> None:
+        await self.seat_action(
+            interaction, table, version, lambda game, seat: game.bid(seat, n, blind=blind)
+        )
+
+    async def play(
+        self, interaction: discord.Interaction[Any], table: int, version: int, card: int | None
+    ) -> None:
+        if card is None:
+            await self.seat_action(interaction, table, version, lambda g, s: g.play_unseen(s))
+        else:
+            await self.seat_action(interaction, table, version, lambda g, s: g.play(s, card))
+
+    async def look(self, interaction: discord.Interaction[Any], table: int, version: int) -> None:
+        await self.seat_action(interaction, table, version, lambda game, seat: game.look(seat))
+
+    async def seat_action(
+        self, interaction: discord.Interaction[Any], table: int, version: int, action: Action
+    ) -> None:
+        """A click on the player's own hand message: bid, play, play unseen, look."""
+        session = self.tables.find(interaction, table)
+        if session is None:
+            await self.tables.refuse(interaction, self.tables.missing(table=table))
+            return
+        user_id = interaction.user.id
+        await self.tables.change(
+            session, interaction, lambda s: self._apply(s, user_id, version, action)
+        )
+
+    def _apply(self, session: TableSession, user_id: int, version: int, action: Action) -> Step:
+        row, game = session.row, session.game
+        if row.status != "running" or game is None:
+            return refusal("not_running")
+        seat = row.seat_of(user_id)
+        if seat is None:
+            return refusal("not_seated")
+        if version != row.version:
+            done = session.recent.get((user_id, version))
+            return self._hand_step(session, user_id, done or render.refusal("stale"))
+        if row.seats[seat].away:
+            return self._hand_step(session, user_id, render.refusal("away"))
+        try:
+            events = action(game, seat)
+        except KachufulError as error:
+            return self._hand_step(session, user_id, render.refused_move(error, row))
+        if not events:  # e.g. looking again: nothing changed
+            return self._hand_step(session, user_id, None)
+        entry = row.seats[seat]
+        entry.timeouts = 0
+        if all(isinstance(e, HandLooked) for e in events):
+            # Looking is private and moves nothing: no new move counter, no public post.
+            entry.looked_deal = game.deal_index
+            step = self._hand_step(session, user_id, None)
+            return Step(reply=step.reply, commit=True, events=events, bump=False)
+        session.remember_action(user_id, version, _what(events))
+        # The hand is drawn as it will be after the commit (at the next move counter).
+        row.version += 1
+        step = self._hand_step(session, user_id, None)
+        row.version -= 1
+        return Step(reply=step.reply, commit=True, events=events)
+
+    async def back(self, interaction: discord.Interaction[Any], table: int, seat: int) -> None:
+        """ "I'm back": the owner takes an away seat back from the computer."""
+        session = self.tables.find(interaction, table)
+        if session is None:
+            await self.tables.refuse(interaction, self.tables.missing(table=table))
+            return
+        user_id = interaction.user.id
+
+        def step(session: TableSession) -> Step:
+            row = session.row
+            if row.status != "running" or session.game is None:
+                return refusal("not_running")
+            if not 0 <= seat < len(row.seats) or row.seats[seat].user_id != user_id:
+                return refusal("not_your_seat")
+            if not row.seats[seat].away:
+                return refusal("not_away")
+            entry = row.seats[seat]
+            entry.away = False
+            entry.timeouts = 0
+            row.version += 1
+            spec = self.hand_spec(session, user_id, render.notice("welcome_back"))
+            row.version -= 1
+            reply = Reply(spec, hand_of=user_id) if spec else None
+            return Step(reply=reply, commit=True)
+
+        await self.tables.change(session, interaction, step)
+
+    def leave_running(self, session: TableSession, user_id: int) -> Step:
+        """A player leaves a running game: a computer player takes the seat (lock held)."""
+        row = session.row
+        seat = row.seat_of(user_id)
+        if seat is None:
+            return refusal("not_seated")
+        entry = row.seats[seat]
+        entry.left_user_id = user_id
+        entry.user_id = None
+        entry.away = False
+        session.hands.pop(user_id, None)
+        if all(s.user_id is None for s in row.seats):
+            row.status = "stopped"
+            row.ended = "all_left"
+        return Step(reply=Reply(MessageSpec(content=render.notice("you_left_game"))), commit=True)
+
+    async def stop(self, interaction: discord.Interaction[Any]) -> None:
+        """/kachuful stop: the host or someone with Manage Server; no leaderboard change."""
+        tables = self.tables
+        user = interaction.user
+        manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+        session = tables.session_in(interaction.channel_id)
+        if session is None:
+            await self._stop_damaged(interaction, manager=manager)
+            return
+
+        def step(session: TableSession) -> Step:
+            row = session.row
+            if user.id != row.host_id and not manager:
+                return refusal("not_host_or_manager")
+            if row.status not in ("lobby", "running"):
+                return refusal("not_running")
+            row.status = "stopped"
+            row.ended = f"stop:{user.id}"
+            return Step(reply=Reply(MessageSpec(content=render.notice("you_stopped"))), commit=True)
+
+        await tables.change(session, interaction, step)
+
+    async def _stop_damaged(self, interaction: discord.Interaction[Any], *, manager: bool) -> None:
+        """/kachuful stop in a channel whose open game could not be restored: close it in the
+        store without reading it, so that the channel is free again."""
+        tables = self.tables
+        ref = tables.damaged_in(interaction.channel_id)
+        if ref is None:
+            await tables.refuse(interaction, "no_game_here")
+            return
+        if interaction.user.id != ref.host_id and not manager:
+            await tables.refuse(interaction, "not_host_or_manager")
+            return
+        await tables.store.stop_open_game(ref.id)
+        tables.damaged.pop(ref.id, None)
+        text = render.notice("damaged_stopped", by=f"<@{interaction.user.id}>")
+        await interaction.response.send_message(
+            text, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+__all__ = ["Play", "paused"]

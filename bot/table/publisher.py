@@ -1,0 +1,319 @@
+"""The publisher of a table: brings its public messages up to date with the committed game.
+
+From the stored row and the engine's game, ``bot.render.channel`` says which messages should
+exist and what each shows; the store remembers which were delivered (with their message ids
+and a digest of what they showed). The publisher compares the two and acts: posts what is
+missing, in order, edits what differs, deletes what should no longer be there (a spent turn
+ping). It runs after every commit, after a restart and after Discord recovers, in one task
+per table, so at most one request per table is in flight and a live message shows the latest
+state (a pass that sees a newer commit starts again from it). It holds no table lock.
+
+Exactly once follows: a message stored as delivered is never posted again, and one that is
+missing is posted, however the process died in between. The window between Discord taking a
+post and its id being stored is closed by a nonce per message, which Discord enforces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from bot.render.channel import Post, View, mode_of, public_posts
+from bot.render.specs import MessageSpec
+from bot.render.words import notice
+from bot.store import StoreError
+from bot.store.models import Delivered
+from bot.ui import send_kwargs
+
+if TYPE_CHECKING:
+    from .session import TableSession
+    from .tables import Tables
+
+log = logging.getLogger(__name__)
+
+MAX_BACKOFF = 60.0
+# Discord lets a channel receive 5 new messages in 5 seconds; a little margin for clock skew.
+CHANNEL_POSTS = 5
+CHANNEL_WINDOW = 5.5
+# Editing a message more than an hour old is rate limited hard (error 30046): leave it.
+EDIT_TOO_OLD = 30046
+
+
+def digest(spec: MessageSpec) -> str:
+    """What a message shows, in 16 hex digits: equal digests mean nothing to edit."""
+    data: dict[str, Any] = {
+        "c": spec.content,
+        "e": [embed.to_dict() for embed in spec.embeds],
+        "b": [(b.action, b.label, b.style, b.disabled, b.row, b.emoji) for b in spec.buttons],
+        "m": spec.mention_ids,
+        "a": None if spec.attachment is None else spec.attachment[0],
+    }
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def nonce(game_id: int, key: str) -> str:
+    """A message's nonce: the same for every attempt at the same message (25 characters)."""
+    return hashlib.sha256(f"kachuful:{game_id}:{key}".encode()).hexdigest()[:25]
+
+
+class RateLimits:
+    """New messages per channel, kept within Discord's limit for every table together (a
+    computer seat at a 0 s delay would otherwise post faster than Discord takes)."""
+
+    def __init__(
+        self,
+        clock: Callable[[], datetime],
+        count: int = CHANNEL_POSTS,
+        window: float = CHANNEL_WINDOW,
+    ) -> None:
+        self.clock, self.count, self.window = clock, count, window
+        self._sent: dict[int, deque[float]] = {}
+
+    async def wait(self, channel_id: int) -> None:
+        sent = self._sent.setdefault(channel_id, deque())
+        while True:
+            now = self.clock().timestamp()
+            while sent and now - sent[0] >= self.window:
+                sent.popleft()
+            if len(sent) < self.count:
+                sent.append(now)
+                return
+            await asyncio.sleep(self.window - (now - sent[0]) + 0.001)
+
+    def forget(self, channel_id: int) -> None:
+        sent = self._sent.get(channel_id)
+        if sent is not None and not sent:
+            del self._sent[channel_id]
+
+
+class Retry(Exception):
+    """Discord did not take a request for now (5xx, 429, no connection): back off, retry."""
+
+
+class Publisher:
+    def __init__(self, tables: Tables, session: TableSession) -> None:
+        self.tables = tables
+        self.session = session
+        self.delivered: dict[str, Delivered] | None = None
+        self.checked: set[str] = set()  # final messages already compared with what was sent
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+        self.failures = 0
+        self.calls = 0  # Discord requests made, for the benchmarks
+
+    @property
+    def thread_id(self) -> int | None:
+        thread = (self.delivered or {}).get("thread")
+        if thread is None or thread.message_id == self.session.row.channel_id:
+            return None
+        return thread.message_id
+
+    async def load(self) -> None:
+        """Read what was delivered (at restore, so that a thread's clicks find the table)."""
+        if self.delivered is None:
+            self.delivered = await self.tables.store.delivered(self.session.row.id)
+        if self.thread_id is not None:
+            self.tables.link_channel(self.session, self.thread_id)
+
+    def poke(self) -> None:
+        self._wake.set()
+        self._idle.clear()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(), name=f"kachuful-publish-{self.session.row.id}"
+            )
+
+    async def flush(self) -> None:
+        """Wait until everything committed so far has been delivered."""
+        if self._task is None or self._task.done():
+            return
+        await self._idle.wait()
+
+    def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        while self._wake.is_set():
+            self._wake.clear()
+            try:
+                complete = await self._pass()
+            except asyncio.CancelledError:
+                raise
+            except (Retry, StoreError) as error:
+                await self._back_off(error)
+                continue
+            except Exception:
+                # A bug must not stop the table's publishing for good: log, and retry later.
+                log.exception("table %s: publishing failed", self.session.row.id)
+                await self._back_off(None)
+                continue
+            self.failures = 0
+            if complete and not self._wake.is_set():
+                await self._settle_if_closed()
+        self._idle.set()
+
+    async def _back_off(self, error: Exception | None) -> None:
+        self.failures += 1
+        delay = min(MAX_BACKOFF, 2.0 ** min(self.failures, 6))
+        log.warning(
+            "table %s: public messages not delivered (%s); trying again in %.0f s",
+            self.session.row.id,
+            type(error).__name__ if error else "error",
+            delay,
+        )
+        await asyncio.sleep(delay)
+        self._wake.set()
+
+    async def _settle_if_closed(self) -> None:
+        row = self.session.row
+        if self.session.closed and row.status in ("finished", "stopped") and not row.settled:
+            await self.tables.store.settle(row.id)
+            row.settled = True
+            log.debug("table %s: every public message delivered", row.id)
+
+    # ------------------------------------------------------------------ one pass
+
+    def _view(self) -> View:
+        settings = self.tables.settings
+        return View(
+            lobby_minutes=self.tables.lobby_minutes(),
+            idle_hours=settings.idle_hours,
+            deadline=self.session.deadline,
+            thread_id=self.thread_id,
+        )
+
+    async def _pass(self) -> bool:
+        """Bring Discord up to date; False when a newer commit came in meanwhile."""
+        await self.load()
+        assert self.delivered is not None
+        posts = public_posts(self.session.row, self.session.game, self._view())
+        keys = {post.key for post in posts}
+        for key in [key for key in self.delivered if key not in keys]:
+            await self._delete(key)
+        for post in posts:
+            done = self.delivered.get(post.key)
+            if done is not None and post.final and post.key in self.checked:
+                continue
+            if done is None:
+                await self._create(post)
+            else:
+                spec = post.build()
+                if digest(spec) != done.digest:
+                    await self._edit(post.key, done, spec)
+            if post.final:
+                self.checked.add(post.key)
+            if self._wake.is_set():
+                return False
+        return True
+
+    def _channel_id(self, post: Post) -> int:
+        if post.where == "game" and self.thread_id is not None:
+            return self.thread_id
+        return self.session.row.channel_id
+
+    async def _remember(self, key: str, delivered: Delivered) -> None:
+        assert self.delivered is not None
+        self.delivered[key] = delivered
+        await self.tables.store.mark_delivered(self.session.row.id, key, delivered)
+
+    async def _create(self, post: Post) -> None:
+        row = self.session.row
+        if post.key == "lobby" and row.message_id is not None:
+            # Posted as the answer to /kachuful start: adopt it, and draw it as it should be.
+            await self._remember("lobby", Delivered(row.channel_id, row.message_id, ""))
+            await self._edit("lobby", Delivered(row.channel_id, row.message_id, ""), post.build())
+            return
+        if post.key == "thread":
+            await self._open_thread()
+            return
+        channel_id = self._channel_id(post)
+        await self.tables.limits.wait(channel_id)
+        spec = post.build()  # drawn after the wait: the state may have moved on meanwhile
+        channel = self.tables.channel(channel_id, row)
+        message = await self._call(channel.send(**send_kwargs(spec), nonce=nonce(row.id, post.key)))
+        if message is None:
+            # Refused for good (e.g. a permission was taken away): do not try for ever.
+            await self._remember(post.key, Delivered(channel_id, 0, digest(spec)))
+            return
+        await self._remember(post.key, Delivered(channel_id, message.id, digest(spec)))
+        if post.key == "lobby":
+            row.message_id = message.id
+            await self.tables.store.set_message_id(row.id, message.id)
+
+    async def _open_thread(self) -> None:
+        """Thread mode: the game is played in a public thread opened from the lobby."""
+        assert self.delivered is not None
+        row = self.session.row
+        lobby = self.delivered.get("lobby")
+        if lobby is None or not lobby.message_id:
+            await self._remember("thread", Delivered(row.channel_id, row.channel_id, "channel"))
+            return
+        message = self.tables.channel(row.channel_id, row).get_partial_message(lobby.message_id)
+        names = ", ".join(seat.name for seat in row.seats)
+        thread = await self._call(
+            message.create_thread(
+                name=notice("thread_name", game=row.id, names=names)[:100],
+                auto_archive_duration=1440,
+            )
+        )
+        # Refused (permissions changed since /kachuful start): play in the channel instead.
+        thread_id = row.channel_id if thread is None else thread.id
+        await self._remember("thread", Delivered(row.channel_id, thread_id, "thread"))
+        if thread is not None:
+            self.tables.link_channel(self.session, thread.id)
+
+    async def _edit(self, key: str, done: Delivered, spec: MessageSpec) -> None:
+        if done.message_id:
+            channel = self.tables.channel(done.channel_id, self.session.row)
+            message = channel.get_partial_message(done.message_id)
+            await self._call(message.edit(**send_kwargs(spec, edit=True)))
+        # Also when refused for good (deleted by a moderator, too old): do not try again.
+        await self._remember(key, Delivered(done.channel_id, done.message_id, digest(spec)))
+
+    async def _delete(self, key: str) -> None:
+        assert self.delivered is not None
+        done = self.delivered[key]
+        if done.message_id:
+            channel = self.tables.channel(done.channel_id, self.session.row)
+            await self._call(channel.get_partial_message(done.message_id).delete())
+        del self.delivered[key]
+        await self.tables.store.forget_delivered(self.session.row.id, key)
+
+    async def _call(self, request: Any) -> Any:
+        """One Discord request. Returns its result, or None when Discord refused it for good
+        (4xx: nothing a retry would change); raises Retry when a retry may succeed."""
+        self.calls += 1
+        try:
+            return await request
+        except discord.NotFound:
+            return None
+        except discord.HTTPException as error:
+            if error.status >= 500 or error.status == 429:
+                raise Retry(f"{error.status}") from None
+            level = logging.DEBUG if error.code == EDIT_TOO_OLD else logging.WARNING
+            log.log(
+                level,
+                "table %s: Discord refused a message (%s %s)",
+                self.session.row.id,
+                error.status,
+                error.code,
+            )
+            return None
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            raise Retry(type(error).__name__) from None
+
+
+__all__ = ["Publisher", "RateLimits", "digest", "mode_of", "nonce"]

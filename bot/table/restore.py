@@ -1,0 +1,86 @@
+"""After a restart: every open table is brought back, and every table whose public messages
+were not all delivered (a crash between a commit and its posts, even after the last card of
+a game) is published to the end."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from bot.store.models import GameRef, GameRow
+
+from .session import TableSession, paused, rebuild_game
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+log = logging.getLogger(__name__)
+
+
+class Restore:
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    async def run(self) -> int:
+        """Bring back every open table from the store; returns how many."""
+        tables = self.tables
+        rows, damaged = await tables.store.open_games()
+        for ref in damaged:
+            tables.damaged[ref.id] = ref
+        restored = 0
+        for row in rows:
+            if await self._open(row):
+                restored += 1
+        for row in await tables.store.unsettled_games():
+            await self._closed(row)
+        log.info("restored %d open table(s), %d could not be", restored, len(tables.damaged))
+        return restored
+
+    def _rebuild(self, row: GameRow) -> TableSession | None:
+        try:
+            game = rebuild_game(row) if row.record is not None else None
+        except Exception as error:
+            # Only the kind of error: its words may name cards of hidden hands. One damaged
+            # table must not keep the bot (and every other table) from starting.
+            log.error(
+                "table %s: cannot rebuild the game from its record (%s); left as is",
+                row.id,
+                type(error).__name__,
+            )
+            return None
+        return TableSession(row, game)
+
+    async def _open(self, row: GameRow) -> bool:
+        tables = self.tables
+        session = self._rebuild(row) if row.status == "running" else TableSession(row)
+        if session is None:
+            tables.damaged[row.id] = GameRef(row.id, row.guild_id, row.channel_id, row.host_id)
+            return False
+        tables.add(session)
+        assert session.publisher is not None and session.hand_publisher is not None
+        await session.publisher.load()
+        await session.hand_publisher.load()
+        if row.status == "lobby":
+            tables.lobby.schedule_timer(session)
+        else:
+            tables.set_deadline(session)
+            if not (paused(row) and tables.driver.idle_remaining(row) <= 0):
+                session.hand_publisher.poke()
+            tables.driver.schedule(session)
+        session.publisher.poke()
+        return True
+
+    async def _closed(self, row: GameRow) -> None:
+        """A finished or stopped game with messages still owed: deliver them, then let go."""
+        session = self._rebuild(row)
+        if session is None:
+            return
+        session.closed = True
+        from .hands import HandPublisher
+        from .publisher import Publisher
+
+        session.publisher = Publisher(self.tables, session)
+        session.hand_publisher = HandPublisher(self.tables, session)
+        await session.hand_publisher.load()
+        session.publisher.poke()
+        session.hand_publisher.poke()

@@ -1,0 +1,137 @@
+"""One table in memory, and the plain helpers every part of the table code shares."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.render.words import resolve_max_hand
+from bot.store.models import GameRow, ResultRow
+from kachuful_core import Game, KachufulError, Phase, Rules, score_summary
+from kachuful_core.players import Player
+
+if TYPE_CHECKING:
+    from .hands import HandPublisher
+    from .publisher import Publisher
+
+# How many recent seat actions a table remembers, to tell a double click what its first
+# click did.
+RECENT_ACTIONS = 16
+
+
+@dataclass
+class HandHandle:
+    """A player's open private hand message: the token of the interaction it answered (the
+    bot may edit it with that token for 15 minutes) and the digest of what it shows."""
+
+    token: str
+    opened_at: datetime
+    digest: str | None = None
+    expired_notice: bool = False
+    # A notice the message was answered with (welcome back, a refused click): redraws keep it
+    # until the table moves on from the move counter it was given at.
+    notice: str | None = None
+    notice_version: int | None = None
+
+
+class TableSession:
+    """One table in memory: the stored row, the engine's game, and the table's lock."""
+
+    def __init__(self, row: GameRow, game: Game | None = None) -> None:
+        self.row = row
+        self.game = game
+        if game is not None:
+            forget_record(row)
+        self.lock = asyncio.Lock()
+        self.driver: asyncio.Task[None] | None = None
+        self.driver_sleeping = False
+        self.lobby_task: asyncio.Task[None] | None = None
+        self.lobby_sleeping = False
+        # When the turn clock of the human to act runs out (None when a computer acts).
+        self.deadline: datetime | None = None
+        self.hands: dict[int, HandHandle] = {}
+        self.players: dict[int, Player] = {}
+        # (user id, move counter) -> what that click did, for a second click of the same button.
+        self.recent: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self.closed = False
+        self.publisher: Publisher | None = None
+        self.hand_publisher: HandPublisher | None = None
+
+    def remember_action(self, user_id: int, version: int, what: str) -> None:
+        self.recent[(user_id, version)] = what
+        while len(self.recent) > RECENT_ACTIONS:
+            self.recent.popitem(last=False)
+
+    @property
+    def channel_ids(self) -> set[int]:
+        """The channels whose clicks may reach this table: its own, and its thread."""
+        ids = {self.row.channel_id}
+        if self.publisher is not None and self.publisher.thread_id is not None:
+            ids.add(self.publisher.thread_id)
+        return ids
+
+
+def paused(row: GameRow) -> bool:
+    """Every seat is played by the computer: the game waits for an "I'm back"."""
+    return all(seat.computer_plays for seat in row.seats)
+
+
+def build_rules(options: dict[str, Any], players: int) -> tuple[Rules, str | None]:
+    max_hand, note = resolve_max_hand(options.get("max_hand", "full"), players)
+    rules = Rules(
+        players=players,
+        max_hand=max_hand,
+        schedule=options.get("schedule", "down-up"),
+        trump=options.get("trump", "cycle"),
+        hook=bool(options.get("hook", True)),
+        scoring=options.get("scoring", "exact"),
+        blind_bids=bool(options.get("blind_bids", False)),
+        forehead=bool(options.get("forehead", False)),
+    )
+    return rules, note
+
+
+def game_from_record(record: dict[str, Any] | None, seed: str | None) -> Game:
+    """Rebuild a game from its stored record and the seed that deals the deals to come."""
+    if record is None:
+        raise KachufulError("no record")
+    return Game.from_record(record, seed=seed)
+
+
+def rebuild_game(row: GameRow) -> Game:
+    """The game of a stored row: the record replayed, plus the looks at hands (blind bids)
+    during bidding, which are not moves of the record and are kept with the seats."""
+    game = game_from_record(row.record, row.seed)
+    for seat, entry in enumerate(row.seats):
+        if entry.looked_deal == game.deal_index and game.phase is Phase.BIDDING:
+            game.look(seat)
+    return game
+
+
+def forget_record(row: GameRow) -> None:
+    """A table's record lives in its Game, and is written from it (as JSON text) at each
+    move. (Kept in the row as a dict it grew past 100 KB per table by a game's end.)"""
+    row.record = None
+
+
+def results_of(row: GameRow, game: Game) -> list[ResultRow]:
+    summary = score_summary(game)
+    winners = set(summary["winners"] or ())
+    results = []
+    scored = [d for d in summary["deals"] if d["scores"] is not None]
+    for seat, entry in enumerate(row.seats):
+        exact = sum(1 for d in scored if d["bids"][seat] == d["tricks_won"][seat])
+        results.append(
+            ResultRow(
+                seat=seat,
+                user_id=entry.user_id,
+                score=summary["totals"][seat],
+                won=seat in winners,
+                bids_exact=exact,
+                bids=len(scored),
+            )
+        )
+    return results
