@@ -8,7 +8,7 @@ enabled bid or card of their private hand message, as the bot tests do) and repo
 - messages created, edited and deleted, and REST requests in all, per move;
 - the most turn pings the channel ever held at once.
 
-    .venv/bin/python benchmarks/channel_traffic.py                    # 3 and 4 players, default hands
+    .venv/bin/python benchmarks/channel_traffic.py          # 3 and 4 players, default hands
     .venv/bin/python benchmarks/channel_traffic.py --players 3 --max-hand 3 --mode compact
     .venv/bin/python benchmarks/channel_traffic.py --quick            # CI smoke run
 

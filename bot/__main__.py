@@ -1,20 +1,38 @@
 """Start the bot: ``kachuful-bot`` or ``python -m bot``.
 
-Configuration problems end the process with one line on standard error and exit status 2;
-no traceback, and never the token.
+Configuration problems (settings, the database file) end the process with one line on standard
+error and exit status 2, before the bot logs in; no traceback, and never the token. SIGTERM and
+SIGINT stop the bot cleanly (exit status 0).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from bot.settings import Settings, SettingsError, load_settings, login_failure_message
+from bot.settings import (
+    Settings,
+    SettingsError,
+    load_settings,
+    login_failure_message,
+    unknown_setting_warnings,
+)
+
+if TYPE_CHECKING:
+    from bot.client import KachufulBot
 
 EXIT_CONFIG = 2
+EXIT_RUNTIME = 1
 OWN_LOGGERS = ("bot", "cogs", "kachuful_core")
+# docker stop waits 10 s before SIGKILL: the shutdown (flushing posts, closing the database)
+# must be done well before.
+SHUTDOWN_DEADLINE_SECONDS = 8.0
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+log = logging.getLogger("bot.main")
 
 
 class RedactFilter(logging.Filter):
@@ -49,20 +67,116 @@ def configure_logging(settings: Settings) -> None:
         logging.getLogger(name).setLevel(level)
     for name in ("discord", "discord.http", "discord.webhook", "aiosqlite"):
         logging.getLogger(name).setLevel(max(level, logging.INFO))
+    client_log = logging.getLogger("discord.client")
+    if not any(isinstance(f, OneLineReconnects) for f in client_log.filters):
+        client_log.addFilter(OneLineReconnects())
 
 
-def fail(message: str) -> NoReturn:
+class GatewayUnreachable(ConnectionError):
+    """Logged in, but the first connection to Discord's gateway failed."""
+
+
+class OneLineReconnects(logging.Filter):
+    """discord.py logs each failed gateway connection with a traceback ("Attempting a
+    reconnect in ..."): a network problem, which one line describes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage().startswith("Attempting a reconnect"):
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def fail(message: str, status: int = EXIT_CONFIG) -> NoReturn:
     print(f"kachuful-bot: {message}", file=sys.stderr)
-    raise SystemExit(EXIT_CONFIG)
+    raise SystemExit(status)
+
+
+def install_stop_handlers(
+    loop: asyncio.AbstractEventLoop, stop: asyncio.Event
+) -> tuple[signal.Signals, ...]:
+    """SIGTERM (docker stop, systemd) and SIGINT (Ctrl-C) set ``stop``; returns the signals
+    handled. Python as PID 1 in a container gets SIGTERM only because a handler is installed."""
+    installed = []
+    for sig in STOP_SIGNALS:
+        try:
+            loop.add_signal_handler(sig, _on_signal, sig, stop)
+        except (NotImplementedError, RuntimeError):  # not the main thread, or not Unix
+            continue
+        installed.append(sig)
+    return tuple(installed)
+
+
+def remove_stop_handlers(
+    loop: asyncio.AbstractEventLoop, signals: tuple[signal.Signals, ...]
+) -> None:
+    for sig in signals:
+        loop.remove_signal_handler(sig)
+
+
+def _on_signal(sig: signal.Signals, stop: asyncio.Event) -> None:
+    if not stop.is_set():
+        log.info("%s received: shutting down", sig.name)
+    stop.set()
+
+
+async def run_until_stopped(
+    bot: KachufulBot,
+    starting: asyncio.Future[None],
+    stop: asyncio.Event,
+    deadline: float = SHUTDOWN_DEADLINE_SECONDS,
+) -> None:
+    """Wait until the bot's ``starting`` task ends (its errors are raised) or ``stop`` is set;
+    then run the bot's own shutdown, giving up after ``deadline`` seconds."""
+    stopping = asyncio.ensure_future(stop.wait())
+    waiting: set[asyncio.Future[Any]] = {starting, stopping}
+    try:
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if starting.done():
+        error = starting.exception()
+        if isinstance(error, AttributeError) and bot.ws is None:
+            # discord.py 2.7 retries a failed first gateway connection by reading the
+            # sequence number of a websocket it never had.
+            raise GatewayUnreachable("cannot reach Discord's gateway") from error
+        starting.result()  # a failed login or connection: raised to main()
+        return
+    try:
+        await asyncio.wait_for(bot.close(), deadline)
+    except TimeoutError:
+        log.error("shutdown did not finish within %.0f s; stopping anyway", deadline)
+    if not starting.done():
+        starting.cancel()
+    await asyncio.gather(starting, return_exceptions=True)
 
 
 async def _run(settings: Settings) -> None:
-    from bot.client import KachufulBot
+    import discord
 
-    bot = KachufulBot(settings)
+    from bot.client import KachufulBot
+    from bot.health import heartbeat_path
+    from bot.store import Store
+
+    # Before logging in: a database that cannot be used is a configuration problem, and it is
+    # checked (and refused) without writing to it.
+    store = await Store.open(settings.db_path, clock=discord.utils.utcnow)
+    bot = KachufulBot(settings, store=store)
     bot.freeze_gc_after_setup = True
-    async with bot:
-        await bot.start(settings.discord_token.get_secret_value())
+    bot.heartbeat_file = heartbeat_path(settings.db_path)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    handled = install_stop_handlers(loop, stop)
+    try:
+        async with bot:
+            starting = asyncio.ensure_future(bot.start(settings.discord_token.get_secret_value()))
+            await run_until_stopped(bot, starting, stop)
+    finally:
+        remove_stop_handlers(loop, handled)
+        await bot.close()  # also when the login failed: the database is closed and checkpointed
 
 
 def main() -> None:
@@ -71,24 +185,46 @@ def main() -> None:
     except SettingsError as error:
         fail(str(error))
     configure_logging(settings)
+    for warning in unknown_setting_warnings():
+        log.warning("%s", warning)
+    log.debug(
+        "settings: database %s, turn %ss, lobby timeout %ss, computer delay %ss, sync %s",
+        settings.db_path,
+        settings.turn_seconds,
+        settings.lobby_timeout_seconds,
+        settings.bot_delay_seconds,
+        "global" if settings.sync_global else (settings.dev_guild_id or "off"),
+    )
 
     import aiohttp
     import discord
 
     from bot.client import StartupError
+    from bot.store import StoreError
 
     try:
         asyncio.run(_run(settings))
+    except StoreError as error:
+        fail(str(error))
     except discord.LoginFailure:
         fail(login_failure_message())
     except discord.PrivilegedIntentsRequired:
         fail("Discord refused a privileged intent; this bot needs none, please report this.")
     except StartupError as error:
         fail(str(error))
+    except discord.HTTPException as error:
+        # Discord answered the login with an error other than "bad token" (an outage, a ban
+        # of the application, Cloudflare): not a configuration problem, but one line.
+        fail(
+            f"Discord answered HTTP {error.status} while the bot was logging in or starting; "
+            "try again later",
+            EXIT_RUNTIME,
+        )
+    except GatewayUnreachable as error:
+        fail(str(error), EXIT_RUNTIME)
     except (discord.GatewayNotFound, aiohttp.ClientError, OSError) as error:
         # Not a configuration problem: status 1, but still one line.
-        print(f"kachuful-bot: cannot reach Discord ({type(error).__name__})", file=sys.stderr)
-        raise SystemExit(1) from None
+        fail(f"cannot reach Discord ({type(error).__name__})", EXIT_RUNTIME)
     except KeyboardInterrupt:
         pass
 

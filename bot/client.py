@@ -3,9 +3,12 @@ syncs the slash commands only where asked to."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -13,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render, ui
+from bot.health import HEARTBEAT_SECONDS
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.table import Tables
@@ -61,12 +65,17 @@ class KachufulBot(commands.Bot):
         settings: Settings,
         *,
         new_seed: Callable[[], str] | None = None,
+        store: Store | None = None,
         post_limit: int = CHANNEL_POSTS,
         **options: Any,
     ) -> None:
         # Slash commands and button clicks reach the bot whatever its intents; it reads no
         # message, reaction, member or voice event, so it asks for the guild list only. Each
         # post and edit would otherwise come back as a gateway event to parse and drop.
+        # This bot has no voice: discord.py's warnings that the voice libraries are missing
+        # would only alarm whoever reads the log.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -81,6 +90,11 @@ class KachufulBot(commands.Bot):
         )
         self.settings = settings
         self._new_seed = new_seed
+        # The process entry point opens (and checks) the database before logging in, so that
+        # a bad file is refused without touching Discord; tests let setup_hook open it.
+        if store is not None:
+            self.store = store
+        self._shutdown: asyncio.Task[None] | None = None
         # New messages per channel in 5 s: Discord's limit. (Tests that do not check pacing
         # raise it: a paced post waits on a real-time timer in the simulated Discord.)
         self.post_limit = post_limit
@@ -89,12 +103,17 @@ class KachufulBot(commands.Bot):
         # collector's sight, which shortens every full collection while tables are playing.
         self.freeze_gc_after_setup = False
         self.synced: list[str] = []  # where commands were synced, for the log and the tests
+        # Set by the process entry point: the file the container's health check reads.
+        self.heartbeat_file: Path | None = None
+        self._heartbeat_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        try:
-            self.store = await Store.open(self.settings.db_path, clock=discord.utils.utcnow)
-        except (StoreError, OSError) as error:
-            raise StartupError(str(error)) from None
+        if getattr(self, "store", None) is None:
+            try:
+                self.store = await Store.open(self.settings.db_path, clock=discord.utils.utcnow)
+            except (StoreError, OSError) as error:
+                raise StartupError(str(error)) from None
+        log.debug("database %s ready", self.settings.db_path)
         if self._new_seed is not None:
             self.tables = Tables(self, self.store, self.settings, new_seed=self._new_seed)
         else:
@@ -105,9 +124,41 @@ class KachufulBot(commands.Bot):
         ui.register(self)
         await self.tables.restore.run()
         await self.sync_commands()
+        if self.heartbeat_file is not None:
+            # A beat left by the previous run must not report this one healthy.
+            self.heartbeat_file.unlink(missing_ok=True)
+            self._heartbeat_task = asyncio.create_task(self._heartbeat(self.heartbeat_file))
         if self.freeze_gc_after_setup:
             gc.collect()
             gc.freeze()
+
+    def is_connected(self) -> bool:
+        ws = self.ws
+        return self.is_ready() and not self.is_closed() and ws is not None and bool(ws.open)
+
+    async def beat(self, path: Path) -> bool:
+        """Touch the heartbeat file if the bot is connected and its database takes a write
+        transaction; returns whether it did."""
+        if not self.is_connected():
+            return False
+        try:
+            await self.store.check_writable()
+            await asyncio.to_thread(path.touch)
+        except (StoreError, OSError) as error:
+            log.warning("health check failed: %s", error)
+            return False
+        log.debug("heartbeat")
+        return True
+
+    async def _heartbeat(self, path: Path) -> None:
+        while not self.is_closed():
+            try:
+                await self.beat(path)
+            except Exception:
+                # A beat that fails for an unforeseen reason must not end the beating (the
+                # container would be restarted as unhealthy for nothing); it is logged.
+                log.exception("heartbeat failed")
+            await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def sync_commands(self) -> None:
         """Guild sync when KACHUFUL_DEV_GUILD_ID is set (instant, for development); global
@@ -129,11 +180,27 @@ class KachufulBot(commands.Bot):
                 "when they changed"
             )
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await ui.answer_unknown_click(interaction)
+
     async def on_ready(self) -> None:
         user = self.user
         log.info("ready as %s (%s) in %d server(s)", user, user and user.id, len(self.guilds))
 
     async def close(self) -> None:
+        # Reached from a signal handler and again when start() returns: run the shutdown
+        # once, and let every caller wait for that one.
+        if self._shutdown is None:
+            self._shutdown = asyncio.ensure_future(self._close_once())
+        await asyncio.shield(self._shutdown)
+
+    async def _close_once(self) -> None:
+        log.debug("shutting down")
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
+        if self.heartbeat_file is not None:
+            with contextlib.suppress(OSError):
+                self.heartbeat_file.unlink(missing_ok=True)
         tables = getattr(self, "tables", None)
         if tables is not None:
             await tables.shutdown()
@@ -143,3 +210,4 @@ class KachufulBot(commands.Bot):
         finally:
             if store is not None:
                 await store.close()
+                log.debug("database closed")

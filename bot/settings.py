@@ -6,7 +6,10 @@ token's value is never part of any message.
 
 from __future__ import annotations
 
+import difflib
+import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -95,6 +98,10 @@ class Settings(BaseSettings):
     @classmethod
     def _token_shape(cls, value: SecretStr) -> SecretStr:
         token = value.get_secret_value().strip()
+        # docker run --env-file (unlike a shell, python-dotenv or Compose's env_file) keeps
+        # quotes: DISCORD_TOKEN="abc" arrives with its quotes. A token never contains one.
+        if len(token) >= 2 and token[0] == token[-1] and token[0] in "\"'":
+            token = token[1:-1].strip()
         if token.lower().startswith("bot "):
             token = token[4:].strip()
         if not _TOKEN_SHAPE.match(token):
@@ -143,6 +150,45 @@ def load_settings(env_file: str | Path | None = ".env", **overrides: Any) -> Set
         return Settings(_env_file=env_file, **overrides)
     except ValidationError as error:
         raise SettingsError(_explain(error)) from None
+
+
+_PREFIX = "KACHUFUL_"
+
+
+def unknown_setting_warnings(
+    env_file: str | Path | None = ".env", environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """One warning for each ``KACHUFUL_*`` name in the environment or in ``env_file`` that is
+    no setting of the bot (a typo would otherwise be ignored without a word)."""
+    known = [name for name in _ENV_NAMES.values() if name.startswith(_PREFIX)]
+    names = {name for name in (os.environ if environ is None else environ)}
+    if env_file is not None:
+        names |= _dotenv_names(Path(env_file))
+    warnings = []
+    for name in sorted(names):
+        if not name.upper().startswith(_PREFIX) or name.upper() in known:
+            continue
+        # Compared without the shared prefix, which would make every name look close.
+        close = difflib.get_close_matches(
+            name.upper().removeprefix(_PREFIX),
+            [k.removeprefix(_PREFIX) for k in known],
+            n=1,
+            cutoff=0.6,
+        )
+        hint = f" (did you mean {_PREFIX}{close[0]}?)" if close else ""
+        warnings.append(f"unknown setting {name}{hint}: it is ignored")
+    return warnings
+
+
+def _dotenv_names(path: Path) -> set[str]:
+    from dotenv import dotenv_values
+
+    if not path.is_file():
+        return set()
+    try:
+        return set(dotenv_values(path, encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return set()
 
 
 def login_failure_message() -> str:

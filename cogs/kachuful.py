@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.options import check_start
 from bot.ui import send_kwargs
 
 if TYPE_CHECKING:
@@ -88,17 +89,21 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         forehead: bool = False,
         mode: str = "trick",
     ) -> None:
-        options: dict[str, Any] = {
-            "max_hand": "full" if max_hand is None else ("classic" if max_hand == 0 else max_hand),
-            "schedule": schedule,
-            "trump": trump,
-            "hook": hook,
-            "scoring": scoring,
-            "blind_bids": blind_bids,
-            "forehead": forehead,
-            "mode": mode,
-        }
-        await self.tables.lobby.open(interaction, options, players)
+        checked = check_start(
+            players=players,
+            max_hand=max_hand,
+            schedule=schedule,
+            trump=trump,
+            hook=hook,
+            scoring=scoring,
+            blind_bids=blind_bids,
+            forehead=forehead,
+            mode=mode,
+        )
+        if isinstance(checked, str):
+            await interaction.response.send_message(checked, ephemeral=True)
+            return
+        await self.tables.lobby.open(interaction, checked.options, checked.players)
 
     @app_commands.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction[Any]) -> None:

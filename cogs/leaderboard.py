@@ -56,9 +56,7 @@ def bad_option(scope: str, period: str, sort: str) -> str | None:
         ("sort", sort, SORTS),
     ):
         if value not in allowed:
-            return words.refusal(
-                "bad_option", name=name, choices=", ".join(f"`{a}`" for a in allowed)
-            )
+            return words.refusal("bad_option", name=name, choices=", ".join(allowed))
     return None
 
 

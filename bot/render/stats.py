@@ -26,7 +26,7 @@ SORT_WORDS = {
 TRUMP_WORDS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs", "N": "no trump"}
 
 REFUSALS = {
-    "bad_option": "That is not one of the choices for `{name}`: choose {choices}.",
+    "bad_option": "`{name}` must be one of {choices}.",
     "guild_only": "Kachuful is played in a server channel, not in direct messages.",
     "no_stats": "{name} has not finished a game in this server yet.",
     "no_game": "There is no game {game} in this channel.",

@@ -150,6 +150,7 @@ REFUSALS = {
     "record_hidden": "A game record shows every hand: it can be exported once the game is over.",
     "no_finished_game": "No finished game in this channel to export yet.",
     "guild_only": "Kachuful is played in a server channel, not in direct messages.",
+    "dead_button": "This button no longer works.",
     "damaged": "This channel's game could not be restored after the bot restarted. The host or "
     "someone with Manage Server can close it with `/kachuful stop`; then start a new one.",
 }

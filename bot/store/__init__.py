@@ -17,8 +17,10 @@ import asyncio
 import functools
 import json
 import logging
+import os
 import re
 import sqlite3
+import stat
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from importlib import resources
@@ -56,7 +58,9 @@ __all__ = [
     "Seat",
     "StaleWrite",
     "Store",
+    "StoreBusy",
     "StoreError",
+    "inspect_database",
 ]
 
 log = logging.getLogger(__name__)
@@ -65,6 +69,11 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
+SQLITE_HEADER = b"SQLite format 3\x00"
+# A locked database must fail well inside Discord's 3 s deadline for answering a click.
+BUSY_TIMEOUT_SECONDS = 1.5
+_BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+_OUR_SCHEMA_VERSION_COLUMNS = ("version", "name", "applied_at")
 
 
 class StoreError(Exception):
@@ -83,14 +92,37 @@ class StaleWrite(StoreError):
     """save_game found another version in the database than the one it was based on."""
 
 
+class StoreBusy(StoreError):
+    """The database stayed locked (by another process) past the busy timeout; nothing of the
+    write was committed, and trying again later may succeed."""
+
+
+def _is_busy(error: BaseException) -> bool:
+    return (
+        isinstance(error, sqlite3.OperationalError)
+        and getattr(error, "sqlite_errorcode", None) in _BUSY_CODES
+    )
+
+
 def _serialized(
     method: Callable[Concatenate[Store, P], Awaitable[R]],
 ) -> Callable[Concatenate[Store, P], Awaitable[R]]:
-    """Run a Store method while holding the store's lock (one transaction at a time)."""
+    """Run a Store method while holding the store's lock (one transaction at a time).
+
+    A database locked by another process becomes :class:`StoreBusy`, after making sure no
+    transaction of this connection is left open (so nothing of the write can be committed
+    later by an unrelated statement)."""
 
     async def wrapper(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
         async with self._lock:
-            return await method(self, *args, **kwargs)
+            try:
+                return await method(self, *args, **kwargs)
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error):
+                    raise
+                if self._db.in_transaction:
+                    await _run(self._db, "ROLLBACK")
+                raise StoreBusy("the database is locked by another process") from None
 
     functools.update_wrapper(wrapper, method)
     return wrapper
@@ -167,6 +199,124 @@ async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -
         return cursor.rowcount
 
 
+def _refuse(path: Path, reason: str) -> StoreError:
+    # One line for the operator, whatever SQLite's message holds (quick_check's are several).
+    return StoreError(f"cannot open the database {str(path)!r}: {' '.join(reason.split())}")
+
+
+def inspect_database(path: Path) -> None:
+    """Check, without writing anything, that ``path`` is this bot's database (or can become
+    one); raise :class:`StoreError` with the reason otherwise.
+
+    Opening a file read-write first would already change it (WAL mode, a -wal file, the
+    schema_version table of migration), so another application's file or a damaged one is
+    looked at read-only and refused untouched.
+    """
+    try:
+        info = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        _check_new_location(path)
+        return
+    except OSError as error:
+        raise _refuse(path, error.strerror or type(error).__name__) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise _refuse(path, "it is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise _refuse(path, "it is not a regular file")
+    # Root may write a file whatever its mode; a file nobody may write is still meant to be
+    # read-only, and refusing it beats a half-working bot that fails at its first move.
+    if not info.st_mode & 0o222 or not os.access(path, os.R_OK | os.W_OK):
+        raise _refuse(path, "the file is read-only (the bot must write to it)")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise _refuse(path, f"its folder {str(path.parent)!r} is not writable (SQLite needs it)")
+    if info.st_size == 0:
+        return  # an empty file is an empty SQLite database
+    try:
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except OSError as error:
+        raise _refuse(path, error.strerror or type(error).__name__) from None
+    if header != SQLITE_HEADER:
+        raise _refuse(path, "it is not an SQLite database")
+    _check_contents(path)
+
+
+def _check_new_location(path: Path) -> None:
+    folder = path.parent
+    while not folder.exists():
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    if not folder.is_dir():
+        raise _refuse(path, f"{str(folder)!r} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _refuse(path, f"the folder {str(folder)!r} is not writable")
+
+
+def _check_contents(path: Path) -> None:
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    if not any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-journal")):
+        # Nothing is being written to it (no other process has it open for writing, no crash
+        # left a journal behind), so the file alone is the database: "immutable" reads it
+        # without creating the -wal and -shm files a WAL database needs even to be read.
+        uri += "&immutable=1"
+    try:
+        raw = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+    except sqlite3.Error as error:
+        raise _refuse(path, str(error)) from None
+    try:
+        check = raw.execute("PRAGMA quick_check(1)").fetchone()
+        if not check or check[0] != "ok":
+            raise _refuse(path, f"the database is damaged ({check[0] if check else 'no answer'})")
+        tables = {
+            row[0]
+            for row in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not str(row[0]).startswith("sqlite_")
+        }
+        if not tables:
+            return
+        if "schema_version" not in tables:
+            raise _refuse(path, "it is not this bot's database " + _foreign(tables))
+        columns = tuple(row[1] for row in raw.execute("PRAGMA table_info(schema_version)"))
+        if columns != _OUR_SCHEMA_VERSION_COLUMNS:
+            raise _refuse(path, "its schema_version table is not this bot's " + _foreign(tables))
+        ours = {version: name for version, name, _ in load_migrations()}
+        applied = raw.execute(
+            "SELECT version, name FROM schema_version ORDER BY version"
+        ).fetchall()
+        for version, name in applied:
+            if version in ours and ours[version] != name:
+                raise _refuse(
+                    path,
+                    f"its schema_version table names {name!r} for version {version}, "
+                    f"not this bot's {ours[version]!r} " + _foreign(tables),
+                )
+        if not applied and tables != {"schema_version"}:
+            raise _refuse(path, "it is not this bot's database " + _foreign(tables))
+        newest = max((version for version, _ in applied), default=0)
+        if newest > len(ours):
+            raise _refuse(
+                path,
+                f"the database is at schema version {newest}, newer than this bot "
+                f"({len(ours)}); upgrade the bot",
+            )
+        if applied and not {"games", "results"} <= tables:
+            raise _refuse(path, "tables of this bot are missing " + _foreign(tables))
+    except sqlite3.Error as error:
+        if isinstance(error, sqlite3.DatabaseError) and "not a database" in str(error):
+            raise _refuse(path, "it is not an SQLite database") from None
+        if isinstance(error, sqlite3.DatabaseError) and "malformed" in str(error):
+            raise _refuse(path, "the database is damaged (malformed)") from None
+        raise _refuse(path, str(error)) from None
+    finally:
+        raw.close()
+
+
+def _foreign(tables: set[str]) -> str:
+    shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+    return f"(tables: {shown}); it was left unchanged"
+
+
 _UPDATE_GAME = (
     "UPDATE games SET host_id = ?, status = ?, rules = ?, max_seats = ?, seed = ?,"
     " record = ?, seats = ?, message_id = ?, version = ?, updated_at = ?, ended = ?, settled = ?"
@@ -193,6 +343,7 @@ class Store:
         self._clock = clock
         # One connection serves every table: transactions must not interleave.
         self._lock = asyncio.Lock()
+        self._closed = False
         self._reads: _stats.Reads | None = None
 
     @property
@@ -208,22 +359,30 @@ class Store:
     async def open(cls, path: str | Path, *, clock: Callable[[], datetime] | None = None) -> Store:
         """Open (creating the file and its folder if needed) and apply pending migrations."""
         path = Path(path)
+        # Read-only checks run before anything is created or written: a file that will be
+        # refused is left byte for byte as it was.
+        await asyncio.to_thread(inspect_database, path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            db = await aiosqlite.connect(path, isolation_level=None)
+            db = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS)
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"cannot open the database {str(path)!r}: {error}") from error
         store = cls(db, path, clock or _utcnow)
         try:
             for pragma in (
                 "PRAGMA journal_mode = WAL",
-                "PRAGMA synchronous = NORMAL",
+                # FULL: a move that has been posted survives a power cut, not only a crash.
+                "PRAGMA synchronous = FULL",
                 "PRAGMA foreign_keys = ON",
-                "PRAGMA busy_timeout = 5000",
+                f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}",
             ):
                 await _run(db, pragma)
             await store.migrate()
             store._reads = await _stats.Reads.open(path)
+        except sqlite3.Error as error:
+            await db.close()
+            reason = "it is locked by another process" if _is_busy(error) else str(error)
+            raise StoreError(f"cannot open the database {str(path)!r}: {reason}") from None
         except BaseException:
             await db.close()
             raise
@@ -231,9 +390,41 @@ class Store:
 
     @_serialized
     async def close(self) -> None:
+        """Checkpoint the WAL into the database file and close (idempotent): a stopped bot
+        leaves one self-contained file to back up or move."""
+        if self._closed:
+            return
+        self._closed = True
         if self._reads is not None:
+            # First: a reader's open snapshot would keep the checkpoint from emptying the WAL.
             await self._reads.close()
+        try:
+            await _run(self._db, "PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as error:
+            log.warning("database checkpoint at close failed: %s", error)
         await self._db.close()
+
+    @_serialized
+    async def check_writable(self) -> None:
+        """Take the database's write lock and let it go (for the health check); raises
+        :class:`StoreBusy` if another process holds it, :class:`StoreError` if the file has
+        become read-only."""
+        try:
+            await _run(self._db, "BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if _is_busy(error):
+                raise
+            raise StoreError(f"the database cannot be written: {error}") from None
+        await _run(self._db, "ROLLBACK")
+
+    @_serialized
+    async def pragma(self, name: str) -> Any:
+        """The value of one connection setting (journal_mode, synchronous, busy_timeout...)."""
+        if not name.isidentifier():
+            raise ValueError(f"not a pragma name: {name!r}")
+        async with self._db.execute(f"PRAGMA {name}") as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
 
     @_serialized
     async def journal_mode(self) -> str:

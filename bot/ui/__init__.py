@@ -9,9 +9,17 @@ import discord
 
 from bot.render.specs import ButtonSpec, MessageSpec
 
-from .items import DYNAMIC_ITEMS, custom_id
+from .items import DYNAMIC_ITEMS, answer_unknown_click, custom_id, matches_any
 
-__all__ = ["DYNAMIC_ITEMS", "ComponentsView", "build_view", "register", "send_kwargs"]
+__all__ = [
+    "DYNAMIC_ITEMS",
+    "ComponentsView",
+    "answer_unknown_click",
+    "build_view",
+    "matches_any",
+    "register",
+    "send_kwargs",
+]
 
 MAX_ROWS = 5
 MAX_ROW_BUTTONS = 5

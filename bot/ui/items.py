@@ -20,6 +20,37 @@ if TYPE_CHECKING:
     from bot.table import Tables
 
 
+# Templates match ASCII digits only: in a str pattern \d also matches ３ or ٣, which int()
+# reads as 3. At most 18 digits keeps every number inside SQLite's 64-bit integers.
+_N = r"[0-9]{1,18}"
+_ASCII_NUMBER = re.compile(_N)
+
+
+def _int(text: str) -> int:
+    if not text.isascii() or not _ASCII_NUMBER.fullmatch(text):
+        raise ValueError(f"not an ASCII number: {text!r}")
+    return int(text)
+
+
+def matches_any(custom_id: str) -> bool:
+    """Whether a button of this bot answers ``custom_id`` (every one is a DynamicItem)."""
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+
+
+async def answer_unknown_click(interaction: discord.Interaction[Any]) -> None:
+    """Answer a click that no button of this bot handles (a forged custom_id, a button of an
+    older version of the bot) instead of leaving "This interaction failed"."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    if isinstance(custom_id, str) and matches_any(custom_id):
+        return
+    with contextlib.suppress(discord.HTTPException):
+        if not interaction.response.is_done():
+            await interaction.response.send_message(render.refusal("dead_button"), ephemeral=True)
+
+
 def _tables(interaction: discord.Interaction[Any]) -> Tables:
     return interaction.client.tables  # type: ignore[no-any-return]
 
@@ -92,7 +123,7 @@ def _button(action: tuple[str | int | bool, ...], **kwargs: Any) -> discord.ui.B
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"kf:l:(?P<act>join|leave|cpu|start):(?P<table>\d+):(?P<ver>\d+)",
+    template=rf"kf:l:(?P<act>join|leave|cpu|start):(?P<table>{_N}):(?P<ver>{_N})",
 ):
     """Join · Leave · Add computer player · Start, on the public lobby message."""
 
@@ -104,7 +135,7 @@ class LobbyButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
-        return cls(match["act"], int(match["table"]), int(match["ver"]))
+        return cls(match["act"], _int(match["table"]), _int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -114,7 +145,7 @@ class LobbyButton(
         )
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kf:h:(?P<table>\d+)"):
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:h:(?P<table>{_N})"):
     """ "Your hand" on public messages: answers with a new private hand message."""
 
     def __init__(self, table: int, **button: Any) -> None:
@@ -125,7 +156,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kf:h
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HandButton:
-        return cls(int(match["table"]))
+        return cls(_int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -136,7 +167,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kf:h
 
 
 class RefreshButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kf:r:(?P<table>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:r:(?P<table>{_N})"
 ):
     """Refresh on the private hand message: redraws it in place."""
 
@@ -148,7 +179,7 @@ class RefreshButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> RefreshButton:
-        return cls(int(match["table"]))
+        return cls(_int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -160,7 +191,7 @@ class RefreshButton(
 
 class BidButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"kf:b:(?P<table>\d+):(?P<ver>\d+):(?P<n>\d+):(?P<blind>[01])",
+    template=rf"kf:b:(?P<table>{_N}):(?P<ver>{_N}):(?P<n>{_N}):(?P<blind>[01])",
 ):
     def __init__(self, table: int, version: int, n: int, blind: bool, **button: Any) -> None:
         super().__init__(_button(("bid", table, version, n, blind), **button))
@@ -170,7 +201,9 @@ class BidButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BidButton:
-        return cls(int(match["table"]), int(match["ver"]), int(match["n"]), match["blind"] == "1")
+        return cls(
+            _int(match["table"]), _int(match["ver"]), _int(match["n"]), match["blind"] == "1"
+        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -184,7 +217,7 @@ class BidButton(
 
 class PlayButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"kf:p:(?P<table>\d+):(?P<ver>\d+):(?P<card>\d+)",
+    template=rf"kf:p:(?P<table>{_N}):(?P<ver>{_N}):(?P<card>{_N})",
 ):
     """A card of the player's own hand: only ever on that player's private message."""
 
@@ -196,7 +229,7 @@ class PlayButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PlayButton:
-        return cls(int(match["table"]), int(match["ver"]), int(match["card"]))
+        return cls(_int(match["table"]), _int(match["ver"]), _int(match["card"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -208,7 +241,7 @@ class PlayButton(
 
 class UnseenButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"kf:u:(?P<table>\d+):(?P<ver>\d+)",
+    template=rf"kf:u:(?P<table>{_N}):(?P<ver>{_N})",
 ):
     """Forehead deal: play your one card without seeing it."""
 
@@ -220,7 +253,7 @@ class UnseenButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> UnseenButton:
-        return cls(int(match["table"]), int(match["ver"]))
+        return cls(_int(match["table"]), _int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -232,7 +265,7 @@ class UnseenButton(
 
 class LookButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"kf:k:(?P<table>\d+):(?P<ver>\d+)",
+    template=rf"kf:k:(?P<table>{_N}):(?P<ver>{_N})",
 ):
     """Blind bids: look at your hand (after which you can no longer bid blind)."""
 
@@ -244,7 +277,7 @@ class LookButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LookButton:
-        return cls(int(match["table"]), int(match["ver"]))
+        return cls(_int(match["table"]), _int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -254,7 +287,7 @@ class LookButton(
 
 class BackButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"kf:back:(?P<table>\d+):(?P<seat>\d+)",
+    template=rf"kf:back:(?P<table>{_N}):(?P<seat>{_N})",
 ):
     """ "I'm back": the owner of an away seat takes it back from the computer."""
 
@@ -266,7 +299,7 @@ class BackButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BackButton:
-        return cls(int(match["table"]), int(match["seat"]))
+        return cls(_int(match["table"]), _int(match["seat"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(

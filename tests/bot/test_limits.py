@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 import simcord
 
+from bot.render.cards import label  # the engine's card_label, ♠ and ♣ in text presentation
 from kachuful_core import Phase
-from kachuful_core.cards import card_label
 
 from .helpers import buttons, enabled_actions, start_game, world
 
@@ -30,7 +30,7 @@ async def test_seventeen_card_hand_fits_in_five_rows(env: simcord.Env) -> None:
     cards = [b for b in buttons(hand) if (b.custom_id or "").startswith("kf:p:")]
     assert len(cards) == 17 and len(hand.components) <= 5
     assert all(len(row.children) <= 5 for row in hand.components)
-    assert sorted(b.label for b in cards) == sorted(card_label(c) for c in table.game.hand(seat))
+    assert sorted(b.label for b in cards) == sorted(label(c) for c in table.game.hand(seat))
     assert len(enabled_actions(hand)) == 17  # the lead: any card
 
 

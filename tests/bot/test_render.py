@@ -9,6 +9,7 @@ import pytest
 
 from bot import render
 from bot.render.cards import card_rows, hand_text, number_rows
+from bot.render.channel import MODES, Post, View, public_posts
 from bot.render.specs import MAX_PER_ROW, MessageSpec, check_limits
 from bot.store.models import GameRow, Leaderboard, LeaderboardRow, Seat
 from kachuful_core import Game, Phase, Rules
@@ -75,31 +76,69 @@ def test_card_rows_one_suit_per_row_when_possible() -> None:
     rows = card_rows(hand)
     assert [sorted({c // 13 for c in r}) for r in rows] == [[0], [1], [2], [3]]
     assert number_rows(18) == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13, 14], [15, 16, 17]]
-    assert hand_text([12, 11, 0, 25]) == "♠ A K 2 · ♥ A"
+    # ♠ and ♣ in text presentation (U+FE0E), readable on the dark theme; ♥ and ♦ as emoji.
+    assert hand_text([12, 11, 0, 25]) == "♠\ufe0e A K 2 · ♥ A"
+
+
+VIEW = View(lobby_minutes=15, idle_hours=24, deadline=datetime(2024, 1, 1, 0, 1, tzinfo=UTC))
+
+
+def render_public(posts: list[Post], built: set[str]) -> list[MessageSpec]:
+    """Every public message as the publisher draws it now: the ones that can still change,
+    and each final one once (as the publisher compares a final message only once)."""
+    specs = []
+    for post in posts:
+        if post.final and post.key in built:
+            continue
+        specs.append(post.build())
+        if post.final:
+            built.add(post.key)
+    return specs
 
 
 @pytest.mark.parametrize(("players", "options"), [(3, {}), (7, {}), (3, {"blind_bids": True})])
-def test_every_message_of_a_whole_game_fits(players: int, options: dict[str, bool]) -> None:
+@pytest.mark.parametrize("mode", ["trick", "compact"])  # thread mode draws as trick mode
+def test_every_message_of_a_whole_game_fits(
+    players: int, options: dict[str, bool], mode: str
+) -> None:
     """Drive a complete game (17-card hands at three players) and render everything."""
     rules = Rules(players=players, **options)
     game = Game.new(rules, f"render-{players}", players=[f"{LONG[:-1]}{i}" for i in range(players)])
     row = row_for(players)
-    events = game.opening_events()
+    row.rules = {"mode": mode}
+    row.seats[0].timeouts = 2  # notes about seats are part of the newest message
+    row.seats[-1].away = True
     bots = [RandomPlayer(seat) for seat in range(players)]
     biggest = 0
+    built: set[str] = set()
+    keys: set[str] = set()
     while True:
-        assert_fits(render.deal_table(row, game))
         assert_fits(render.scoreboard(row, game))
-        for seat in range(players):
+        posts = public_posts(row, game, VIEW)
+        for spec in render_public(posts, built):
+            assert_fits(spec)
+        keys |= {post.key for post in posts}
+        for seat in range(players) if mode == "trick" else ():  # the same in every mode
             spec = render.hand_message(row, game.view(seat), version=row.version)
             assert_fits(spec)
             biggest = max(biggest, len(spec.buttons))
-        for post in render.action_posts(row, game, events):
-            assert_fits(post)
         if game.phase is Phase.FINISHED:
             break
-        events = act(game, game.turn, bots[game.turn])
-    assert biggest >= (19 if players == 3 else 8)  # 18 bids + Refresh at 17 cards
+        act(game, game.turn, bots[game.turn])
+    if mode == "trick":
+        assert biggest >= (19 if players == 3 else 8)  # 18 bids + Refresh at 17 cards
+    row.status = "finished"
+    for spec in render_public(public_posts(row, game, VIEW), built):
+        assert_fits(spec)
+    assert "final" in built
+    # Every deal had its messages: per trick one each, in compact mode one live message.
+    deals = range(game.num_deals)
+    assert {f"d{d}.score" for d in deals} <= keys
+    if mode == "compact":
+        assert {f"d{d}.live" for d in deals} <= keys and not any(".t" in k for k in keys)
+    else:
+        tricks = {f"d{d}.t{t}" for d in deals for t in range(rules.hand_sizes[d])}
+        assert tricks <= keys and {f"d{d}.bids" for d in deals} <= keys
 
 
 def test_hand_message_shows_only_the_seat_s_own_cards() -> None:
@@ -115,9 +154,18 @@ def test_hand_message_shows_only_the_seat_s_own_cards() -> None:
     bids = [b for b in spec.buttons if b.action[0] == "bid"]
     assert [b.action for b in bids] == [("bid", row.id, 3, n, False) for n in range(14)]
     assert all(not b.disabled for b in bids)
-    # Public posts never carry a card or a bid in a button.
-    for post in render.action_posts(row, game, game.opening_events()):
-        assert all(b.action[0] == "hand" for b in post.buttons)
+    # Public messages never carry a card or a bid in a button, nor any hand's cards.
+    row.seats[0].away = True
+    while game.phase is not Phase.PLAYING or not game.current_trick:
+        act(game, game.turn, RandomPlayer(game.turn))
+    for mode in MODES:
+        row.rules = {"mode": mode}
+        for post in public_posts(row, game, VIEW):
+            spec = post.build()
+            assert all(b.action[0] in ("hand", "back") for b in spec.buttons)
+            shown = str([spec.content, *(e.to_dict() for e in spec.embeds)])
+            for other in range(4):
+                assert hand_text(game.hand(other)) not in shown
 
 
 def test_dealer_forbidden_bid_disabled_with_reason() -> None:
@@ -155,12 +203,16 @@ def test_every_engine_error_has_words() -> None:
 
 def test_names_cannot_inject_markdown_or_mentions() -> None:
     row = row_for(3)
-    row.seats[0].name = "**@everyone** <@123>"
+    row.seats[0].name = "**@everyone** <@100000000000000099>"
+    row.seats[0].timeouts = 1  # the name in a note of the newest message too
     game = Game.new(Rules(players=3, max_hand=2), "names", players=["x", "y", "z"])
-    post = render.deal_table(row, game)
-    text = str([e.to_dict() for e in post.embeds])
-    assert "@everyone" not in text.replace("@\u200beveryone", "")
-    assert post.allowed_mentions.everyone is False and post.allowed_mentions.roles is False
+    specs = [post.build() for post in public_posts(row, game, VIEW)]
+    assert len(specs) >= 3  # the lobby, the first dealer's draw, the bidding, the ping
+    for spec in specs:
+        text = str([spec.content, *(e.to_dict() for e in spec.embeds)])
+        assert "@everyone" not in text.replace("@\u200beveryone", "")
+        assert "<@100000000000000099>" not in text
+        assert spec.allowed_mentions.everyone is False and spec.allowed_mentions.roles is False
 
 
 def test_leaderboard_and_lobby_fit() -> None:
@@ -190,7 +242,8 @@ def test_final_standings_with_a_shared_win() -> None:
     from kachuful_core.events import GameEnded
 
     row = row_for(4)
-    spec = render.final_standings(row, GameEnded(totals=(40, 55, 55, 12), winners=(1, 2)))
+    ended = GameEnded(totals=(40, 55, 55, 12), winners=(1, 2))
+    spec = render.final_standings(row, ended)  # type: ignore[arg-type]  # totals, winners
     text = spec.embeds[0].description or ""
     first, second = row.seats[1].name, row.seats[2].name
     assert text.startswith(f"Shared win: **{first}** and **{second}**!")
@@ -198,5 +251,5 @@ def test_final_standings_with_a_shared_win() -> None:
     assert lines[0].startswith("1. ") and lines[1].startswith("1. ")  # equal first
     assert lines[2].startswith("3. ") and lines[3].startswith("4. ")
     assert [line.endswith("🏆") for line in lines] == [True, True, False, False]
-    # Both winners who are people are mentioned (seat 1 is a computer in row_for).
-    assert spec.mention_ids == (row.seats[2].user_id,)
+    # Names in bold, not mentions: the standings notify nobody.
+    assert spec.mention_ids == () and "<@" not in text

@@ -14,6 +14,7 @@ from cogs.leaderboard import bad_option
 from kachuful_core import card_str
 
 from .helpers import button, start_game, world
+from .test_slash_options import forged_slash
 
 
 async def finish_directly(
@@ -101,11 +102,12 @@ async def test_leaderboard_pages_own_row_and_refusals(env: simcord.Env) -> None:
     assert "page 3 of 3" in (last.embeds[0].footer.text or "")
     assert last.embeds[0].fields == []  # asha is on this page
     assert button(last, "Next").disabled
-    # An option outside the choices (a modified client can send one; SimCord cannot, so the
-    # check the command runs first is called here) is refused in words.
-    assert "`scope`" in (bad_option("galaxy", "all", "rating") or "")
-    assert "`period`" in (bad_option("server", "1y", "rating") or "")
-    assert "`sort`" in (bad_option("server", "all", "luck") or "")
+    # An option outside the choices (a modified client can send one) is refused in words.
+    for options, name in (({"period": "1y"}, "`period`"), ({"sort": "luck"}, "`sort`")):
+        forged = await forged_slash(env, asha, channel, "kachuful leaderboard", **options)
+        assert forged.ephemeral and forged.response is not None
+        assert name in forged.response.content
+    assert "`scope` must be one of channel, server" in (bad_option("x", "all", "rating") or "")
     assert bad_option("server", "30d", "exact") is None
     # Periods and server scope answer as well.
     week = await asha.slash(

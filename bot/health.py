@@ -1,0 +1,55 @@
+"""``python -m bot.health``: exit 0 if the running bot is connected to Discord and can write
+its database, 1 otherwise (the container's HEALTHCHECK).
+
+The bot touches a heartbeat file beside its database every ``HEARTBEAT_SECONDS`` while it is
+connected and a write transaction on the database succeeds; this checks that the file is fresh.
+A separate process cannot ask the bot's gateway connection itself, and opening the database
+here would compete with the bot for its lock.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+HEARTBEAT_SECONDS = 30.0
+# Three missed beats: one slow database write or a gateway reconnect is not "unhealthy".
+STALE_AFTER_SECONDS = 3 * HEARTBEAT_SECONDS
+HEARTBEAT_NAME = "kachuful.heartbeat"
+
+
+def heartbeat_path(db_path: str | Path) -> Path:
+    return Path(db_path).parent / HEARTBEAT_NAME
+
+
+def check(db_path: str | Path, *, now: float | None = None) -> tuple[bool, str]:
+    """Whether the bot is healthy, and one line saying why (not)."""
+    path = heartbeat_path(db_path)
+    try:
+        age = (time.time() if now is None else now) - path.stat().st_mtime
+    except FileNotFoundError:
+        return False, f"no heartbeat yet ({path}): the bot is starting or not connected"
+    except OSError as error:
+        return False, f"cannot read the heartbeat {path}: {error.strerror}"
+    if age > STALE_AFTER_SECONDS:
+        return False, f"last heartbeat {age:.0f} s ago: not connected, or the database is stuck"
+    return True, f"healthy (last heartbeat {max(age, 0):.0f} s ago)"
+
+
+def _db_path() -> str:
+    from bot.settings import Settings
+
+    default = Settings.model_fields["db_path"].default
+    return os.environ.get("KACHUFUL_DB_PATH") or str(default)
+
+
+def main() -> None:
+    healthy, line = check(_db_path())
+    print(line, file=sys.stdout if healthy else sys.stderr)
+    raise SystemExit(0 if healthy else 1)
+
+
+if __name__ == "__main__":
+    main()
