@@ -20,6 +20,7 @@ from discord import app_commands
 from bot.render import stats as words
 from bot.store.models import GameRow
 from bot.ui import ComponentsView
+from bot.ui.items import add_feature_items, remove_feature_items
 from kachuful_core import deal_in_progress, public_record
 from kachuful_core.dealing import commitment, deal_seed, draw_seed, normalize_seed
 
@@ -123,10 +124,10 @@ def is_player(row: GameRow, user_id: int) -> bool:
 class HistoryCog(KachufulFeature):
     async def cog_load(self) -> None:
         await super().cog_load()
-        self.bot.add_dynamic_items(HistoryPageButton)
+        add_feature_items(self.bot, HistoryPageButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(HistoryPageButton)
+        remove_feature_items(self.bot, HistoryPageButton)
         await super().cog_unload()
 
     @app_commands.command(name="history", description="This channel's recent games")

@@ -18,6 +18,7 @@ from discord import app_commands
 from bot.render import stats as words
 from bot.store.stats import PERIODS, SCOPES, SORTS
 from bot.ui import ComponentsView
+from bot.ui.items import add_feature_items, remove_feature_items
 
 from .group import KachufulFeature
 
@@ -156,10 +157,10 @@ class LeaderboardPageButton(
 class LeaderboardCog(KachufulFeature):
     async def cog_load(self) -> None:
         await super().cog_load()
-        self.bot.add_dynamic_items(LeaderboardPageButton)
+        add_feature_items(self.bot, LeaderboardPageButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(LeaderboardPageButton)
+        remove_feature_items(self.bot, LeaderboardPageButton)
         await super().cog_unload()
 
     @app_commands.command(name="leaderboard", description="The best players")

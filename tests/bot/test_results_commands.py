@@ -93,7 +93,7 @@ async def test_leaderboard_pages_own_row_and_refusals(env: simcord.Env) -> None:
         len(c) <= 100 and c.isascii() for c in (b.custom_id for b in message.components[0].children)
     )
     nxt = await asha.click(message, label="Next")
-    assert nxt.acknowledged
+    assert nxt.acknowledged, (nxt.response, [(e.method, e.path) for e in env.http_requests[-3:]])
     edited = channel.history()[-1]
     assert "page 2 of 3" in (edited.embeds[0].footer.text or "")
     assert edited.embeds[0].description.splitlines()[0].startswith("`# 11`")
@@ -109,6 +109,15 @@ async def test_leaderboard_pages_own_row_and_refusals(env: simcord.Env) -> None:
         assert name in forged.response.content
     assert "`scope` must be one of channel, server" in (bad_option("x", "all", "rating") or "")
     assert bad_option("server", "30d", "exact") is None
+    # The history pages the same way (13 games: two pages).
+    history = await asha.slash(channel, "kachuful history")
+    assert "page 1 of 2" in (history.response.embeds[0].footer.text or "")
+    listed = channel.history()[-1]
+    assert listed.id == history.response.id
+    await asha.click(listed, label="Next")
+    turned = channel.history()[-1]
+    assert "page 2 of 2" in (turned.embeds[0].footer.text or "")
+    assert len(turned.embeds[0].description.splitlines()) == 3
     # Periods and server scope answer as well.
     week = await asha.slash(
         channel, "kachuful leaderboard", scope="server", period="7d", sort="wins"
