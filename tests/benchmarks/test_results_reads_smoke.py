@@ -26,7 +26,7 @@ def test_results_reads_quick() -> None:
         for name in ("board_rating_all", "board_rating_30d", "board_wins_7d", "stats", "history"):
             assert figures[name]["median"] > 0
     last = sizes["600"]
-    assert last["move_alone"]["median"] > 0 and last["move_beside_reads"]["median"] > 0
-    assert last["reads_meanwhile"] > 0
+    assert last["move_alone"]["median"] > 0 and last["move_while_a_read_runs"]["median"] > 0
+    assert last["reads_meanwhile"] > 0 and last["moves_overlapping_a_read"] > 0
     assert result["deals"] == 25 and result["png_bytes"] > 10_000
     assert result["chart_ms"]["median"] > 0
