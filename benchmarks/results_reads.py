@@ -226,7 +226,8 @@ async def measure_reads(
     def board(sort: str, period: str, cold: bool = False) -> Callable[[int], Awaitable[Any]]:
         async def call(_: int) -> Any:
             if cold:
-                reads._rankings.clear()  # as after a finished game: the period is summed again
+                # As after a finished game: the period is summed again.
+                await reads.forget_rankings()
             return await reads.leaderboard(
                 guild_id=GUILD,
                 channel_id=100,
@@ -266,7 +267,7 @@ async def measure_moves(store: Store, moves: int, players: int, now: datetime) -
     record, _, _, _ = played_game(99)
     row = await store.create_game(
         guild_id=GUILD,
-        channel_id=99,
+        channel_id=random.randrange(10**6, 10**9),  # a channel of its own on every run
         host_id=1,
         rules={},
         max_seats=4,
@@ -302,7 +303,7 @@ async def measure_moves(store: Store, moves: int, players: int, now: datetime) -
             reading += 1
             try:
                 # The heaviest read: a period board summed afresh (as after a finished game).
-                store.reads._rankings.clear()
+                await store.reads.forget_rankings()
                 await store.reads.leaderboard(
                     guild_id=GUILD,
                     channel_id=100,
@@ -387,7 +388,9 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     result: dict[str, Any] = {"players": args.players, "sizes": {}}
     # A database given with --db and already built that far is measured as it is.
     with sqlite3.connect(path) as raw:
-        built = int(raw.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
+        built = int(
+            raw.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'").fetchone()[0]
+        )
     sizes = [size for size in sizes if size >= built]
     for size in sizes:
         start = time.perf_counter()

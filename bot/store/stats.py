@@ -10,10 +10,10 @@ none goes through all results.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -54,13 +54,7 @@ def _pages(count: int) -> int:
     return max(1, -(-count // PAGE_SIZE))
 
 
-@dataclass
-class _Ranking:
-    order: list[tuple[Any, ...]]  # (user_id, games, wins, avg_score, exact_rate), best first
-    position: dict[int, int]  # user_id -> index in order
-
-
-RANKINGS_KEPT = 8  # period rankings kept in memory (about 1 MB each at 10,000 players)
+RANKINGS_KEPT = 8  # period rankings kept (temporary tables of about 0.5 MB at 10,000 players)
 
 
 class Reads:
@@ -68,7 +62,10 @@ class Reads:
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        self._rankings: OrderedDict[tuple[Any, ...], _Ranking] = OrderedDict()
+        # Kept period rankings: key -> (temporary table, players).
+        self._rankings: OrderedDict[tuple[Any, ...], tuple[str, int]] = OrderedDict()
+        self._ranking_lock = asyncio.Lock()  # reads of rankings wait for each other only
+        self._made = 0
 
     @classmethod
     async def open(cls, path: Path) -> Reads:
@@ -250,98 +247,95 @@ class Reads:
         viewer_id: int | None,
         since: Any,
     ) -> BoardPage:
-        ranking = await self._period_ranking(where, period, sort, since.isoformat())
-        players = len(ranking.order)
+        table, players = await self._period_ranking(where, period, sort, since.isoformat())
         pages = _pages(players)
         page = min(max(page, 0), pages - 1)
         first = page * PAGE_SIZE
-        picked = list(ranking.order[first : first + PAGE_SIZE])
-        mine = ranking.position.get(viewer_id) if viewer_id is not None else None
-        off_page = mine is not None and not first <= mine < first + PAGE_SIZE
-        if off_page and mine is not None:
-            picked.append(ranking.order[mine])
-        names, ordinals = await self._names_and_ratings(where, [row[0] for row in picked])
-        rows = [
-            BoardRow(
-                rank=ranking.position[row[0]] + 1,
-                user_id=row[0],
-                name=names.get(row[0], "?"),
-                games=row[1],
-                wins=row[2],
-                average_score=row[3],
-                exact_bid_rate=row[4],
-                best_score=None,
-                rating=ordinals.get(row[0]),
-            )
-            for row in picked
-        ]
-        viewer = rows.pop() if off_page else None
-        return BoardPage(scope, period, sort, page, pages, players, rows, viewer)
+        rows = await self._all(
+            "SELECT k.user_id, n.name, k.games, k.wins, k.avg_score, k.exact_rate, NULL,"
+            f" q.ordinal, k.position FROM temp.{table} AS k"
+            " JOIN player_totals AS n"
+            " ON n.guild_id = ?1 AND n.channel_id = ?2 AND n.user_id = k.user_id"
+            " LEFT JOIN ratings AS q ON q.guild_id = ?1 AND q.user_id = k.user_id"
+            " WHERE k.position > ?3 AND k.position <= ?4 OR k.user_id = ?5"
+            " ORDER BY k.position",
+            (*where, first, first + PAGE_SIZE, viewer_id),
+        )
+        board = [_board_row(int(r[8]), r) for r in rows if first < int(r[8]) <= first + PAGE_SIZE]
+        viewer = next(
+            (
+                _board_row(int(r[8]), r)
+                for r in rows
+                if r[0] == viewer_id and not first < int(r[8]) <= first + PAGE_SIZE
+            ),
+            None,
+        )
+        return BoardPage(scope, period, sort, page, pages, players, board, viewer)
+
+    async def forget_rankings(self) -> None:
+        """Drop the kept period rankings (the benchmark's cold reads)."""
+        async with self._ranking_lock:
+            while self._rankings:
+                _, (table, _) = self._rankings.popitem()
+                await self._all(f"DROP TABLE temp.{table}")
 
     async def _period_ranking(
         self, where: tuple[int, int], period: Period, sort: SortKey, since: str
-    ) -> _Ranking:
-        """Every player of a period in board order. No index can hold an order over a sliding
-        window of days, so the period's day rows are summed and sorted: the one costly read
-        (tens of milliseconds at a month of 100,000 games a year). The ranking is kept until
-        the server's next finished game (guild_totals.games) or the next day, so paging
-        through it, or a second viewer, costs a few index lookups."""
+    ) -> tuple[str, int]:
+        """A temporary table of every player of a period in board order (its rowid is the
+        position), and how many there are. No index can hold an order over a sliding window
+        of days, so the period's day rows are summed and sorted: the one costly read (tens of
+        milliseconds at a month of 100,000 games a year), done by SQLite on the reader's
+        thread, and never brought into Python (that would hold the GIL, and the event loop,
+        for every row). The table is kept until the server's next finished game
+        (guild_totals.games) or the next day, so paging through it, or a second viewer, costs
+        a few index lookups. Temporary tables live in the reader's own temp database: the
+        read-only connection can make them."""
         count = await self._one("SELECT games FROM guild_totals WHERE guild_id = ?", (where[0],))
         generation = int(count[0]) if count else 0
         key = (where, period, sort, since, generation)
-        cached = self._rankings.get(key)
-        if cached is not None:
-            self._rankings.move_to_end(key)
-            return cached
-        order_key, games = _ORDER[sort]
-        rating_join = (
-            "LEFT JOIN ratings AS r ON r.guild_id = ?1 AND r.user_id = t.user_id"
-            if sort == "rating"
-            else ""
-        )
-        rows = await self._all(
-            f"""
-            SELECT t.user_id, t.games, t.wins, t.avg_score, t.exact_rate FROM (
-                SELECT user_id, SUM(games) AS games, SUM(wins) AS wins,
-                       CAST(SUM(score_sum) AS REAL) / SUM(games) AS avg_score,
-                       CASE WHEN SUM(bids) > 0
-                            THEN CAST(SUM(bids_exact) AS REAL) / SUM(bids) END AS exact_rate
-                FROM player_days
-                WHERE guild_id = ?1 AND channel_id = ?2 AND day >= ?3
-                GROUP BY user_id
-            ) AS t {rating_join}
-            ORDER BY {order_key} DESC NULLS LAST, {games} DESC, t.user_id
-            """,
-            (*where, since),
-        )
-        ranking = _Ranking(
-            order=[tuple(row) for row in rows],
-            position={int(row[0]): index for index, row in enumerate(rows)},
-        )
-        self._rankings[key] = ranking
-        while len(self._rankings) > RANKINGS_KEPT:
-            self._rankings.popitem(last=False)
-        return ranking
-
-    async def _names_and_ratings(
-        self, where: tuple[int, int], user_ids: list[int]
-    ) -> tuple[dict[int, str], dict[int, float]]:
-        if not user_ids:
-            return {}, {}
-        marks = ", ".join("?" for _ in user_ids)
-        names = await self._all(
-            "SELECT user_id, name FROM player_totals WHERE guild_id = ? AND channel_id = ?"
-            f" AND user_id IN ({marks})",
-            (*where, *user_ids),
-        )
-        ordinals = await self._all(
-            f"SELECT user_id, ordinal FROM ratings WHERE guild_id = ? AND user_id IN ({marks})",
-            (where[0], *user_ids),
-        )
-        return (
-            {int(u): str(n) for u, n in names},
-            {int(u): float(o) for u, o in ordinals},
-        )
+        async with self._ranking_lock:
+            kept = self._rankings.get(key)
+            if kept is not None:
+                self._rankings.move_to_end(key)
+                return kept
+            self._made += 1
+            table = f"ranking_{self._made}"
+            order_key, games = _ORDER[sort]
+            rating_join = (
+                "LEFT JOIN ratings AS r ON r.guild_id = ?1 AND r.user_id = t.user_id"
+                if sort == "rating"
+                else ""
+            )
+            await self._all(
+                f"CREATE TEMP TABLE {table} (position INTEGER PRIMARY KEY, user_id INTEGER,"
+                " games INTEGER, wins INTEGER, avg_score REAL, exact_rate REAL)"
+            )
+            # Rows are inserted in the SELECT's order, so each gets its position as rowid.
+            await self._all(
+                f"""
+                INSERT INTO temp.{table} (user_id, games, wins, avg_score, exact_rate)
+                SELECT t.user_id, t.games, t.wins, t.avg_score, t.exact_rate FROM (
+                    SELECT user_id, SUM(games) AS games, SUM(wins) AS wins,
+                           CAST(SUM(score_sum) AS REAL) / SUM(games) AS avg_score,
+                           CASE WHEN SUM(bids) > 0
+                                THEN CAST(SUM(bids_exact) AS REAL) / SUM(bids) END AS exact_rate
+                    FROM player_days
+                    WHERE guild_id = ?1 AND channel_id = ?2 AND day >= ?3
+                    GROUP BY user_id
+                ) AS t {rating_join}
+                ORDER BY {order_key} DESC NULLS LAST, {games} DESC, t.user_id
+                """,
+                (*where, since),
+            )
+            await self._all(f"CREATE INDEX temp.{table}_user ON {table} (user_id)")
+            total = await self._one(f"SELECT COALESCE(MAX(position), 0) FROM temp.{table}")
+            kept = (table, int(total[0]))
+            self._rankings[key] = kept
+            while len(self._rankings) > RANKINGS_KEPT:
+                _, (old, _) = self._rankings.popitem(last=False)
+                await self._all(f"DROP TABLE temp.{old}")
+            return kept
 
     # ------------------------------------------------------------------ player statistics
 
