@@ -22,8 +22,8 @@ At each size (``--sizes``) it times, on the store's read-only connection:
 
 Then, at the largest size, a move (``save_game`` of a running game, its record and a version
 bump: what every bid or card costs) is timed alone and while reads run back to back beside
-it; and a 25-deal, 4-player chart is drawn with ``score_chart`` (a worker thread) while a
-ticker measures how late the event loop runs meanwhile.
+it; and a 25-deal, 4-player chart is drawn with ``score_chart`` (in a worker thread, then in
+the chart process) while a ticker measures how late the event loop runs meanwhile.
 
     .venv/bin/python benchmarks/results_reads.py            # 1,000 / 10,000 / 100,000 games
     .venv/bin/python benchmarks/results_reads.py --quick    # smoke run, a few seconds
@@ -52,7 +52,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot import rating  # noqa: E402
-from bot.render.chart import cumulative_scores, score_chart  # noqa: E402
+from bot.render.chart import (  # noqa: E402
+    cumulative_scores,
+    score_chart,
+    shutdown_chart_process,
+)
 from bot.store import Store  # noqa: E402
 from bot.store.models import Seat  # noqa: E402
 from bot.store.results import FinishedSeat, apply_finished_game  # noqa: E402
@@ -337,35 +341,38 @@ async def measure_moves(store: Store, moves: int, players: int, now: datetime) -
 
 
 async def measure_chart(repeats: int) -> dict[str, Any]:
+    """A 25-deal chart drawn in a worker thread and in the chart process, with a ticker that
+    measures how late the event loop runs meanwhile (what every table would wait)."""
     _, _, _, deal_scores = played_game(7)
     cumulative = cumulative_scores(deal_scores, 4)
     names = ["Asha", "Bilal", "Chen", "Robo 🤖"]
-    await score_chart(names, cumulative)  # the first one loads fonts
-    times = []
-    lags = []
-    for _ in range(repeats):
-        drawn = asyncio.Event()
+    out: dict[str, Any] = {"deals": len(deal_scores)}
+    for mode, in_process in (("thread", False), ("process", True)):
+        await score_chart(names, cumulative, in_process=in_process)  # fonts, the process
+        times = []
+        lags = []
+        for _ in range(repeats):
+            drawn = asyncio.Event()
 
-        async def ticker(drawn: asyncio.Event = drawn) -> float:
-            late = 0.0
-            while not drawn.is_set():
-                before = time.perf_counter()
-                await asyncio.sleep(0.005)
-                late = max(late, time.perf_counter() - before - 0.005)
-            return late
+            async def ticker(drawn: asyncio.Event = drawn) -> float:
+                late = 0.0
+                while not drawn.is_set():
+                    before = time.perf_counter()
+                    await asyncio.sleep(0.005)
+                    late = max(late, time.perf_counter() - before - 0.005)
+                return late
 
-        tick = asyncio.create_task(ticker())
-        start = time.perf_counter()
-        png = await score_chart(names, cumulative)
-        times.append((time.perf_counter() - start) * 1000)
-        drawn.set()
-        lags.append(await tick * 1000)
-    return {
-        "chart_ms": summary(times),
-        "event_loop_late_ms": summary(lags),
-        "png_bytes": len(png),
-        "deals": len(deal_scores),
-    }
+            tick = asyncio.create_task(ticker())
+            start = time.perf_counter()
+            png = await score_chart(names, cumulative, in_process=in_process)
+            times.append((time.perf_counter() - start) * 1000)
+            drawn.set()
+            lags.append(await tick * 1000)
+        out[f"chart_{mode}_ms"] = summary(times)
+        out[f"chart_{mode}_event_loop_late_ms"] = summary(lags)
+        out["png_bytes"] = len(png)
+    shutdown_chart_process()
+    return out
 
 
 async def main(argv: list[str] | None = None) -> dict[str, Any]:

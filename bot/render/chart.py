@@ -10,7 +10,9 @@ lines in distinct light colours, large type, the legend outside the lines.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import io
+import multiprocessing
 from collections.abc import Sequence
 from typing import Any
 
@@ -104,6 +106,36 @@ def score_chart_png(names: list[str], cumulative: list[list[int]]) -> bytes:
     return buffer.getvalue()
 
 
-async def score_chart(names: list[str], cumulative: list[list[int]]) -> bytes:
-    """:func:`score_chart_png` in a worker thread: the event loop keeps serving tables."""
-    return await asyncio.to_thread(score_chart_png, list(names), [list(s) for s in cumulative])
+_PROCESS: concurrent.futures.ProcessPoolExecutor | None = None
+
+
+def chart_process() -> concurrent.futures.ProcessPoolExecutor:
+    """One worker process for charts, started on first use ("spawn": the bot's threads and
+    database connections are not copied into it). Drawing holds Python's GIL for most of its
+    ~100 ms; in a thread of the bot's process that delays the event loop in slices, in a
+    process of its own it does not."""
+    global _PROCESS
+    if _PROCESS is None:
+        _PROCESS = concurrent.futures.ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn")
+        )
+    return _PROCESS
+
+
+def shutdown_chart_process() -> None:
+    global _PROCESS
+    if _PROCESS is not None:
+        _PROCESS.shutdown(wait=False, cancel_futures=True)
+        _PROCESS = None
+
+
+async def score_chart(
+    names: list[str], cumulative: list[list[int]], *, in_process: bool = False
+) -> bytes:
+    """:func:`score_chart_png` off the event loop: in a worker thread, or with
+    ``in_process`` in the chart process (:func:`chart_process`)."""
+    names, cumulative = list(names), [list(s) for s in cumulative]
+    if in_process:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(chart_process(), score_chart_png, names, cumulative)
+    return await asyncio.to_thread(score_chart_png, names, cumulative)

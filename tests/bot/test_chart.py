@@ -49,3 +49,11 @@ async def test_chart_is_drawn_in_a_worker_thread(monkeypatch: object) -> None:
 
 def test_empty_game_draws_an_empty_chart() -> None:
     assert chart.score_chart_png(["A", "B", "C"], [[], [], []]).startswith(b"\x89PNG")
+
+
+async def test_chart_can_be_drawn_in_its_own_process() -> None:
+    try:
+        data = await chart.score_chart(["A", "B", "C"], [[1, 5], [2, 2], [3, 0]], in_process=True)
+    finally:
+        chart.shutdown_chart_process()
+    assert data.startswith(b"\x89PNG") and len(data) > 10_000
