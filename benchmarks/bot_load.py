@@ -21,11 +21,13 @@ Then all tables play at once. Each table has a driver coroutine (a "table agent"
 running concurrently on the bot's event loop. Each agent first waits a random part of one
 think time (the tables' first players do not all click in the same millisecond), then:
 
-1. wait until the table is ready for a human: the seat to act is a human, the table's lock is
-   free and every committed move has been published (read from the bot's session, as the
-   tests in tests/bot do to know whose turn it is);
-2. if that player's private hand message shows no enabled bid or card (never opened, or not
-   redrawn), click "Your hand" on the table's latest public message and wait for the answer;
+1. wait until the table is ready for a human: the seat to act is a human and the table's
+   lock is free (read from the bot's session, as the tests in tests/bot do to know whose
+   turn it is), and that player's open hand message has been redrawn for the table's
+   current move counter (the bot redraws open hand messages after every commit; a player
+   clicks what their hand shows, whatever the public messages show by then);
+2. if that player has no open hand message, or it shows no enabled bid or card, click "Your
+   hand" on the table's newest public message that carries it and wait for the answer;
 3. think, with the hand in view: sleep ``--think-ms`` on average (uniform 0.5x-1.5x, seeded;
    0 = click at once); ``--burst-start`` thinks before step 2 instead, so "Your hand" and the
    bid come back to back, and starts every table at the same instant: the worst case;
@@ -47,8 +49,10 @@ only virtualises ``time.monotonic`` and asyncio timers inside the bot). It inclu
 bot's parsing of the interaction, waiting for the table lock, the engine, the SQLite commit
 (aiosqlite thread), rendering, and any time the event loop spends on the other tables' work,
 including SimCord's (the simulated Discord runs in the same process and on the same core:
-this makes the figures pessimistic). It does not include the public posts and the hand
-redraws the bot sends after the answer. Every interaction of the timed phase must be answered.
+this makes the figures pessimistic), such as the tables' publishers bringing the public
+messages and the hand messages up to date after each commit (in their own tasks, after the
+answer). New messages are paced at Discord's 5 per 5 s per channel, as the bot runs. Every
+interaction of the timed phase must be answered.
 
 ``--think-ms`` sets the offered load: with 100 tables and 1000 ms, about 100 clicks per second
 are offered (a human takes several seconds per move: this is a hard load). ``--think-ms 0``
@@ -63,9 +67,9 @@ without entering SimCord's objects, modules, classes, functions or the event loo
 sizes (``sys.getsizeof``) summed with the N tables running after the moves, minus the same
 sum before any table was opened, divided by N. It is split into:
 
-- ``sessions``: the TableSession graphs (stored row, engine game, held interactions of open
-  hands, driver task), not entering what is counted elsewhere; ``session_kb`` is one table's
-  (the mean);
+- ``sessions``: the TableSession graphs (stored row, engine game, the tokens of open hand
+  messages, the publishers with what they delivered, driver task), not entering what is
+  counted elsewhere; ``session_kb`` is one table's (the mean);
 - ``message_cache``: discord.py's message cache (``max_messages``; the bot turns it off, and
   ``--max-messages N`` is a what-if);
 - ``ephemeral_views``: views of private hand messages that discord.py would keep (with a
@@ -101,9 +105,12 @@ but what only happens because the tables run without SimCord's settles is undone
 
 Garbage collections during the play are timed and reported.
 
-REST calls per move are counted by kind: channel messages (posts and edits, which count
-against Discord's global rate limit of 50 requests per second per bot) and interaction
-webhooks (answers and hand redraws, which do not). SimCord does not model rate limits.
+REST calls per move are counted by kind: channel messages (posts, edits and deletes, which
+count against Discord's global rate limit of 50 requests per second per bot) and interaction
+webhooks (answers and hand redraws, which do not); ``rest_calls_per_move`` is all of them
+over the moves of the timed phase. ``public_messages`` counts the table's public messages:
+posted per move, and left in the channel per table at the end (a spent turn ping is deleted).
+SimCord does not model rate limits; the bot paces its own new messages.
 
     .venv/bin/python benchmarks/bot_load.py                   # 100 tables x 60 moves
     .venv/bin/python benchmarks/bot_load.py --think-ms 0      # capacity (saturated)
@@ -355,19 +362,39 @@ class TableAgent:
         self.moves = game.move_count - self.start_moves
         if self.moves >= self.target:
             return "done"
-        if session.lock.locked() or session.seq._done != session.seq._next:
+        if session.lock.locked():
             return None
         seat = game.turn
         if seat is None or session.row.seats[seat].computer_plays:
             return None
+        user_id = session.row.seats[seat].user_id
+        if user_id in session.hands and self._hand_version(user_id) != session.row.version:
+            return None  # the bot is still redrawing that player's hand message
         return "act"
 
+    def _hand_version(self, member_id: int) -> int | None:
+        """The move counter the member's latest hand message was drawn at (its buttons')."""
+        message_id = self.hand_ids.get(member_id)
+        if message_id is None:
+            return None
+        stored = self.bench.env.backend.get_message(self.channel.id, message_id)
+        versions = [
+            int(str(b["custom_id"]).split(":")[3])
+            for b in _buttons(stored)
+            if str(b.get("custom_id", "")).startswith(ACTION_PREFIXES)
+        ]
+        return max(versions) if versions else None
+
     async def _ready(self) -> str:
+        waited = 0.0
         while True:
             state = self._state()
             if state is not None:
                 return state
+            if waited > ANSWER_TIMEOUT:
+                raise AssertionError(f"table {self.index}: the bot is busy for ever")
             await asyncio.sleep(READY_POLL)
+            waited += READY_POLL
 
     async def _click(self, member: simcord.MemberActor, message_id: int, custom_id: str) -> Any:
         bench = self.bench
@@ -402,15 +429,20 @@ class TableAgent:
             if not b.get("disabled") and str(b.get("custom_id", "")).startswith(ACTION_PREFIXES)
         ]
 
-    def _latest_hand_button(self) -> int:
-        """The table's latest public message with a "Your hand" button."""
+    async def _latest_hand_button(self) -> int:
+        """The table's newest public message with a "Your hand" button (only the newest live
+        message carries it; while the publisher moves it to a new message, none may)."""
         backend = self.bench.env.backend
         wanted = f"{HAND_PREFIX}{self.table_id}"
-        for message in reversed(backend.messages.get(self.channel.id, {}).values()):
-            if message.flags & EPHEMERAL:
-                continue
-            if any(b.get("custom_id") == wanted for b in _buttons(message)):
-                return int(message.id)
+        waited = 0.0
+        while waited <= ANSWER_TIMEOUT:
+            for message in reversed(backend.messages.get(self.channel.id, {}).values()):
+                if message.flags & EPHEMERAL:
+                    continue
+                if any(b.get("custom_id") == wanted for b in _buttons(message)):
+                    return int(message.id)
+            await asyncio.sleep(READY_POLL)
+            waited += READY_POLL
         raise AssertionError(f"table {self.index}: no public message with a Your hand button")
 
     async def play(self, moves: int, think_ms: float) -> None:
@@ -436,7 +468,7 @@ class TableAgent:
                 if member.id in self.hand_ids:
                     self.bench.stats.reopened += 1
                 record = await self._click(
-                    member, self._latest_hand_button(), f"{HAND_PREFIX}{self.table_id}"
+                    member, await self._latest_hand_button(), f"{HAND_PREFIX}{self.table_id}"
                 )
                 if record is None or record.message_id is None:
                     raise AssertionError(f"table {self.index}: Your hand was not answered")
@@ -591,9 +623,10 @@ class LoadBench:
         memory); its growing heap made Python's full garbage collections, which pause the
         whole process, grow from 50 to 400 ms over a run, charged to the bot's latency.
         Messages nobody will click any more are dropped quietly (no event: as if scrolled
-        away): all but the last few messages of each channel, except the table's current
-        table message and each player's latest hand message; and the records of answered
-        interactions whose token the bot no longer holds."""
+        away): all but the last few messages of each channel (the newest live message, the
+        only one with "Your hand", is among them), except the lobby and each player's latest
+        hand message; and the records of answered interactions whose token the bot no longer
+        holds for redrawing a hand message."""
         messages = self.env.backend.messages
         for agent in self.agents:
             stored = messages.get(agent.channel.id)
@@ -612,15 +645,16 @@ class LoadBench:
         records = backend.interactions
         if len(records) <= 4 * len(self.agents) + 100:
             return
-        held = {
-            interaction.id
+        tokens = {
+            handle.token
             for agent in self.agents
             if agent.session is not None
-            for interaction, _ in agent.session.hands.values()
+            for handle in agent.session.hands.values()
         }
-        recent = list(records)[-(4 * len(self.agents) + 100) :]
-        held.update(recent)
-        for interaction_id in [i for i in records if i not in held]:
+        recent = set(list(records)[-(4 * len(self.agents) + 100) :])
+        for interaction_id in [i for i in records if i not in recent]:
+            if records[interaction_id].token in tokens:
+                continue
             record = records.pop(interaction_id)
             backend.interaction_tokens.pop(record.token, None)
 
@@ -933,6 +967,13 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
     interactions = stats.sent
     answered = len(samples)
     channel_calls = sum(n for k, n in calls.items() if k.startswith("channel message"))
+    rest_calls = sum(n for n in calls.values() if n > 0)
+    sessions = [a.session for a in bench.agents if a.session is not None]
+    left = [
+        sum(1 for key, done in s.publisher.delivered.items() if key != "thread" and done.message_id)
+        for s in sessions
+        if s.publisher is not None and s.publisher.delivered is not None
+    ]
     result: dict[str, Any] = {
         "tables": tables,
         "moves_per_table": config.moves,
@@ -962,6 +1003,12 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
         },
         "rest_calls": {k: n for k, n in sorted(calls.items()) if n},
         "channel_calls_per_move": round(channel_calls / moves, 2) if moves else 0.0,
+        "rest_calls_per_move": round(rest_calls / moves, 2) if moves else 0.0,
+        "public_messages": {
+            "posted_per_move": round(calls["channel message POST"] / moves, 2) if moves else 0.0,
+            "deleted_per_move": round(calls["channel message DELETE"] / moves, 2) if moves else 0.0,
+            "left_per_table": round(statistics.mean(left), 1) if left else 0.0,
+        },
         "setup": {
             **bench.setup_stats,
             "seconds": round(setup_seconds, 2),
@@ -1058,9 +1105,12 @@ def print_report(result: dict[str, Any]) -> None:
     )
     if "tracemalloc_per_table_kb" in mem:
         print(f"  tracemalloc per table: {mem['tracemalloc_per_table_kb']}")
+    public = result["public_messages"]
     print(
-        f"  REST calls {result['rest_calls']}; channel message calls per move "
-        f"{result['channel_calls_per_move']}"
+        f"  REST calls {result['rest_calls']}; per move {result['rest_calls_per_move']}, of "
+        f"which channel messages {result['channel_calls_per_move']}; public messages posted "
+        f"per move {public['posted_per_move']}, deleted per move {public['deleted_per_move']}, "
+        f"left per table {public['left_per_table']}"
     )
     if result["bot_errors"]:
         print(f"  bot errors: {result['bot_errors']}")

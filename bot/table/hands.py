@@ -138,10 +138,13 @@ class HandPublisher:
         for user_id, handle in list(self.session.hands.items()):
             age = (self.tables.clock() - handle.opened_at).total_seconds()
             if age >= HAND_TOKEN_SECONDS:
-                await self._edit(handle, self._spec(user_id, handle, expired=True))
+                async with self.session.lock:  # never the state of a change being saved
+                    spec = self._spec(user_id, handle, expired=True)
+                await self._edit(handle, spec)
                 await self._drop(user_id, handle)
                 continue
-            spec = self._spec(user_id, handle)
+            async with self.session.lock:  # released before the Discord call
+                spec = self._spec(user_id, handle)
             if spec is None:
                 await self._drop(user_id, handle)
                 continue

@@ -112,6 +112,7 @@ class Publisher:
         self._task: asyncio.Task[None] | None = None
         self.failures = 0
         self.calls = 0  # Discord requests made, for the benchmarks
+        self._drawn_from: tuple[object, object] | None = None  # the row and game of the pass
 
     @property
     def thread_id(self) -> int | None:
@@ -199,7 +200,9 @@ class Publisher:
         """Bring Discord up to date; False when a newer commit came in meanwhile."""
         await self.load()
         assert self.delivered is not None
-        posts = public_posts(self.session.row, self.session.game, self._view())
+        async with self.session.lock:  # never the state of a change still being saved
+            self._drawn_from = (self.session.row, self.session.game)
+            posts = public_posts(self.session.row, self.session.game, self._view())
         keys = {post.key for post in posts}
         for key in [key for key in self.delivered if key not in keys]:
             await self._delete(key)
@@ -210,7 +213,9 @@ class Publisher:
             if done is None:
                 await self._create(post)
             else:
-                spec = post.build()
+                spec = await self._draw(post)
+                if spec is None:
+                    return False
                 if digest(spec) != done.digest:
                     await self._edit(post.key, done, spec)
             if post.final:
@@ -218,6 +223,16 @@ class Publisher:
             if self._wake.is_set():
                 return False
         return True
+
+    async def _draw(self, post: Post) -> MessageSpec | None:
+        """A message as the committed state shows it: drawn under the table's lock (released
+        before any Discord call), so never from a change whose save is still under way. None
+        when the table was reloaded after a failed save: the pass starts again from it."""
+        async with self.session.lock:
+            if self._drawn_from != (self.session.row, self.session.game):
+                self._wake.set()
+                return None
+            return post.build()
 
     def _channel_id(self, post: Post) -> int:
         if post.where == "game" and self.thread_id is not None:
@@ -234,14 +249,18 @@ class Publisher:
         if post.key == "lobby" and row.message_id is not None:
             # Posted as the answer to /kachuful start: adopt it, and draw it as it should be.
             await self._remember("lobby", Delivered(row.channel_id, row.message_id, ""))
-            await self._edit("lobby", Delivered(row.channel_id, row.message_id, ""), post.build())
+            spec = await self._draw(post)
+            if spec is not None:
+                await self._edit("lobby", Delivered(row.channel_id, row.message_id, ""), spec)
             return
         if post.key == "thread":
             await self._open_thread()
             return
         channel_id = self._channel_id(post)
         await self.tables.limits.wait(channel_id)
-        spec = post.build()  # drawn after the wait: the state may have moved on meanwhile
+        spec = await self._draw(post)  # drawn after the wait: the state may have moved on
+        if spec is None:
+            return
         channel = self.tables.channel(channel_id, row)
         message = await self._call(channel.send(**send_kwargs(spec), nonce=nonce(row.id, post.key)))
         if message is None:

@@ -35,6 +35,8 @@ def test_quick_run_answers_every_interaction(burst: bool, tmp_path: Path) -> Non
         "interactions_per_sec",
         "latency_ms",
         "memory_per_table_kb",
+        "rest_calls_per_move",
+        "public_messages",
         "python",
         "discord.py",
     ):
@@ -53,6 +55,12 @@ def test_quick_run_answers_every_interaction(burst: bool, tmp_path: Path) -> Non
     assert result["moves"] == result["tables"] * result["moves_per_table"]
     assert result["seconds"] > 0 and result["interactions_per_sec"] > 0
     assert result["memory_per_table_kb"] > 0
+    # Discord REST calls per move (answers, hand redraws, public posts and edits), and the
+    # table's public messages: some posted, spent turn pings deleted.
+    assert result["rest_calls_per_move"] >= 1  # at least the answer to the click
+    assert result["rest_calls_per_move"] >= result["channel_calls_per_move"] > 0
+    assert result["public_messages"]["posted_per_move"] > 0
+    assert result["public_messages"]["left_per_table"] >= 4  # lobby, start, bids, a trick
 
     # One CSV row per timed click, with the latencies summarised above.
     lines = samples.read_text(encoding="utf-8").splitlines()

@@ -42,10 +42,21 @@ async def test_double_click_at_the_same_moment_applies_once(env: simcord.Env) ->
     assert all(r.acknowledged for r in results)  # both answered: no "interaction failed"
     assert table.session.row.version == version + 1  # one move, not two
     assert table.game.move_count == moves + 1
-    stale = [r for r in results if "out of date" in (r.response.content or "")]
-    assert len(stale) == 1 and stale[0].response.ephemeral
-    bids = [m for m in table.public() if "bids **" in (m.content or "")]
-    assert len(bids) == 1
+    # The later click is told that the first one counted.
+    bid = choice.split(":")[4]
+    told = f"Your bid of {bid} was placed (your first click counted)."
+    again = [r for r in results if r.response.content == told]
+    assert len(again) == 1 and again[0].response.ephemeral
+    # The bidding message shows that one bid, and nobody else's.
+    lines = [
+        line
+        for m in table.public()
+        for e in m.embeds
+        if "Bids" in [f.name for f in e.fields]
+        for line in (e.description or "").splitlines()
+    ]
+    assert [line.split(": ")[1] for line in lines].count("…") == len(lines) - 1
+    assert any(line.startswith(f"**{actor.name}**") and line.endswith(f": {bid}") for line in lines)
 
 
 async def test_joining_at_the_same_moment_seats_everyone(env: simcord.Env) -> None:
@@ -146,8 +157,9 @@ async def test_everyone_away_pauses_the_game_until_im_back(
         await env.advance_time(90)
         timeouts += 1
     assert timeouts == 3
-    paused = next(m for m in table.public() if "paused" in (m.content or ""))
-    assert "I'm back" in [b.label for b in buttons(paused)]
+    paused = table.last_public_with("I'm back (asha)")
+    assert "Nobody is playing" in (paused.content or "")
+    assert paused.id == table.last_public_with("Your hand").id  # the newest live message
 
     # Nobody is playing: the game waits instead of playing itself to the end.
     moves = table.game.move_count
@@ -155,15 +167,21 @@ async def test_everyone_away_pauses_the_game_until_im_back(
     assert table.game.move_count == moves
     assert table.session.row.status == "running"
 
-    # A restart keeps it paused, and the table posted again says so.
+    # A restart keeps it paused: nothing is posted again, the newest message still says so.
+    shown = [(m.id, m.content) for m in table.public()]
     await env.restart_bot(make_bot())
-    assert "paused" in (table.public()[-1].content or "")
+    assert [(m.id, m.content) for m in table.public()] == shown
+    assert table.last_public_with("I'm back (asha)").id == paused.id
     await env.advance_time(3600)
     assert table.game.move_count == moves
 
-    back = await asha.click(paused, label="I'm back")
+    back = await asha.click(table.message(paused.id, asha), label="I'm back (asha)")
     assert back.response.ephemeral and not table.session.row.seats[seat].away
-    assert any("is back at the table" in (m.content or "") for m in table.public())
+    table.hand_ids[asha.id] = back.response.id  # "I'm back" answers with her hand
+    # The table sees it: no note of a pause or an away seat, no "I'm back" button left.
+    assert not any("Nobody is playing" in (m.content or "") for m in table.public())
+    assert not any("is away" in (m.content or "") for m in table.public())
+    assert not any(b.label.startswith("I'm back") for m in table.public() for b in buttons(m))
     await table.play_to_end()
     stored = await env.bot.store.latest_game_in_channel(channel.id)
     assert stored is not None and stored.status == "finished"
@@ -213,7 +231,7 @@ async def test_no_discord_call_while_a_table_lock_is_held(
     clicks, computer moves, turn clock, I'm back, stop) is checked against the lock owner."""
     from simcord.http import router
 
-    from bot.tables import TableSession
+    from bot.table import TableSession
 
     owners: dict[int, asyncio.Task[object] | None] = {}
 
@@ -262,9 +280,16 @@ async def test_no_discord_call_while_a_table_lock_is_held(
 async def test_every_move_is_saved_before_anything_about_it_is_sent(
     env: simcord.Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each REST call the bot makes about a table happens after the save of the move counter
-    the table is at: nothing is ever shown that a restart could take back."""
+    """What the bot sends about a table is drawn from a saved state: nothing is ever shown
+    that a restart could take back. The publishers draw the public messages and the hand
+    messages without the table's lock, concurrently with changes being committed; each
+    drawing must see the table at a move counter that is saved, and each REST call must be
+    sent after the first save of what it shows."""
+    import dataclasses
+
     from simcord.http import router
+
+    from bot.table import hands, publisher
 
     channel, members = world(env, "asha", "bilal")
     table = await start_game(env, channel, members, computers=1, max_hand=3)
@@ -278,21 +303,51 @@ async def test_every_move_is_saved_before_anything_about_it_is_sent(
 
     monkeypatch.setattr(store, "save_game", recording)
     early: list[str] = []
-    checked: list[int] = []
+    drawn: list[int] = []  # the move counter of each drawing, in order
+    pending: list[int] = []  # the move counter of the drawings not yet sent
+
+    session = table.session  # also once the game is over (no longer in the registry)
+
+    def check(what: str) -> None:
+        version = session.row.version
+        drawn.append(version)
+        pending.append(version)
+        if version not in saved:
+            early.append(f"{what} drawn at version {version}, not saved")
+
+    posts = publisher.public_posts
+
+    def checked_posts(*args: object, **kwargs: object) -> list[object]:
+        def checked(post: object) -> object:
+            def build() -> object:
+                check(f"public message {post.key}")  # type: ignore[attr-defined]
+                return post.build()  # type: ignore[attr-defined]
+
+            return dataclasses.replace(post, build=build)  # type: ignore[type-var]
+
+        return [checked(post) for post in posts(*args, **kwargs)]  # type: ignore[arg-type]
+
+    monkeypatch.setattr(publisher, "public_posts", checked_posts)
+    spec = hands.HandPublisher._spec
+
+    def checked_spec(self: object, *args: object, **kwargs: object) -> object:
+        check("hand message")
+        return spec(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hands.HandPublisher, "_spec", checked_spec)
     dispatch = router.dispatch
 
     def watched(backend: object, method: str, path: str, **kwargs: object) -> object:
-        session = table.session
-        if session is not None:
-            checked.append(session.row.version)
-            if session.row.version not in saved:
-                early.append(f"{method} {path} at version {session.row.version}")
+        for version in pending:
+            if version not in saved:
+                early.append(f"{method} {path} sent before version {version} was saved")
+        pending.clear()
         return dispatch(backend, method, path, **kwargs)
 
     monkeypatch.setattr(router, "dispatch", watched)
     await env.advance_time(90)  # a time-out too
     await table.play_to_end()
-    assert len(set(checked)) > 20
+    assert len(set(drawn)) > 20
     assert early == []
 
 
@@ -316,37 +371,44 @@ async def test_start_is_refused_where_the_bot_cannot_post(env: simcord.Env) -> N
     assert not (await asha.slash(fine, "kachuful start")).response.ephemeral
 
 
-async def test_after_a_restart_the_table_is_posted_again(
+async def test_after_a_restart_what_was_not_posted_is_delivered(
     env: simcord.Env, make_bot: Callable[[], KachufulBot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A move committed just before the bot died may never have been posted: after the
-    restart the table is posted again with the trick so far, and the player to act is
-    mentioned."""
-    from kachuful_core.cards import card_label
+    """A move committed just before the bot died may never have been shown: after the
+    restart the publisher delivers what is missing (the trick's message shows the card, the
+    player to act is pinged), once, and "Your hand" works."""
+    from bot.render.cards import label
 
     channel, members = world(env, "asha", "bilal", "chen")
     table = await start_game(env, channel, members, max_hand=3, schedule="down")
     while table.game.phase is Phase.BIDDING:
         await table.act(table.member_at(table.game.turn))
 
-    async def dies_before_posting(*args: object) -> None:
-        return None
+    async def dies_before_posting() -> bool:
+        return True
 
-    monkeypatch.setattr(env.bot.tables, "_publish", dies_before_posting)
-    posted = len(table.public())
-    await table.act(table.member_at(table.game.turn))  # committed, never posted
-    assert len(table.public()) == posted
+    monkeypatch.setattr(table.session.publisher, "_pass", dies_before_posting)
+    before = [(m.id, m.content) for m in table.public()]
+    leader = table.member_at(table.game.turn)
+    assert leader is not None
+    [old_ping] = [m for m in table.public() if "🔔" in (m.content or "")]
+    assert leader.mention in (old_ping.content or "")
+    await table.act(leader)  # committed, never shown
+    assert [(m.id, m.content) for m in table.public()] == before
     [(_, card)] = table.game.current_trick
     to_act = table.member_at(table.game.turn)
+    assert to_act is not None
 
     await env.restart_bot(make_bot())
     table.hand_ids.clear()
-    [notice] = table.public()[posted:]
-    assert "restarted" in (notice.content or "")
-    assert to_act is not None and to_act.mention in (notice.content or "")
-    assert card_label(card) in str(notice.embeds[0].to_dict())
-    assert table.session.row.message_id == notice.id  # the new table message
-    shown = await to_act.click(notice, label="Your hand")
+    live = table.last_public_with("Your hand")
+    assert f"`{label(card)}` **{leader.name}**" in (live.content or "")
+    # The spent ping is gone, the player to act has one, and nothing was posted twice.
+    [ping] = [m for m in table.public() if "🔔" in (m.content or "")]
+    assert ping.id != old_ping.id and to_act.mention in (ping.content or "")
+    assert len(table.public()) == len(before)
+    assert len([m for m in table.public() if "**Trick 1 of" in (m.content or "")]) == 1
+    shown = await to_act.click(live, label="Your hand")
     assert shown.response.ephemeral and enabled_actions(table.message(shown.response.id, to_act))
     await table.play_to_end()
 

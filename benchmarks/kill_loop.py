@@ -1,0 +1,1006 @@
+"""Kill at any moment: the bot is SIGKILLed again and again while it plays, and nothing is lost,
+doubled or posted twice.
+
+The parent process starts a child (``kill_loop.py --child --db FILE``) that runs SimCord with
+the real bot on a real SQLite file, opens ``--tables`` tables (one member clicking and two
+computer seats each, small hands, computers at 0 s) and plays them: whenever it is the member's
+turn the child clicks the first enabled bid or card of their hand message (opened with "Your
+hand", or ``/kachuful hand`` when no public message carries the button), and when a game ends it
+starts the next one in that channel. The parent SIGKILLs the child at random moments, starts a
+new one on the same file, and so on ``--kills`` times; then a last child runs without being
+killed until every game is finished and every public message delivered. Then it checks:
+
+- ``PRAGMA integrity_check`` is ok;
+- every public post the child reported (the moment SimCord took it) names a game and a key that
+  exist in the stored game: a deal, trick or score the record has, ``final`` only for a finished
+  game, ``ping.<move>`` only for a move the member had to make; its nonce is the publisher's
+  ``nonce(game, key)``;
+- no (game, key) was posted twice, except by a later process after the earlier one was killed
+  (the post was taken, the process died before storing it as delivered, the next one posted it
+  again with the same nonce: real Discord drops it; counted as ``nonce_retries``); every
+  message a finished game should have was posted; its final standings exactly once (retries
+  apart); one lobby message per game;
+- no move applied twice or lost: each stored record replays with ``kachuful_core.load_game``,
+  its move count equals its bids plus its cards, every move the child saw accepted is in the
+  record at its move counter, by the member's seat, as clicked;
+- every game is finished and settled; each counted once in the results (one row per seat, the
+  scores of the replayed game) and in the leaderboard.
+
+Kills land at random moments: during start-up (the migrations, the restore of the tables, the
+first publishing passes), anywhere in the play, right after the child announced a click (while
+the bot handles it), or right after SimCord took a post (before the bot could store it as
+delivered). The children's log (``children.log`` in ``--workdir``) must hold no error and no
+traceback of the bot. ``--fault`` injects a known bug (the final standings posted twice, a post
+stored as delivered but never sent, a finished game without its results) to see the checks fail.
+
+Simulated Discord across processes
+----------------------------------
+SimCord lives in the child's memory, so each child would start with an empty Discord. Real
+Discord keeps the bot's messages, so the child keeps the channels' public messages in a journal
+beside the database (``FILE.discord``: each create, edit and delete appended as it happens) and
+puts them back, with their ids, before the bot starts. The guild, channels and members are made
+in the same order on every start: SimCord's ids are deterministic (a virtual clock that starts
+at the same instant and a per-millisecond sequence), so they are the same in every child.
+Private (ephemeral) hand messages and interaction tokens are not kept: after a restart the
+bot's edits of old hand messages fail (as for an expired token) and the member opens a new
+one. While the child imports Python it waits for a "go" from the parent, which starts it
+while the previous child still runs and says "go" once that one is dead: the kill loop does not
+wait for imports, and no two bots ever use the file at once.
+
+    .venv/bin/python benchmarks/kill_loop.py                 # 300 kills
+    .venv/bin/python benchmarks/kill_loop.py --kills 20 --max-delay 0.8 --seed 1
+
+Prints one JSON summary; exits 1 on any violation. Prints no card of a hand not yet played and
+no game seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextvars
+import json
+import os
+import pickle
+import queue
+import random
+import re
+import signal
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
+HUMAN_SEAT = 0  # the member opens the table, so holds the first seat
+KEEP_MESSAGES = 150  # per channel, in the journal: older messages are never touched again
+
+
+# ============================================================================ the child
+
+
+def emit(**event: Any) -> None:
+    """One JSON line to the parent; a single write(2) (atomic on a pipe), no buffering."""
+    os.write(1, (json.dumps(event, separators=(",", ":")) + "\n").encode())
+
+
+class Journal:
+    """The channels' public messages, kept across processes (see the module docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd: int | None = None
+
+    def load(self) -> dict[int, Any]:
+        """The messages as last written (a record cut short by a kill is dropped)."""
+        messages: dict[int, Any] = {}
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return messages
+        at = 0
+        while at + 4 <= len(data):
+            (size,) = struct.unpack_from(">I", data, at)
+            if at + 4 + size > len(data):
+                break
+            op, message_id, message = pickle.loads(data[at + 4 : at + 4 + size])
+            if op == "put":
+                messages[message_id] = message
+            else:
+                messages.pop(message_id, None)
+            at += 4 + size
+        return messages
+
+    def compact(self, messages: dict[int, Any]) -> dict[int, Any]:
+        """Rewrite with the last KEEP_MESSAGES messages of each channel; open for appending."""
+        by_channel: dict[int, list[Any]] = defaultdict(list)
+        for message in messages.values():
+            by_channel[message.channel_id].append(message)
+        kept = {}
+        for items in by_channel.values():
+            for message in sorted(items, key=lambda m: m.id)[-KEEP_MESSAGES:]:
+                kept[message.id] = message
+        tmp = self.path.with_suffix(".tmp")
+        with open(tmp, "wb") as out:
+            for message in sorted(kept.values(), key=lambda m: m.id):
+                out.write(self._record("put", message.id, message))
+        os.replace(tmp, self.path)
+        self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        return kept
+
+    @staticmethod
+    def _record(op: str, message_id: int, message: Any) -> bytes:
+        blob = pickle.dumps((op, message_id, message))
+        return struct.pack(">I", len(blob)) + blob
+
+    def write(self, op: str, message_id: int, message: Any = None) -> None:
+        assert self.fd is not None
+        os.write(self.fd, self._record(op, message_id, message))
+
+
+CURRENT_POST: contextvars.ContextVar[tuple[int, str] | None] = contextvars.ContextVar(
+    "kill_loop_post", default=None
+)
+_MESSAGES_PATH = re.compile(r"/channels/(\d+)/messages$")
+
+
+def inject(fault: str) -> None:
+    """A known bug, to show that the checks catch it (tests/bot/test_kill_loop.py)."""
+    from bot.store import Store
+    from bot.table import publisher
+
+    if fault == "double-final":
+        # The final standings posted twice by the same process.
+        create = publisher.Publisher._create
+
+        async def twice(self: Any, post: Any) -> None:
+            await create(self, post)
+            if post.key == "final":
+                await create(self, post)
+
+        publisher.Publisher._create = twice  # type: ignore[method-assign]
+    elif fault == "no-results":
+        # A finished game without its result rows.
+        save = Store.save_game
+
+        async def save_game(self: Any, game: Any, **kwargs: Any) -> None:
+            kwargs["results"] = ()
+            await save(self, game, **kwargs)
+
+        Store.save_game = save_game  # type: ignore[method-assign]
+    elif fault == "lost-post":
+        # The first deal's scores stored as delivered without being posted.
+        from bot.store.models import Delivered
+
+        create = publisher.Publisher._create
+
+        async def lose(self: Any, post: Any) -> None:
+            if post.key == "d0.score":
+                await self._remember(post.key, Delivered(self.session.row.channel_id, 1, ""))
+                return
+            await create(self, post)
+
+        publisher.Publisher._create = lose  # type: ignore[method-assign]
+
+
+def instrument(env: Any, journal: Journal) -> None:
+    """Report each public post the moment SimCord takes it; journal every public message."""
+    from simcord.http.client import FakeHTTPClient
+
+    from bot.table import publisher
+
+    original_create = publisher.Publisher._create
+
+    async def create(self: Any, post: Any) -> None:
+        token = CURRENT_POST.set((self.session.row.id, post.key))
+        try:
+            await original_create(self, post)
+        finally:
+            CURRENT_POST.reset(token)
+
+    publisher.Publisher._create = create  # type: ignore[method-assign]
+
+    original_request = FakeHTTPClient.request
+
+    async def request(self: Any, route: Any, **kwargs: Any) -> Any:
+        result = await original_request(self, route, **kwargs)
+        # No await between SimCord taking the post and the report.
+        if route.method == "POST" and _MESSAGES_PATH.search(route.url.split("?")[0]):
+            body = kwargs.get("json") or {}
+            current = CURRENT_POST.get()
+            emit(
+                ev="post",
+                game=current[0] if current else None,
+                key=current[1] if current else None,
+                nonce=body.get("nonce"),
+                id=int(result["id"]),
+            )
+        return result
+
+    FakeHTTPClient.request = request  # type: ignore[method-assign]
+
+    backend = env.backend
+    original_emit = backend.emit
+
+    def hooked(event: str, payload: Any) -> None:
+        if event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):
+            stored = backend.messages.get(int(payload["channel_id"]), {}).get(int(payload["id"]))
+            if (
+                stored is not None
+                and not stored.is_ephemeral
+                and stored.author_id == backend.bot_user.id
+            ):
+                journal.write("put", stored.id, stored)
+                if event == "MESSAGE_CREATE":
+                    lobby = _lobby_table(stored)
+                    if lobby is not None:
+                        emit(ev="lobby_message", game=lobby, id=stored.id)
+        elif event == "MESSAGE_DELETE":
+            journal.write("del", int(payload["id"]))
+        original_emit(event, payload)
+
+    backend.emit = hooked
+
+    from bot.store import Store
+
+    original_save = Store.save_game
+
+    async def save_game(self: Any, game: Any, **kwargs: Any) -> None:
+        await original_save(self, game, **kwargs)
+        if game.status == "finished" and kwargs.get("results"):
+            emit(ev="finished", game=game.id)
+
+    Store.save_game = save_game  # type: ignore[method-assign]
+
+
+def _custom_ids(message: Any) -> list[tuple[str, bool]]:
+    found = []
+    stack = list(message.components)
+    while stack:
+        component = stack.pop(0)
+        if component.get("type") == 2 and component.get("custom_id"):
+            found.append((component["custom_id"], bool(component.get("disabled"))))
+        stack[0:0] = list(component.get("components") or [])
+    return found
+
+
+def _lobby_table(message: Any) -> int | None:
+    for custom_id, _ in _custom_ids(message):
+        match = re.fullmatch(r"kf:l:join:(\d+):\d+", custom_id)
+        if match:
+            return int(match[1])
+    return None
+
+
+class Child:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.db = Path(args.db)
+        self.journal = Journal(self.db.with_name(self.db.name + ".discord"))
+        self.hands: dict[int, int] = {}  # member id -> their newest hand message id
+
+    async def run(self, finish: bool) -> None:
+        import simcord
+
+        from bot.client import KachufulBot
+        from bot.settings import Settings
+
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None,
+            discord_token=FAKE_TOKEN,
+            db_path=self.db,
+            sync_global=True,
+            bot_delay_seconds=0,
+            turn_seconds=3600,  # no turn clock fires: the member always clicks
+            lobby_timeout_seconds=7 * 24 * 3600,
+            log_level="WARNING",
+        )
+        bot = KachufulBot(settings, post_limit=10_000)
+        env = simcord.Env(bot, settle_timeout=30.0)
+        self.env, self.bot = env, bot
+        # The same guild, channels and members (same ids) in every child.
+        guild = env.create_guild("Kachuful Club")
+        self.channels = [guild.create_text_channel(f"cards-{i}") for i in range(self.args.tables)]
+        self.members = [
+            guild.add_member(env.create_user(f"player{i}")) for i in range(self.args.tables)
+        ]
+        emit(ev="world", guild=guild.id, channels=[c.id for c in self.channels])
+        self._restore_discord()
+        instrument(env, self.journal)
+        for fault in self.args.fault or ():
+            inject(fault)
+        emit(ev="boot")
+        await env.start()
+        emit(ev="ready")
+        try:
+            await self._play(finish)
+        finally:
+            if finish:
+                await env.shutdown()
+                await bot.store.close()
+        emit(ev="done")
+
+    def _restore_discord(self) -> None:
+        backend = self.env.backend
+        messages = self.journal.compact(self.journal.load())
+        last_ms = 0
+        for message in messages.values():
+            if message.channel_id not in backend.messages:
+                continue
+            backend.reserve_id(message.id)
+            backend.messages[message.channel_id][message.id] = message
+            last_ms = max(last_ms, message.id >> 22)
+        # New ids after the restored ones (history is in id order), as on real Discord.
+        now_ms = backend.snowflake() >> 22
+        if last_ms >= now_ms:
+            backend.advance_clock((last_ms - now_ms + 1) / 1000)
+
+    # ---------------------------------------------------------------- playing
+
+    def _finished_games(self, channel_id: int) -> int:
+        with sqlite3.connect(self.db) as db:
+            row = db.execute(
+                "SELECT COUNT(*) FROM games WHERE channel_id = ? AND status = 'finished'",
+                (channel_id,),
+            ).fetchone()
+        return int(row[0])
+
+    async def _play(self, finish: bool) -> None:
+        env, tables = self.env, self.bot.tables
+        while True:
+            acted = False
+            for channel, member in zip(self.channels, self.members, strict=True):
+                session = tables.session_in(channel.id)
+                if session is None:
+                    # The last run only finishes what is open (and plays one game in a channel
+                    # that has none, so that there is always something to check).
+                    finished = self._finished_games(channel.id)
+                    if (finish and finished > 0) or (
+                        self.args.games and finished >= self.args.games
+                    ):
+                        continue
+                    emit(ev="click", what="start", channel=channel.id)
+                    await member.slash(
+                        channel, "kachuful start", players=3, max_hand=self.args.max_hand
+                    )
+                    acted = True
+                elif session.row.status == "lobby":
+                    acted = await self._lobby(session, channel, member) or acted
+                elif (
+                    session.row.status == "running"
+                    and session.game is not None
+                    and session.game.turn == HUMAN_SEAT
+                ):
+                    await self._act(session, channel, member)
+                    acted = True
+            if acted:
+                continue
+            if finish:
+                await env.settle()
+                if not tables.sessions and not self._unsettled():
+                    return
+                await asyncio.sleep(0.05)
+            elif self.args.games and all(
+                self._finished_games(c.id) >= self.args.games for c in self.channels
+            ):
+                await env.settle()
+                return
+            else:
+                await env.settle()
+                await asyncio.sleep(0.01)
+
+    def _unsettled(self) -> int:
+        with sqlite3.connect(self.db) as db:
+            row = db.execute("SELECT COUNT(*) FROM games WHERE settled = 0").fetchone()
+        return int(row[0])
+
+    def _stored(self, channel_id: int, message_id: int | None) -> Any:
+        if message_id is None:
+            return None
+        return self.env.backend.messages.get(channel_id, {}).get(message_id)
+
+    def _newest_with(self, channel_id: int, custom_id: str) -> Any:
+        messages = self.env.backend.messages.get(channel_id, {})
+        for message_id in sorted(messages, reverse=True):
+            message = messages[message_id]
+            if not message.is_ephemeral and any(c == custom_id for c, _ in _custom_ids(message)):
+                return message
+        return None
+
+    async def _click(self, member: Any, stored: Any, custom_id: str) -> Any:
+        from simcord.results import ResponseMessage
+
+        result = await member.click(ResponseMessage(self.env, stored), custom_id=custom_id)
+        if not result.acknowledged:
+            emit(ev="unanswered", what=custom_id.split(":")[1])
+        return result
+
+    async def _lobby(self, session: Any, channel: Any, member: Any) -> bool:
+        row = session.row
+        act = "cpu" if len(row.seats) < 3 else "start"
+        custom_id = f"kf:l:{act}:{row.id}:{row.version}"
+        stored = self._stored(channel.id, row.message_id)
+        if stored is None or all(c != custom_id for c, _ in _custom_ids(stored)):
+            stored = self._newest_with(channel.id, custom_id)
+        if stored is None:
+            # The lobby message was posted and not yet redrawn: wait for the publisher.
+            return False
+        emit(ev="click", what=act, game=row.id, version=row.version)
+        await self._click(member, stored, custom_id)
+        return True
+
+    def _hand_action(self, session: Any, member: Any) -> tuple[Any, str] | None:
+        """The first enabled bid or card of the member's hand message, at the current move."""
+        stored = None
+        message_id = self.hands.get(member.id)
+        for channel_id in session.channel_ids:
+            stored = self._stored(channel_id, message_id)
+            if stored is not None:
+                break
+        if stored is None:
+            return None
+        from kachuful_core import Phase
+
+        prefix = "kf:b:" if session.game.phase is Phase.BIDDING else "kf:p:"
+        for custom_id, disabled in _custom_ids(stored):
+            if disabled or not custom_id.startswith(prefix):
+                continue
+            parts = custom_id.split(":")
+            if parts[2] == str(session.row.id) and parts[3] == str(session.row.version):
+                return stored, custom_id
+        return None
+
+    async def _open_hand(self, session: Any, channel: Any, member: Any) -> None:
+        row = session.row
+        stored = self._newest_with(channel.id, f"kf:h:{row.id}")
+        emit(ev="click", what="hand", game=row.id, version=row.version)
+        if stored is not None:
+            result = await self._click(member, stored, f"kf:h:{row.id}")
+        else:
+            result = await member.slash(channel, "kachuful hand")
+        if result.response is not None and result.ephemeral:
+            self.hands[member.id] = result.response.id
+
+    async def _act(self, session: Any, channel: Any, member: Any) -> None:
+        action = self._hand_action(session, member)
+        if action is None:
+            await self._open_hand(session, channel, member)
+            action = self._hand_action(session, member)
+            if action is None:
+                return
+        stored, custom_id = action
+        row = session.row
+        game_id, version = row.id, row.version
+        kind = "bid" if custom_id.startswith("kf:b:") else "play"
+        emit(ev="click", what=kind, game=game_id, version=version)
+        await self._click(member, stored, custom_id)
+        now = self.bot.tables.sessions.get(game_id)
+        moved = now is None or now.row.version > version
+        if moved:
+            # Only now: the card is on the table for everyone to see.
+            emit(
+                ev="moved",
+                game=game_id,
+                version=version,
+                kind=kind,
+                arg=int(custom_id.split(":")[4]),
+            )
+
+
+def child_main(args: argparse.Namespace) -> None:
+    import logging
+
+    # Imported before waiting for "go": the parent starts the next child early for this.
+    import simcord  # noqa: F401
+
+    import bot.client  # noqa: F401
+    import kachuful_core  # noqa: F401
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    go = sys.stdin.readline().strip() if args.wait_go else "go"
+    if go not in ("go", "finish"):
+        return  # the parent did not need this child
+    asyncio.run(Child(args).run(finish=go == "finish"))
+
+
+# ============================================================================ the parent
+
+
+class Run:
+    """One child process, its events read by a thread as they come."""
+
+    def __init__(self, args: argparse.Namespace, db: Path, log: Any) -> None:
+        command = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--child",
+            "--wait-go",
+            "--db",
+            str(db),
+            "--tables",
+            str(args.tables),
+            "--max-hand",
+            str(args.max_hand),
+            "--games",
+            str(args.games),
+            *[f"--fault={fault}" for fault in args.fault or ()],
+        ]
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            cwd=REPO,
+        )
+        self.events: queue.Queue[tuple[float, dict[str, Any] | None]] = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            self.events.put((time.monotonic(), event))
+        self.events.put((time.monotonic(), None))
+
+    def go(self, word: str = "go") -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{word}\n".encode())
+        self.process.stdin.flush()
+
+    def kill(self) -> bool:
+        """SIGKILL (only this child, by its id); True if it was still running."""
+        alive = self.process.poll() is None
+        if alive:
+            os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        return alive
+
+    def drain(self) -> list[dict[str, Any]]:
+        """Every event the child wrote (after it is dead)."""
+        self.reader.join()
+        events = []
+        while True:
+            try:
+                _, event = self.events.get_nowait()
+            except queue.Empty:
+                return events
+            if event is not None:
+                events.append(event)
+
+
+def supervise(run: Run, plan: tuple[str, float, int], timeout: float) -> list[dict[str, Any]]:
+    """Follow the child's events and SIGKILL it as planned; its events, in order."""
+    mode, delay, count = plan
+    seen: list[dict[str, Any]] = []
+    started = time.monotonic()
+    deadline = started + delay if mode in ("random", "startup") else started + timeout
+    hits = 0
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        try:
+            _, event = run.events.get(timeout=remaining)
+        except queue.Empty:
+            break
+        if event is None:
+            run.events.put((time.monotonic(), None))
+            break
+        seen.append(event)
+        if (mode == "click" and event.get("ev") == "click") or (
+            mode == "post" and event.get("ev") == "post"
+        ):
+            hits += 1
+            if hits >= count:
+                if delay:
+                    time.sleep(delay)
+                break
+    run.kill()
+    # Events already taken from the queue come first; drain() returns what remained.
+    return seen + run.drain()
+
+
+def choose(rng: random.Random, max_delay: float) -> tuple[str, float, int]:
+    draw = rng.random()
+    if draw < 0.1:
+        # During start-up: the migrations, the restore, the first publishing passes.
+        return ("startup", rng.uniform(0.0, 0.3), 0)
+    if draw < 0.4:
+        return ("random", rng.uniform(0.0, max_delay), 0)
+    if draw < 0.75:
+        # Right after the child announced its n-th click: the bot is handling it.
+        return ("click", rng.choice([0.0, 0.0, rng.uniform(0.0, 0.01)]), rng.randint(1, 8))
+    # Right after SimCord took the n-th post: before the bot stores it as delivered.
+    return ("post", rng.choice([0.0, rng.uniform(0.0, 0.003)]), rng.randint(1, 12))
+
+
+def parent_main(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    started = time.monotonic()
+    workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="kill_loop_"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    db = workdir / "kachuful.sqlite3"
+    for stale in workdir.glob("kachuful.sqlite3*"):
+        stale.unlink()
+    log = open(workdir / "children.log", "wb")  # noqa: SIM115
+    runs: list[list[dict[str, Any]]] = []
+    killed_runs: set[int] = set()
+    modes: Counter[str] = Counter()
+    kills = 0
+    pending = Run(args, db, log)
+    early_exit = None
+    for _ in range(args.kills):
+        current = pending
+        current.go()
+        pending = Run(args, db, log)  # imports while the current one plays
+        plan = choose(rng, args.max_delay)
+        events = supervise(current, plan, timeout=args.max_delay * 4 + 5)
+        index = len(runs)
+        runs.append(events)
+        if current.process.returncode == -signal.SIGKILL:
+            kills += 1
+            modes[plan[0]] += 1
+            killed_runs.add(index)
+        elif current.process.returncode != 0:
+            early_exit = f"child {index} exited with {current.process.returncode}"
+            break
+        elif any(e.get("ev") == "done" for e in events):
+            break  # every channel played its --games
+    # The last child: nobody kills it; it finishes every game and delivers every message.
+    pending.go("finish")
+    final_events: list[dict[str, Any]] = []
+    try:
+        pending.process.wait(timeout=args.finish_timeout)
+    except subprocess.TimeoutExpired:
+        pending.kill()
+        early_exit = early_exit or "the final run did not finish in time"
+    final_events = pending.drain()
+    runs.append(final_events)
+    if pending.process.returncode != 0 and early_exit is None:
+        early_exit = f"the final run exited with {pending.process.returncode}"
+    if not any(e.get("ev") == "done" for e in final_events) and early_exit is None:
+        early_exit = "the final run did not report done"
+    log.close()
+
+    summary, violations = check(db, runs, killed_runs)
+    if early_exit:
+        violations.insert(0, early_exit)
+    # What the children logged: an error or a traceback of the bot is a failure.
+    logged = (workdir / "children.log").read_text(encoding="utf-8", errors="replace")
+    errors = [line for line in logged.splitlines() if line.startswith(("ERROR", "CRITICAL"))]
+    tracebacks = logged.count("Traceback (most recent call last)")
+    if errors or tracebacks:
+        violations.append(
+            f"the bot logged {len(errors)} errors, {tracebacks} tracebacks: {errors[:3]}"
+        )
+    summary["warnings_logged"] = sum(
+        1 for line in logged.splitlines() if line.startswith("WARNING")
+    )
+    summary.update(
+        kills=kills,
+        kill_modes=dict(modes),
+        child_runs=len(runs),
+        seconds=round(time.monotonic() - started, 1),
+        seed=args.seed,
+        tables=args.tables,
+        max_hand=args.max_hand,
+        workdir=str(workdir),
+        violations=violations[:50],
+        violation_count=len(violations),
+        ok=not violations,
+    )
+    print(json.dumps(summary, indent=2))
+    return 0 if not violations else 1
+
+
+# ---------------------------------------------------------------------------- the checks
+
+
+def replay(record: dict[str, Any]) -> tuple[Any, list[tuple[int, str, int]]]:
+    """The stored record replayed, with its moves in order: (seat, "bid"|"play", n or card)."""
+    from kachuful_core import load_game
+    from kachuful_core.game import Game
+
+    moves: list[tuple[int, str, int]] = []
+    bid, play = Game.bid, Game.play
+
+    def logged_bid(self: Any, seat: int, n: int, blind: bool = False) -> Any:
+        events = bid(self, seat, n, blind)
+        moves.append((seat, "bid", n))
+        return events
+
+    def logged_play(self: Any, seat: int, card: int) -> Any:
+        events = play(self, seat, card)
+        moves.append((seat, "play", card))
+        return events
+
+    Game.bid, Game.play = logged_bid, logged_play  # type: ignore[method-assign]
+    try:
+        game = load_game(record)
+    finally:
+        Game.bid, Game.play = bid, play  # type: ignore[method-assign]
+    return game, moves
+
+
+def expected_keys(row: Any, game: Any) -> set[str]:
+    from bot.render.channel import View, public_posts
+
+    posts = public_posts(row, game, View(lobby_minutes=1, idle_hours=1.0))
+    return {post.key for post in posts if not post.key.startswith("ping.")}
+
+
+def check(
+    db: Path, runs: list[list[dict[str, Any]]], killed_runs: set[int]
+) -> tuple[dict[str, Any], list[str]]:
+    import asyncio as _asyncio
+
+    from bot.store import Store
+    from bot.table.publisher import nonce
+    from bot.table.session import results_of
+    from kachuful_core import Phase
+
+    violations: list[str] = []
+    if not db.exists():
+        return {}, ["no database was made"]
+    with sqlite3.connect(db) as conn:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'results'").fetchone():
+            return {}, ["the database has no tables"]
+        integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        result_rows = conn.execute(
+            "SELECT game_id, seat, user_id, score, won, bids_exact, bids FROM results"
+        ).fetchall()
+        guild_ids = [row[0] for row in conn.execute("SELECT DISTINCT guild_id FROM games")]
+    if integrity != "ok":
+        violations.append(f"integrity_check: {integrity}")
+
+    async def load() -> tuple[list[Any], dict[int, Any]]:
+        store = await Store.open(db)
+        try:
+            rows = await store.games_with_status("lobby", "running", "finished", "stopped")
+            boards = {}
+            for row in rows:
+                key = (row.guild_id, row.channel_id)
+                if key not in boards:
+                    boards[key] = await store.leaderboard(
+                        guild_id=row.guild_id, channel_id=row.channel_id, limit=100
+                    )
+            for guild_id in guild_ids:
+                boards[(guild_id, None)] = await store.leaderboard(guild_id=guild_id, limit=100)
+            return rows, boards
+        finally:
+            await store.close()
+
+    rows, boards = _asyncio.run(load())
+    games = {row.id: row for row in rows}
+    results: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for result in result_rows:
+        results[result[0]].append(result)
+
+    # ---- the stored games
+    replayed: dict[int, tuple[Any, list[tuple[int, str, int]], int]] = {}
+    moves_total = 0
+    finished_per_channel: Counter[int] = Counter()
+    for row in rows:
+        if row.status != "finished":
+            violations.append(f"game {row.id}: {row.status} at the end (ended={row.ended})")
+            continue
+        finished_per_channel[row.channel_id] += 1
+        if not row.settled:
+            violations.append(f"game {row.id}: finished but not settled")
+        try:
+            game, moves = replay(row.record or {})
+        except Exception as error:
+            violations.append(f"game {row.id}: the record does not replay ({type(error).__name__})")
+            continue
+        bids = sum(
+            1
+            for deal in (row.record or {})["deals"]
+            for bid in deal.get("bids") or []
+            if bid is not None
+        )
+        cards = sum(
+            len(trick) for deal in (row.record or {})["deals"] for trick in deal.get("tricks") or []
+        )
+        if not (game.move_count == len(moves) == bids + cards):
+            violations.append(
+                f"game {row.id}: move count {game.move_count}, replayed {len(moves)}, "
+                f"bids + cards {bids + cards}"
+            )
+        if game.phase is not Phase.FINISHED:
+            violations.append(f"game {row.id}: finished in the store, not in its record")
+        moves_total += len(moves)
+        start_version = row.version - len(moves)
+        replayed[row.id] = (game, moves, start_version)
+        # results: one row per seat, as the replayed game scores them
+        stored = sorted(results.get(row.id, []), key=lambda r: r[1])
+        want = [
+            (row.id, r.seat, r.user_id, r.score, int(r.won), r.bids_exact, r.bids)
+            for r in results_of(row, game)
+        ]
+        if len(stored) != len(row.seats):
+            violations.append(
+                f"game {row.id}: {len(stored)} result rows for {len(row.seats)} seats"
+            )
+        elif [tuple(r) for r in stored] != want:
+            violations.append(f"game {row.id}: result rows differ from the replayed game's")
+    for game_id in results:
+        if game_id not in games or games[game_id].status != "finished":
+            violations.append(f"game {game_id}: results without a finished game")
+
+    # leaderboard: each finished game once, the member of each channel in every one
+    for (guild_id, channel_id), board in boards.items():
+        want_games = (
+            finished_per_channel[channel_id]
+            if channel_id is not None
+            else sum(finished_per_channel.values())
+        )
+        if board.total_games != want_games:
+            violations.append(
+                f"leaderboard {guild_id}/{channel_id}: {board.total_games} games, want {want_games}"
+            )
+        if channel_id is not None and want_games:
+            humans = [r for r in board.rows]
+            if len(humans) != 1 or humans[0].games != want_games:
+                violations.append(
+                    f"leaderboard of channel {channel_id}: {[(r.user_id, r.games) for r in humans]}"
+                    f", want one member with {want_games} games"
+                )
+
+    # ---- the posts
+    posts: dict[tuple[int, str], list[tuple[int, str | None]]] = defaultdict(list)
+    lobby_messages: Counter[int] = Counter()
+    moved: list[tuple[int, dict[str, Any]]] = []
+    clicks: Counter[int] = Counter()
+    unanswered = 0
+    reported_finished: Counter[int] = Counter()
+    for index, events in enumerate(runs):
+        for event in events:
+            kind = event.get("ev")
+            if kind == "post":
+                if event.get("game") is None:
+                    violations.append(f"run {index}: a post not made by a table's publisher")
+                    continue
+                posts[(event["game"], event["key"])].append((index, event.get("nonce")))
+            elif kind == "lobby_message":
+                lobby_messages[event["game"]] += 1
+            elif kind == "moved":
+                moved.append((index, event))
+            elif kind == "click" and event.get("what") in ("bid", "play"):
+                clicks[event["game"]] += 1
+            elif kind == "unanswered":
+                unanswered += 1
+            elif kind == "finished":
+                reported_finished[event["game"]] += 1
+    if unanswered:
+        violations.append(f"{unanswered} clicks not answered")
+    retries: Counter[str] = Counter()
+    for (game_id, key), made in sorted(posts.items()):
+        row = games.get(game_id)
+        if row is None:
+            violations.append(f"post {key} of game {game_id}, which is not stored")
+            continue
+        for _, sent in made:
+            if sent != nonce(game_id, key):
+                violations.append(f"post {key} of game {game_id}: nonce {sent!r}")
+        if len(made) > 1:
+            by_run = Counter(index for index, _ in made)
+            if max(by_run.values()) > 1:
+                violations.append(f"post {key} of game {game_id}: twice in one process {made}")
+            elif any(index not in killed_runs for index, _ in made[:-1]):
+                violations.append(f"post {key} of game {game_id}: again after a clean exit")
+            else:
+                retries[key.split(".")[-1] if key.startswith("d") else key.split(".")[0]] += (
+                    len(made) - 1
+                )
+        if game_id not in replayed:
+            continue
+        game, moves, start_version = replayed[game_id]
+        if key.startswith("ping."):
+            index = int(key.split(".", 1)[1]) - start_version
+            if not (0 <= index < len(moves)) or moves[index][0] != HUMAN_SEAT:
+                violations.append(f"post {key} of game {game_id}: no move of the member there")
+        elif key not in expected_keys(row, game):
+            violations.append(f"post {key} of game {game_id}: not a message of that game")
+    for game_id, (game, _, _) in replayed.items():
+        row = games[game_id]
+        for key in sorted(expected_keys(row, game) - {"lobby"}):
+            if not posts.get((game_id, key)):
+                violations.append(f"game {game_id}: {key} never posted")
+        if len(posts.get((game_id, "final"), [])) == 0:
+            violations.append(f"game {game_id}: final standings not posted")
+        lobbies = lobby_messages[game_id]
+        if lobbies != 1:
+            violations.append(
+                f"game {game_id}: {lobbies} lobby messages "
+                f"({len(posts.get((game_id, 'lobby'), []))} posted by the publisher)"
+            )
+
+    # ---- the member's moves: each one seen accepted is in the record, where it was clicked
+    seen_versions: Counter[tuple[int, int]] = Counter()
+    for _, event in moved:
+        game_id, version = event["game"], event["version"]
+        seen_versions[(game_id, version)] += 1
+        if game_id not in replayed:
+            continue
+        _, moves, start_version = replayed[game_id]
+        at = version - start_version
+        want = (HUMAN_SEAT, event["kind"], event["arg"])
+        if not (0 <= at < len(moves)) or moves[at] != want:
+            violations.append(
+                f"game {game_id}: the member's move at {version} is not in the record"
+            )
+    for (game_id, version), count in seen_versions.items():
+        if count > 1:
+            violations.append(f"game {game_id}: move counter {version} accepted {count} times")
+    for game_id, (_, moves, _) in replayed.items():
+        human = sum(1 for seat, _, _ in moves if seat == HUMAN_SEAT)
+        if human > clicks[game_id]:
+            violations.append(
+                f"game {game_id}: {human} moves of the member, {clicks[game_id]} clicks sent"
+            )
+
+    if sum(finished_per_channel.values()) < len({row.channel_id for row in rows}) or not rows:
+        violations.append("a channel without a finished game: nothing to check")
+    summary = {
+        "integrity_check": integrity,
+        "games": len(rows),
+        "games_finished": sum(finished_per_channel.values()),
+        "moves": moves_total,
+        "member_clicks": sum(clicks.values()),
+        "member_moves_seen_accepted": len(moved),
+        "posts_reported": sum(len(v) for v in posts.values()),
+        "distinct_posts": len(posts),
+        "nonce_retries": sum(retries.values()),
+        "nonce_retries_by_key": dict(retries),
+        "finished_reports": sum(reported_finished.values()),
+    }
+    return summary, violations
+
+
+# ============================================================================ entry point
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kills", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--tables", type=int, default=3)
+    parser.add_argument("--max-hand", type=int, default=2)
+    parser.add_argument("--games", type=int, default=0, help="games per channel (0: no limit)")
+    parser.add_argument(
+        "--max-delay", type=float, default=1.5, help="longest random life of a child (s)"
+    )
+    parser.add_argument("--finish-timeout", type=float, default=120.0)
+    parser.add_argument("--workdir", default=None)
+    parser.add_argument(
+        "--fault",
+        choices=["double-final", "no-results", "lost-post"],
+        action="append",
+        help="inject a known bug into the bot, to see the checks fail (repeatable)",
+    )
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--wait-go", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--db", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child_main(args)
+        return 0
+    return parent_main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

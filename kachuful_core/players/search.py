@@ -1,0 +1,731 @@
+"""A search player: determinized sampling of the unseen hands, policy rollouts, and the
+table's own score as the objective.
+
+Every decision, from the seat's view only:
+
+* **Sampling.** The cards the seat cannot place are dealt to the other seats, each receiving
+  as many as it holds, never a card of a suit it has shown itself void in (a seat that did not
+  follow suit). Candidate deals are then weighted by what the bids made imply: a seat is
+  modelled as a near-rational bidder that picks a bid with probability proportional to
+  ``exp(EV / TAU)``, EV being the expected score of that bid under :class:`HeuristicPlayer`'s
+  trick model for the hand it was dealt in the sample (its cards now plus those it played).
+  The deals kept for the search are drawn from the candidates by those weights.
+* **Rollouts.** Each kept deal is played to the end by a fast bit-set policy for every seat:
+  a seat short of its bid wins tricks as cheaply as it can and leads its sure winners; a seat
+  that has made it ducks with its highest losing card and sheds dangerous cards when void; a
+  seat whose bid is lost sheds high cards, as the heuristic does. The policy sees only what a
+  seat could know (played cards, own hand) when it judges a card a sure winner.
+* **Objective.** The seat's own deal score under the table's scoring (``10 + bid`` exact, 0 on
+  a miss by default): the card with the best mean score over the kept deals is played (cards
+  that are equivalent, with nothing unplayed between them, are tried once).
+* **Bidding.** The legal bids (the dealer's hook rule included) that the heuristic's trick
+  model rates best are each searched over the same kept deals: the seats after this one bid
+  as the heuristic would on their sampled hands (knowing this seat's candidate bid), and the
+  deal is played out with this seat aiming at the candidate. The mean score, shrunk a little
+  towards the heuristic's own estimate of that bid, picks the bid.
+
+Deterministic for a seed: each decision draws from its own ``random.Random`` seeded with the
+player's seed and a digest of the view, so the same view always gets the same answer (and a
+worker process given the view decides exactly as the player would). Nothing is kept between
+calls. Options the search does not model (bidding blind, the forehead deal, a hidden hand) go
+to the heuristic.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import replace
+
+from ..cards import BITS, SUIT_MASKS, Card, cards_of
+from ..game import Phase
+from ..rules import Rules
+from ..views import SeatView
+from ._bid_table import TABLE
+from .heuristic import (
+    PRESSURE,
+    PRESSURE_CLIP,
+    HeuristicPlayer,
+    _calibrate,
+    _count_dist,
+    _hand_mask,
+    _one_card_chance,
+    _shift,
+    _Table,
+)
+
+FULL = (1 << 52) - 1
+S0, S1, S2, S3 = SUIT_MASKS
+TAU = 1.5  # temperature of the bidder model, in points
+BID_CANDIDATES = 5  # bids searched (the heuristic's best by expected score)
+PRIOR_WEIGHT = 3.0  # rollouts' worth of the heuristic's estimate of a bid
+CARD_BUDGET = 32_000  # card plays of rollouts per card decision
+BID_BUDGET = 38_000  # card plays of rollouts per bid decision
+MIN_SAMPLES = 12
+MAX_SAMPLES = 120
+OVERSAMPLE = 3  # candidate deals per kept deal
+DEAL_COST = 25 * OVERSAMPLE  # drawing and weighing a kept deal, in rollout card plays
+SURE = True
+
+
+def _rank_high(mask: int, tmask: int) -> Card:
+    """The card of highest rank (a trump before a side card of the same rank)."""
+    best = -1
+    best_key = -1
+    for s in range(4):
+        sm = mask & SUIT_MASKS[s]
+        if sm:
+            c = sm.bit_length() - 1
+            key = (c - 13 * s) * 2 + (1 if sm & tmask else 0)
+            if key > best_key:
+                best_key, best = key, c
+    return best
+
+
+def _rank_low(mask: int, tmask: int) -> Card:
+    """The card of lowest rank, a side card before a trump."""
+    side = mask & ~tmask
+    m = side or mask
+    best = -1
+    best_key = 99
+    for s in range(4):
+        sm = m & SUIT_MASKS[s]
+        if sm:
+            c = (sm & -sm).bit_length() - 1
+            key = c - 13 * s
+            if key < best_key:
+                best_key, best = key, c
+    return best
+
+
+def _danger(mask: int, tmask: int) -> Card:
+    """The card most likely to take an unwanted trick later: high rank, trumps weighted up."""
+    best = -1
+    best_key = -1
+    for s in range(4):
+        sm = mask & SUIT_MASKS[s]
+        if sm:
+            c = sm.bit_length() - 1
+            key = c - 13 * s + (4 if sm & tmask else 0)
+            if key > best_key:
+                best_key, best = key, c
+    return best
+
+
+def _lead(h: int, nd: int, tmask: int, seen: int) -> Card:
+    left = h.bit_count()
+    if nd < 0 or nd > left:
+        return _rank_high(h, tmask)
+    if nd == 0:
+        return _rank_low(h, tmask)
+    if nd == left:
+        return _rank_high(h, tmask)
+    outside = FULL & ~(seen | h)
+    trump_boss = -1
+    short = -1
+    short_len = 99
+    for s in range(4):
+        sm = h & SUIT_MASKS[s]
+        if not sm:
+            continue
+        top = sm.bit_length() - 1
+        boss = not (outside & SUIT_MASKS[s] & ~((2 << top) - 1))
+        if sm & tmask:
+            if boss:
+                trump_boss = top
+            continue
+        if boss:
+            return top
+        n = sm.bit_count()
+        if n < short_len:
+            short_len, short = n, (sm & -sm).bit_length() - 1
+    if trump_boss >= 0:
+        return trump_boss
+    if short >= 0:
+        return short
+    return h.bit_length() - 1  # only trumps, none sure: the highest
+
+
+def _follow(h: int, nd: int, tmask: int, seen: int, last: bool, led_mask: int, best: int) -> Card:
+    """The rollout policy's card to an open trick: ``best`` is winning it, ``last`` says
+    whether this seat plays last to it."""
+    follow = h & led_mask
+    legal = follow or h
+    above = FULL & ~((2 << best) - 1)
+    bm = SUIT_MASKS[best // 13]
+    if bm == tmask:
+        win = legal & tmask & above
+    else:
+        win = legal & bm & above
+        if not follow:
+            win |= legal & tmask
+    left = h.bit_count()
+    if nd < 0 or nd > left:
+        return _rank_high(legal, tmask)
+    if nd > 0 and SURE and tmask:
+        mine = h & tmask
+        top_out = (tmask & ~(seen | h)).bit_length()
+        sure = (mine >> top_out).bit_count() if top_out else mine.bit_count()
+        if sure >= nd and not (win & mine & ~((1 << top_out) - 1) if top_out else win & mine):
+            nd = 0  # the sure trumps will make the bid: duck with the rest
+    if nd > 0:
+        if win:
+            if last or not follow:
+                return (win & -win).bit_length() - 1
+            # The cheapest card no unplayed card of the suit beats, else the highest.
+            outside = FULL & ~(seen | h) & led_mask
+            sm = win
+            while sm:
+                low = sm & -sm
+                c = low.bit_length() - 1
+                if not outside & ~((2 << c) - 1):
+                    return c
+                sm ^= low
+            return win.bit_length() - 1
+        if follow:
+            return (follow & -follow).bit_length() - 1
+        return _rank_low(legal, tmask)
+    lose = legal & ~win
+    if lose:
+        return lose.bit_length() - 1 if follow else _danger(lose, tmask)
+    if last:
+        return win.bit_length() - 1 if follow else _danger(win, tmask)
+    return (win & -win).bit_length() - 1
+
+
+def policy_card(view: SeatView) -> Card:
+    """The rollout policy's card for a seat's turn, from its view alone."""
+    assert view.hand is not None
+    h = _hand_mask(view.hand)
+    trump = -1 if view.trump is None else view.trump
+    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+    seen = 0
+    for trick in view.completed_tricks:
+        for _, c in trick:
+            seen |= 1 << c
+    trick = view.current_trick
+    for _, c in trick:
+        seen |= 1 << c
+    if view.turned is not None:
+        seen |= 1 << view.turned
+    bid = view.bids[view.seat]
+    nd = (bid if bid is not None else 0) - view.tricks_won[view.seat]
+    if not trick:
+        return _lead(h, nd, tmask, seen)
+    best = trick[0][1]
+    for _, c in trick[1:]:
+        if (c // 13 == best // 13 and c > best) or (c // 13 == trump and best // 13 != trump):
+            best = c
+    last = len(trick) == view.players - 1
+    return _follow(h, nd, tmask, seen, last, SUIT_MASKS[trick[0][1] // 13], best)
+
+
+def playout(
+    hands: list[int],
+    need: list[int],
+    trump: int,
+    n: int,
+    turn: int,
+    in_trick: int,
+    led: int,
+    best: int,
+    best_seat: int,
+    seen: int,
+    me: int,
+) -> int:
+    """Play the deal to its end with the rollout policy; the tricks ``me`` takes from here.
+
+    ``hands`` and ``need`` (each seat's bid less its tricks) are changed in place.
+    ``in_trick`` cards of the open trick are down, suit ``led`` led, ``best`` (by
+    ``best_seat``) winning it. ``seen``: the cards every seat knows are out of play."""
+    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+    mine = 0
+    led_mask = SUIT_MASKS[led] if in_trick else 0
+    while True:
+        h = hands[turn]
+        if not h:
+            return mine
+        nd = need[turn]
+        if in_trick == 0:
+            card = _lead(h, nd, tmask, seen)
+            led_mask = SUIT_MASKS[card // 13]
+            best = card
+            best_seat = turn
+        else:
+            card = _follow(h, nd, tmask, seen, in_trick == n - 1, led_mask, best)
+            bm = SUIT_MASKS[best // 13]
+            cm = SUIT_MASKS[card // 13]
+            if (cm == bm and card > best) or (cm == tmask and bm != tmask):
+                best = card
+                best_seat = turn
+        bit = 1 << card
+        hands[turn] = h ^ bit
+        seen |= bit
+        in_trick += 1
+        if in_trick == n:
+            need[best_seat] -= 1
+            if best_seat == me:
+                mine += 1
+            turn = best_seat
+            in_trick = 0
+        else:
+            turn = turn + 1 if turn + 1 < n else 0
+
+
+class _Situation:
+    """What the seat knows, in bit sets: its hand, the unseen cards, who may hold what."""
+
+    def __init__(self, view: SeatView) -> None:
+        n = view.players
+        me = view.seat
+        self.view = view
+        self.n = n
+        self.me = me
+        assert view.hand is not None
+        self.hand = _hand_mask(view.hand)
+        self.trump = -1 if view.trump is None else view.trump
+        played = 0
+        void = [0] * n
+        played_by = [0] * n
+        current = view.current_trick
+        tricks = (*view.completed_tricks, current) if current else view.completed_tricks
+        for trick in tricks:
+            led = trick[0][1] // 13
+            for seat, card in trick:
+                played |= 1 << card
+                played_by[seat] |= 1 << card
+                if card // 13 != led:
+                    void[seat] |= SUIT_MASKS[led]
+        seen = played
+        for card in view.visible_cards.values():
+            seen |= 1 << card
+        if view.turned is not None:
+            seen |= 1 << view.turned
+        self.seen = seen
+        self.unseen = FULL & ~(seen | self.hand)
+        self.void = void
+        self.played_by = played_by
+        done = len(view.completed_tricks)
+        in_trick = {seat for seat, _ in current}
+        self.counts = [
+            0 if j == me else view.hand_size - done - (1 if j in in_trick else 0) for j in range(n)
+        ]
+        self.rules = view.rules
+        self.order = [(view.dealer + 1 + k) % n for k in range(n)]  # bidding order
+        self.bid_views: dict[int, SeatView] = {}
+
+    # ---- the bidder model -----------------------------------------------------------------
+
+    def bid_view(self, j: int, bids: tuple[int | None, ...]) -> SeatView:
+        """Seat ``j``'s view when it was to bid, as far as this seat can rebuild it."""
+        v = self.view
+        return replace(
+            v,
+            seat=j,
+            phase=Phase.BIDDING,
+            turn=j,
+            hand=None,
+            visible_cards={},
+            bids=bids,
+            blind=(False,) * self.n,
+            current_trick=(),
+            leader=(v.dealer + 1) % self.n,
+            completed_tricks=(),
+            tricks_won=(0,) * self.n,
+            legal_bids=(),
+            legal_cards=(),
+            forbidden_bid=None,
+            may_bid_blind=False,
+            has_looked=True,
+            play_unseen=False,
+        )
+
+    def trick_probs(self, j: int, dealt: int) -> list[float]:
+        """The heuristic's calibrated trick chances of each card of seat ``j``'s dealt hand."""
+        v = self.bid_views.get(j)
+        if v is None:
+            before = self.before(j)
+            bids = tuple(self.view.bids[s] if s in before else None for s in range(self.n))
+            v = self.bid_views[j] = self.bid_view(j, bids)
+        h = self.view.hand_size
+        if h == 1:
+            card = dealt.bit_length() - 1
+            return [_one_card_chance(replace(v, hand=(card,)), card)]
+        raw = _Table(v, dealt).future(dealt)
+        return _calibrate(raw, v.trump, h, self.n)
+
+    def values(self, j: int, dealt: int, made: list[int]) -> list[float]:
+        """Expected score of each bid for seat ``j`` dealt ``dealt``, the bids ``made``
+        before it: by the distilled table where it has an entry, else the heuristic's model."""
+        h = self.view.hand_size
+        fast = _table_mean(self.n, h, self.trump, j == self.order[0], dealt)
+        if fast is not None:
+            return _normal_values(fast[0], fast[1], h, self.n, made, self.rules)
+        return _bid_values(self.trick_probs(j, dealt), h, self.n, made, self.rules)
+
+    def before(self, j: int) -> list[int]:
+        return self.order[: self.order.index(j)]
+
+
+def _bid_values(probs: list[float], h: int, n: int, made: list[int], rules: Rules) -> list[float]:
+    """Expected score of every bid 0..h under the heuristic's model, the bids ``made``
+    before it moving the expected count as the heuristic does."""
+    if made and PRESSURE:
+        unclaimed = (h - sum(made)) / (n - len(made))
+        shift = PRESSURE * (unclaimed - sum(probs))
+        shift = max(-PRESSURE_CLIP, min(shift, PRESSURE_CLIP))
+        if shift:
+            probs = _shift(probs, shift)
+    dist = _count_dist(probs, h)
+    if rules.scoring == "exact":
+        return [dist[b] * (10 + b) for b in range(h + 1)]
+    return [sum(dist[t] * rules.score(b, t) for t in range(h + 1)) for b in range(h + 1)]
+
+
+def _normal_values(
+    mu: float, var: float, h: int, n: int, made: list[int], rules: Rules
+) -> list[float]:
+    """:func:`_bid_values` from a trick count's mean and variance alone (a discretized
+    normal for the heuristic's sum of Bernoulli variables)."""
+    if made and PRESSURE:
+        unclaimed = (h - sum(made)) / (n - len(made))
+        shift = PRESSURE * (unclaimed - mu)
+        mu += max(-PRESSURE_CLIP, min(shift, PRESSURE_CLIP))
+    scale = 1.0 / math.sqrt(2.0 * (var + 0.05))
+    erf = math.erf
+    cdf = [0.0] + [0.5 + 0.5 * erf((t + 0.5 - mu) * scale) for t in range(h)] + [1.0]
+    dist = [cdf[t + 1] - cdf[t] for t in range(h + 1)]
+    if rules.scoring == "exact":
+        return [dist[b] * (10 + b) for b in range(h + 1)]
+    return [sum(dist[t] * rules.score(b, t) for t in range(h + 1)) for b in range(h + 1)]
+
+
+def _legal(h: int, made_total: int, dealer: bool, rules: Rules) -> list[int]:
+    forbidden = rules.forbidden_bid(h, made_total) if dealer else None
+    return [b for b in range(h + 1) if b != forbidden]
+
+
+class SearchPlayer:
+    """Determinized search with policy rollouts (see the module docstring).
+
+    ``seed`` seeds every decision's own ``random.Random`` (with a digest of the view).
+    ``card_budget`` / ``bid_budget``: rollout card plays per decision, which set how many
+    sampled deals are searched (between ``min_samples`` and ``max_samples``).
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        card_budget: int = CARD_BUDGET,
+        bid_budget: int = BID_BUDGET,
+        min_samples: int = MIN_SAMPLES,
+        max_samples: int = MAX_SAMPLES,
+    ) -> None:
+        self.seed = seed
+        self.card_budget = card_budget
+        self.bid_budget = bid_budget
+        self.min_samples = min_samples
+        self.max_samples = max_samples
+        self.heuristic = HeuristicPlayer(seed)
+
+    def _rng(self, view: SeatView) -> random.Random:
+        key = (
+            self.seed,
+            view.seat,
+            view.deal_index,
+            view.hand,
+            view.bids,
+            view.completed_tricks,
+            view.current_trick,
+        )
+        return random.Random(repr(key))
+
+    def choose_blind(self, view: SeatView) -> bool:
+        return False
+
+    # ---- sampling ---------------------------------------------------------------------------
+
+    def _deals(self, sit: _Situation, rng: random.Random, wanted: int) -> list[list[int]]:
+        """``wanted`` deals of the unseen cards, drawn by the bidder-model weights from
+        ``OVERSAMPLE`` times as many void-consistent candidates."""
+        n = sit.n
+        me = sit.me
+        others = sorted(
+            (j for j in range(n) if j != me and sit.counts[j] > 0),
+            key=lambda j: -sit.void[j].bit_count(),
+        )
+        bidders = [j for j in others if sit.view.bids[j] is not None]
+        candidates: list[list[int]] = []
+        weights: list[float] = []
+        total = wanted * OVERSAMPLE if bidders else wanted
+        values_cache: dict[int, float] = {}
+        sample = rng.sample
+        for _ in range(total):
+            hands = [0] * n
+            hands[me] = sit.hand
+            free = sit.unseen
+            for j in others:
+                allowed = free & ~sit.void[j]
+                pool = cards_of(allowed)
+                k = sit.counts[j]
+                if len(pool) < k:  # inconsistent view (cannot happen in a real game)
+                    pool = cards_of(free)
+                picked = 0
+                for c in sample(pool, k):
+                    picked |= BITS[c]
+                hands[j] = picked
+                free &= ~picked
+            w = 1.0
+            for j in bidders:
+                w *= self._bid_likelihood(sit, j, hands[j] | sit.played_by[j], values_cache)
+            candidates.append(hands)
+            weights.append(w)
+        if not bidders:
+            return candidates
+        # Systematic resampling: kept deals in proportion to their weights.
+        total_w = sum(weights)
+        if total_w <= 0.0:
+            return candidates[:wanted]
+        step = total_w / wanted
+        u = rng.random() * step
+        kept: list[list[int]] = []
+        acc = 0.0
+        for hands, w in zip(candidates, weights, strict=True):
+            acc += w
+            while u < acc and len(kept) < wanted:
+                kept.append(hands)
+                u += step
+        while len(kept) < wanted:
+            kept.append(candidates[-1])
+        return kept
+
+    def _bid_likelihood(
+        self, sit: _Situation, j: int, dealt: int, cache: dict[int, float]
+    ) -> float:
+        """P(seat ``j`` bid what it bid | it was dealt ``dealt``), the bidder model."""
+        key = dealt * 8 + j
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        v = sit.view
+        h = v.hand_size
+        before = sit.before(j)
+        made = [b for s in before if (b := v.bids[s]) is not None]
+        values = sit.values(j, dealt, made)
+        legal = _legal(h, sum(made), j == v.dealer, sit.rules)
+        top = max(values[b] for b in legal)
+        z = sum(math.exp((values[b] - top) / TAU) for b in legal)
+        bid = v.bids[j]
+        assert bid is not None
+        p = math.exp((values[bid] - top) / TAU) / z if bid in legal else 1e-3
+        cache[key] = p
+        return p
+
+    def _race(
+        self,
+        cands: list[int],
+        cost: int,
+        budget: int,
+        make_deals: Callable[[int], list[list[int]]],
+        evaluate: Callable[[list[int], int], float],
+        bonus: Callable[[int], float],
+        tiebreak: Callable[[int], int],
+    ) -> int:
+        """Successive halving: every candidate is scored on a first batch of sampled deals,
+        the better half goes on to a fresh batch, and so on until one is left; each round
+        spends about the same share of ``budget`` card plays (``cost`` per rollout, and
+        ``DEAL_COST`` per sampled deal).
+        ``bonus`` adds a prior to a candidate's total; ``tiebreak`` orders equal scores."""
+        rounds = max(1, math.ceil(math.log2(len(cands))))
+        plan = []
+        k = len(cands)
+        for _ in range(rounds):
+            m = budget // (rounds * (k * max(1, cost) + DEAL_COST))
+            plan.append(max(self.min_samples, min(self.max_samples, m)))
+            k = (k + 1) // 2
+        deals = make_deals(sum(plan))
+        alive = list(cands)
+        totals = dict.fromkeys(cands, 0.0)
+        start = 0
+        for r, m in enumerate(plan):
+            for hands in deals[start : start + m]:
+                for c in alive:
+                    totals[c] += evaluate(hands, c)
+            start += m
+            alive.sort(key=lambda c: (-(totals[c] + bonus(c)), tiebreak(c)))
+            if r < rounds - 1:
+                alive = alive[: (len(alive) + 1) // 2]
+        return alive[0]
+
+    # ---- bidding ------------------------------------------------------------------------------
+
+    def choose_bid(self, view: SeatView) -> int:
+        legal = view.legal_bids
+        if len(legal) == 1 or view.hand is None or view.may_bid_blind:
+            return self.heuristic.choose_bid(view)
+        sit = _Situation(view)
+        rules = view.rules
+        h = view.hand_size
+        n = view.players
+        me = view.seat
+        mine_probs = sit.trick_probs(me, sit.hand)
+        before = sit.before(me)
+        made = [b for s in before if (b := view.bids[s]) is not None]
+        prior = _bid_values(mine_probs, h, n, made, rules)
+        ranked = sorted(legal, key=lambda b: (-prior[b], b))
+        candidates = ranked[:BID_CANDIDATES]
+        if len(candidates) == 1:
+            return candidates[0]
+        rng = self._rng(view)
+        after = sit.order[sit.order.index(me) + 1 :]
+        trump = sit.trump
+        leader = sit.order[0]
+        seen = sit.seen
+        bids0 = list(view.bids)
+        dealer = view.dealer
+
+        def evaluate(hands: list[int], b: int) -> float:
+            bids = bids0.copy()
+            bids[me] = b
+            total = sum(x for x in bids if x is not None)
+            for j in after:
+                done = [x for s in sit.order[: sit.order.index(j)] if (x := bids[s]) is not None]
+                values = sit.values(j, hands[j], done)
+                options = _legal(h, total, j == dealer, rules)
+                bj = max(options, key=lambda x: (values[x], -x))
+                bids[j] = bj
+                total += bj
+            need = [x if x is not None else 0 for x in bids]
+            got = playout(hands.copy(), need, trump, n, leader, 0, -1, -1, -1, seen, me)
+            return float(rules.score(b, got))
+
+        return self._race(
+            candidates,
+            n * h,
+            self.bid_budget,
+            lambda m: self._deals(sit, rng, m),
+            evaluate,
+            lambda b: PRIOR_WEIGHT * prior[b],
+            lambda b: b,
+        )
+
+    # ---- playing ------------------------------------------------------------------------------
+
+    def choose_card(self, view: SeatView) -> Card | None:
+        if view.hand is None:
+            return None
+        legal = view.legal_cards
+        if len(legal) <= 1:
+            return legal[0] if legal else None
+        bid = view.bids[view.seat]
+        assert bid is not None
+        sit = _Situation(view)
+        cands = self._distinct(sit, legal)
+        if len(cands) == 1:
+            return cands[0]
+        rules = view.rules
+        blind = view.blind[view.seat]
+        me = view.seat
+        n = view.players
+        won = view.tricks_won[me]
+        need0 = [
+            (b if b is not None else 0) - w for b, w in zip(view.bids, view.tricks_won, strict=True)
+        ]
+        if need0[me] < 0 or need0[me] > len(view.hand):
+            return self.heuristic.choose_card(view)  # the bid is lost: shed the highest card
+        rng = self._rng(view)
+        left = len(view.hand)
+        trump = sit.trump
+        trick = view.current_trick
+        tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+        best, best_seat = -1, -1
+        if trick:
+            best_seat, best = trick[0]
+            for seat, card in trick[1:]:
+                if (card // 13 == best // 13 and card > best) or (
+                    card // 13 == trump and best // 13 != trump
+                ):
+                    best_seat, best = seat, card
+        led0 = trick[0][1] // 13 if trick else -1
+        nxt = (me + 1) % n
+        in_trick = len(trick)
+        seen0 = sit.seen
+
+        def evaluate(hands: list[int], c: int) -> float:
+            hs = hands.copy()
+            hs[me] ^= 1 << c
+            need = need0.copy()
+            seen = seen0 | (1 << c)
+            if in_trick == 0:
+                b, bs, led = c, me, c // 13
+            else:
+                b, bs, led = best, best_seat, led0
+                cm = SUIT_MASKS[c // 13]
+                bm = SUIT_MASKS[b // 13]
+                if (cm == bm and c > b) or (cm == tmask and bm != tmask):
+                    b, bs = c, me
+            if in_trick + 1 == n:
+                need[bs] -= 1
+                got = 1 if bs == me else 0
+                got += playout(hs, need, trump, n, bs, 0, -1, -1, -1, seen, me)
+            else:
+                got = playout(hs, need, trump, n, nxt, in_trick + 1, led, b, bs, seen, me)
+            return float(rules.score(bid, won + got, blind))
+
+        return self._race(
+            cands,
+            n * left,
+            self.card_budget,
+            lambda m: self._deals(sit, rng, m),
+            evaluate,
+            lambda c: 0.0,
+            lambda c: c % 13,
+        )
+
+    def _distinct(self, sit: _Situation, legal: tuple[Card, ...]) -> list[Card]:
+        """The legal cards less those equivalent to a lower one: cards of a suit with no
+        card between them that anyone else may still hold are interchangeable."""
+        out: list[Card] = []
+        outside = sit.unseen  # and the open trick's cards: they decide this trick
+        for _, card in sit.view.current_trick:
+            outside |= 1 << card
+        prev = -2
+        for c in sorted(legal):
+            if prev >= 0 and prev // 13 == c // 13:
+                between = ((1 << c) - 1) & ~((2 << prev) - 1)
+                if not between & outside:
+                    prev = c
+                    continue
+            out.append(c)
+            prev = c
+        return out
+
+
+def _table_mean(n: int, h: int, trump: int, lead: bool, dealt: int) -> tuple[float, float] | None:
+    """Expected trick count of a dealt hand, and its variance, by the distilled table
+    (:mod:`._bid_table`); None where the table has no entry (one-card deals, other sizes)."""
+    cells = TABLE.get(n, {}).get(h)
+    if cells is None:
+        return None
+    base = 104 if lead else 0
+    mu = 0.0
+    var = 0.0
+    for s in range(4):
+        sm = dealt & SUIT_MASKS[s]
+        if not sm:
+            continue
+        length = sm.bit_count()
+        length = 3 if length > 4 else length - 1
+        off = base + (52 if s == trump else 0) - 13 * s * 4 + length
+        while sm:
+            low = sm & -sm
+            c = low.bit_length() - 1
+            p = cells[off + c * 4]
+            mu += p
+            var += p * (1.0 - p)
+            sm ^= low
+    return mu, var

@@ -1,0 +1,49 @@
+"""Kill at any moment (benchmarks/kill_loop.py): the bot SIGKILLed 20 times while it plays on one
+SQLite file, then a clean run to the end; every check of the script must hold. And the checks
+do catch a bot that posts the final standings twice, loses a post or forgets the results."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "benchmarks" / "kill_loop.py"
+
+
+def run(tmp_path: Path, *args: str, timeout: float) -> tuple[int, dict[str, object], str]:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--workdir", str(tmp_path / "kill_loop"), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+    )
+    summary = json.loads(done.stdout) if done.stdout.strip().startswith("{") else {}
+    return done.returncode, summary, done.stdout + done.stderr
+
+
+def test_twenty_kills_lose_nothing_and_double_nothing(tmp_path: Path) -> None:
+    code, summary, output = run(
+        tmp_path, "--kills", "20", "--seed", "1", "--max-delay", "0.8", timeout=150
+    )
+    assert code == 0, output
+    assert summary["ok"] is True and summary["violations"] == []
+    assert summary["kills"] == 20
+    assert summary["integrity_check"] == "ok"
+    assert summary["games_finished"] == summary["games"] >= 3
+    assert summary["member_moves_seen_accepted"] > 0
+    assert summary["posts_reported"] >= summary["distinct_posts"] > 0
+
+
+def test_the_checks_catch_a_broken_bot(tmp_path: Path) -> None:
+    """One run of a bot with three known bugs: each is reported."""
+    faults = ["--fault=double-final", "--fault=lost-post", "--fault=no-results"]
+    code, summary, output = run(tmp_path, "--kills", "1", "--seed", "1", *faults, timeout=90)
+    assert code == 1, output
+    assert summary["ok"] is False
+    violations = [str(v) for v in summary["violations"]]  # type: ignore[attr-defined]
+    for found in ("twice in one process", "d0.score never posted", "0 result rows for 3 seats"):
+        assert any(found in v for v in violations), (found, violations)

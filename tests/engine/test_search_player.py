@@ -1,0 +1,202 @@
+"""The search player and the levels: only legal moves, the hook rule as dealer, deterministic
+for a seed, nothing read beyond the seat's view; decide() in a worker process equals calling
+the player. Strength is the benchmark's business (benchmarks/search_player.py), not a test's.
+
+The search runs with a handful of sampled deals here, to keep the suite fast."""
+
+from __future__ import annotations
+
+import pickle
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import pytest
+
+from kachuful_core import Game, Phase, Rules, SeatView
+from kachuful_core.events import BidPlaced, CardPlayed
+from kachuful_core.game import PresetDeal
+from kachuful_core.players import (
+    LEVEL_LABELS,
+    LEVELS,
+    Decision,
+    HeuristicPlayer,
+    RandomPlayer,
+    SearchPlayer,
+    act,
+    decide,
+)
+
+from .support import SINGLE_OPTIONS, Referee, cs
+
+
+def cheap(seed: int) -> SearchPlayer:
+    return SearchPlayer(seed, card_budget=300, bid_budget=300, min_samples=3, max_samples=4)
+
+
+def run(rules: Rules, seed: int, seats: list[Any]) -> Game:
+    game = Game.new(rules, seed)
+    referee = Referee(game)
+    referee.check(game.opening_events())
+    while game.phase is not Phase.FINISHED:
+        seat = game.turn
+        assert seat is not None
+        bidding = game.phase is Phase.BIDDING
+        legal_bids = game.legal_bids(seat)
+        legal_cards = game.legal_cards(seat)
+        forbidden = game.forbidden_bid if seat == game.dealer else None
+        events = act(game, seat, seats[seat])
+        move = next(e for e in events if isinstance(e, BidPlaced | CardPlayed))
+        assert move.seat == seat
+        if bidding:
+            assert isinstance(move, BidPlaced)
+            assert move.bid in legal_bids
+            if forbidden is not None:
+                assert move.bid != forbidden
+        else:
+            assert isinstance(move, CardPlayed)
+            assert move.card in legal_cards
+        referee.check(events)
+    assert referee.ended
+    return game
+
+
+@pytest.mark.parametrize("options", SINGLE_OPTIONS, ids=lambda o: ",".join(map(str, o.items())))
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_search_player_makes_only_legal_moves(players: int, options: dict[str, Any]) -> None:
+    rules = Rules(players=players, max_hand=min(3, 52 // players), **options)
+    seats: list[Any] = [
+        cheap(s) if s % 2 == 0 else HeuristicPlayer(s, blind_max_hand=1) for s in range(players)
+    ]
+    run(rules, players, seats)
+
+
+def test_search_level_plays_a_full_default_game_legally() -> None:
+    # The level as a table gets it (full budget), every seat searching, on short hands.
+    rules = Rules(players=4, max_hand=3)
+    run(rules, 1, [LEVELS["search"](s) for s in range(4)])
+
+
+def test_search_player_honours_the_hook_rule_as_dealer() -> None:
+    # Deals where the dealer's forbidden bid is in range; the dealer never bids it.
+    hooked = 0
+    for seed in range(6):
+        game = Game.new(Rules(players=4, max_hand=5), seed)
+        players = [cheap(seed * 4 + s) for s in range(4)]
+        while game.phase is not Phase.FINISHED:
+            seat = game.turn
+            assert seat is not None
+            if game.phase is Phase.BIDDING and seat == game.dealer:
+                forbidden = game.forbidden_bid
+                v = game.view(seat)
+                bid = players[seat].choose_bid(v)
+                assert bid in v.legal_bids
+                if forbidden is not None:
+                    hooked += 1
+                    assert bid != forbidden
+                game.bid(seat, bid)
+            else:
+                act(game, seat, players[seat])
+    assert hooked > 10
+
+
+def test_search_player_is_deterministic_for_a_seed() -> None:
+    rules = Rules(players=4, max_hand=4)
+    records = [run(rules, 3, [cheap(s) for s in range(4)]).to_record().to_json() for _ in range(2)]
+    assert records[0] == records[1]
+
+
+def views_of_seat_zero(hands: list[str]) -> list[SeatView]:
+    """Seat 0's view at each of its turns, every seat played by the heuristic."""
+    rules = Rules(players=4, max_hand=3)
+    dealt = tuple(tuple(cs(h)) for h in hands)
+    game = Game(rules, first_dealer=3, presets={0: PresetDeal(dealt, None)})
+    out = []
+    heuristic = HeuristicPlayer(0)
+    while game.phase is Phase.BIDDING or game.phase is Phase.PLAYING:
+        seat = game.turn
+        assert seat is not None
+        if seat == 0:
+            out.append(game.view(0))
+        act(game, seat, heuristic)
+    return out
+
+
+def test_search_player_reads_nothing_beyond_its_view() -> None:
+    # Seat 0 holds the same cards; the others' hidden cards differ, but every card they play
+    # is the same (their hands differ only in cards nobody plays before seat 0 decides).
+    a = views_of_seat_zero(["AS KH 2D", "3S 4S 5S", "6S 7S 8S", "9S 10S JS"])
+    b = views_of_seat_zero(["AS KH 2D", "3S 4S 5S", "6S 7S 8S", "9S 10S QS"])
+    first_a, first_b = a[0], b[0]  # the first bid: seat 0 leads, nothing is seen yet
+    assert first_a == first_b
+    player = LEVELS["search"](5)
+    assert player.choose_bid(first_a) == player.choose_bid(first_b)
+
+
+def test_levels_are_listed_weakest_first_with_labels() -> None:
+    names = list(LEVELS)
+    assert names[:2] == ["random", "heuristic"] and names[-1] == "search"
+    assert set(LEVEL_LABELS) == set(LEVELS)
+    assert isinstance(LEVELS["heuristic"](3), HeuristicPlayer)
+    assert isinstance(LEVELS["random"](3), RandomPlayer)
+    assert isinstance(LEVELS["search"](3), SearchPlayer)
+
+
+def some_views() -> list[SeatView]:
+    """Views of every turn of a short game, blind bids on (so all three kinds come up)."""
+    rules = Rules(players=4, max_hand=3, blind_bids=True)
+    game = Game.new(rules, 11)
+    views = []
+    heuristic = HeuristicPlayer(0, blind_max_hand=1)
+    while game.phase is not Phase.FINISHED:
+        seat = game.turn
+        assert seat is not None
+        v = game.view(seat)
+        views.append(v)
+        if v.may_bid_blind and not heuristic.choose_blind(v):
+            game.look(seat)
+            views.append(game.view(seat))
+        act(game, seat, heuristic)
+    return views
+
+
+def direct(level: str, seed: int, view: SeatView) -> Decision:
+    player = LEVELS[level](seed)
+    if view.phase is Phase.BIDDING:
+        if view.may_bid_blind:
+            if player.choose_blind(view):
+                return Decision("blind", bid=player.choose_bid(view), blind=True)
+            return Decision("blind")
+        return Decision("bid", bid=player.choose_bid(view))
+    return Decision("card", card=player.choose_card(view))
+
+
+def playable(views: list[SeatView]) -> list[SeatView]:
+    return [v for v in views if v.phase is Phase.BIDDING or v.hand is not None or v.play_unseen]
+
+
+def test_seat_views_pickle_and_decide_equals_the_player() -> None:
+    views = playable(some_views())
+    kinds = set()
+    for v in views:
+        back = pickle.loads(pickle.dumps(v))
+        assert back == v
+        for level in LEVELS:
+            got = decide(level, 7, back)
+            assert got == direct(level, 7, v)
+            kinds.add(got.kind)
+    assert kinds == {"blind", "bid", "card"}
+
+
+def test_decide_runs_in_a_worker_process() -> None:
+    views = playable(some_views())[:12]
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        remote = list(pool.map(decide, ["search"] * len(views), [2] * len(views), views))
+    assert remote == [direct("search", 2, v) for v in views]
+
+
+def test_decide_refuses_a_view_without_a_turn() -> None:
+    views = some_views()
+    v = views[0]
+    other = Game.new(Rules(players=4, max_hand=3), 11).view((v.seat + 1) % 4)
+    with pytest.raises(ValueError):
+        decide("heuristic", 0, other)
