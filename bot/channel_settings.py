@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from kachuful_core.players import LEVELS as ENGINE_LEVELS
+
 PRESENTATIONS = ("trick", "compact", "thread")
-LEVELS = ("random", "heuristic", "strong")
+LEVELS: tuple[str, ...] = tuple(ENGINE_LEVELS)  # the computer players' levels (random, ...)
 TURN_SECONDS = (15, 600)
 # Table options, as /kachuful start takes them (see cogs/kachuful.py).
 OPTIONS: dict[str, tuple[Any, ...]] = {

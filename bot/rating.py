@@ -31,7 +31,8 @@ DEFAULT_LEVEL = "heuristic"
 COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
     "random": (15.0, 1.0),
     "heuristic": (25.0, 1.0),
-    "strong": (30.0, 1.0),
+    "search": (30.0, 1.0),  # kachuful_core.players.SearchPlayer, the strongest level
+    "strong": (30.0, 1.0),  # the name the strongest level had in the plans
 }
 
 SHOWN_BASE = 1000

@@ -41,7 +41,7 @@ class SettingsCog(KachufulFeature):
         presentation="How a game is shown",
         turn_seconds="Turn clock in seconds (15-600)",
         computers="Whether computer players may join",
-        computer_levels="Computer levels allowed, comma-separated: random, heuristic, strong",
+        computer_levels="Computer levels allowed, comma-separated: random, heuristic, search",
         players="Most seats",
         max_hand="Largest hand",
         schedule="Order of hand sizes",

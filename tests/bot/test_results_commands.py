@@ -198,7 +198,7 @@ async def test_channel_settings_need_manage_server_and_apply_to_next_game(
         presentation="compact",
         turn_seconds=45,
         computers=True,
-        computer_levels="strong, random",
+        computer_levels="search, random",
         scoring="penalty",
     )
     assert saved.response.ephemeral and "next game" in (saved.response.embeds[0].description or "")
@@ -206,7 +206,7 @@ async def test_channel_settings_need_manage_server_and_apply_to_next_game(
         "presentation": "compact",
         "turn_seconds": 45,
         "computers": True,
-        "computer_levels": ["random", "strong"],
+        "computer_levels": ["random", "search"],
         "scoring": "penalty",
     }
     bad = await mod.slash(channel, "kachuful settings", turn_seconds=5)

@@ -215,7 +215,7 @@ async def test_computer_level_sets_the_fixed_opponent(store: Store) -> None:
         [rating.RatedSeat(10, rating.NEW_PLAYER), rating.RatedSeat(20, None, "random")]
     )
     strong = rating.rate_game(
-        [rating.RatedSeat(10, rating.NEW_PLAYER), rating.RatedSeat(20, None, "strong")]
+        [rating.RatedSeat(10, rating.NEW_PLAYER), rating.RatedSeat(20, None, "search")]
     )
     assert weak[1] is None and strong[1] is None
     assert weak[0] is not None and strong[0] is not None
