@@ -251,25 +251,25 @@ class Reads:
         pages = _pages(players)
         page = min(max(page, 0), pages - 1)
         first = page * PAGE_SIZE
-        rows = await self._all(
+        select = (
             "SELECT k.user_id, n.name, k.games, k.wins, k.avg_score, k.exact_rate, NULL,"
             f" q.ordinal, k.position FROM temp.{table} AS k"
-            " JOIN player_totals AS n"
+            # CROSS JOIN keeps the ranking as the outer loop: with no statistics on the
+            # temporary table SQLite would otherwise walk every player_totals row.
+            " CROSS JOIN player_totals AS n"
             " ON n.guild_id = ?1 AND n.channel_id = ?2 AND n.user_id = k.user_id"
             " LEFT JOIN ratings AS q ON q.guild_id = ?1 AND q.user_id = k.user_id"
-            " WHERE k.position > ?3 AND k.position <= ?4 OR k.user_id = ?5"
-            " ORDER BY k.position",
-            (*where, first, first + PAGE_SIZE, viewer_id),
         )
-        board = [_board_row(int(r[8]), r) for r in rows if first < int(r[8]) <= first + PAGE_SIZE]
-        viewer = next(
-            (
-                _board_row(int(r[8]), r)
-                for r in rows
-                if r[0] == viewer_id and not first < int(r[8]) <= first + PAGE_SIZE
-            ),
-            None,
+        # Two lookups, a rowid range and the user index (an OR of both scans the table).
+        rows = await self._all(
+            select + " WHERE k.position > ?3 AND k.position <= ?4 ORDER BY k.position",
+            (*where, first, first + PAGE_SIZE),
         )
+        board = [_board_row(int(r[8]), r) for r in rows]
+        viewer = None
+        if viewer_id is not None and all(row.user_id != viewer_id for row in board):
+            mine = await self._one(select + " WHERE k.user_id = ?3", (*where, viewer_id))
+            viewer = _board_row(int(mine[8]), mine) if mine else None
         return BoardPage(scope, period, sort, page, pages, players, board, viewer)
 
     async def forget_rankings(self) -> None:
