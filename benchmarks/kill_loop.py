@@ -3,7 +3,8 @@ doubled or posted twice.
 
 The parent process starts a child (``kill_loop.py --child --db FILE``) that runs SimCord with
 the real bot on a real SQLite file, opens ``--tables`` tables (one member clicking and two
-computer seats each, small hands, computers at 0 s) and plays them: whenever it is the member's
+computer seats each, small hands, computers at 0 s; a bot that asks which computer player
+gets the plain one) and plays them: whenever it is the member's
 turn the child clicks the first enabled bid or card of their hand message (opened with "Your
 hand", or ``/kachuful hand`` when no public message carries the button), and when a game ends it
 starts the next one in that channel. The parent SIGKILLs the child at random moments, starts a
@@ -263,15 +264,19 @@ def instrument(env: Any, journal: Journal) -> None:
     Store.save_game = save_game  # type: ignore[method-assign]
 
 
-def _custom_ids(message: Any) -> list[tuple[str, bool]]:
+def _buttons(message: Any) -> list[dict[str, Any]]:
     found = []
     stack = list(message.components)
     while stack:
         component = stack.pop(0)
         if component.get("type") == 2 and component.get("custom_id"):
-            found.append((component["custom_id"], bool(component.get("disabled"))))
+            found.append(component)
         stack[0:0] = list(component.get("components") or [])
     return found
+
+
+def _custom_ids(message: Any) -> list[tuple[str, bool]]:
+    return [(b["custom_id"], bool(b.get("disabled"))) for b in _buttons(message)]
 
 
 def _lobby_table(message: Any) -> int | None:
@@ -436,8 +441,26 @@ class Child:
             # The lobby message was posted and not yet redrawn: wait for the publisher.
             return False
         emit(ev="click", what=act, game=row.id, version=row.version)
-        await self._click(member, stored, custom_id)
+        result = await self._click(member, stored, custom_id)
+        if act == "cpu" and result.ephemeral and result.response is not None:
+            await self._choose_level(channel, member, result.response.id)
         return True
+
+    async def _choose_level(self, channel: Any, member: Any, message_id: int) -> None:
+        """A bot that asks which computer player to add (a private chooser): the plain one."""
+        stored = self._stored(channel.id, message_id)
+        choices = [b for b in _buttons(stored) if not b.get("disabled")] if stored else []
+        if not choices:
+            return
+        try:
+            from bot.render.words import level_name  # type: ignore[attr-defined]
+
+            wanted = level_name("heuristic")
+        except (ImportError, AttributeError, KeyError, ValueError):
+            wanted = None
+        chosen = next((b for b in choices if b.get("label") == wanted), choices[0])
+        emit(ev="click", what="level")
+        await self._click(member, stored, chosen["custom_id"])
 
     def _hand_action(self, session: Any, member: Any) -> tuple[Any, str] | None:
         """The first enabled bid or card of the member's hand message, at the current move."""

@@ -122,6 +122,7 @@ class KachufulBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         ui.register(self)
+        self.tables.thinker.start()
         await self.tables.restore.run()
         await self.sync_commands()
         if self.heartbeat_file is not None:

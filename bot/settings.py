@@ -88,6 +88,14 @@ class Settings(BaseSettings):
         le=30 * 24,
         validation_alias=AliasChoices("KACHUFUL_IDLE_HOURS", "idle_hours"),
     )
+    # Worker processes for the slow computer level (search): its decisions run there, off the
+    # event loop. 0 decides in the bot's own process (for tests and tiny hosts).
+    computer_workers: int = Field(
+        default=1,
+        ge=0,
+        le=8,
+        validation_alias=AliasChoices("KACHUFUL_COMPUTER_WORKERS", "computer_workers"),
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -121,6 +129,7 @@ _ENV_NAMES = {
     "lobby_timeout_seconds": "KACHUFUL_LOBBY_TIMEOUT_SECONDS",
     "bot_delay_seconds": "KACHUFUL_BOT_DELAY_SECONDS",
     "idle_hours": "KACHUFUL_IDLE_HOURS",
+    "computer_workers": "KACHUFUL_COMPUTER_WORKERS",
 }
 _ALIAS_TO_FIELD = {alias.lower(): field for field, alias in _ENV_NAMES.items()}
 

@@ -32,10 +32,11 @@ class ButtonSpec:
 
     Actions: ("join"|"leave"|"cpu"|"start", table, version), ("hand", table),
     ("refresh", table), ("bid", table, version, n, blind), ("play", table, version, card),
-    ("unseen", table, version), ("look", table, version), ("back", table, seat).
+    ("unseen", table, version), ("look", table, version), ("back", table, seat),
+    ("level", table, version, level name).
     """
 
-    action: tuple[str | int | bool, ...]
+    action: tuple[str | int | bool, ...]  # a level name is the only text after the kind
     label: str
     style: Style = "secondary"
     disabled: bool = False

@@ -227,3 +227,16 @@ def leaderboard(board: Leaderboard, *, scope: str) -> MessageSpec:
         "Shared wins count as wins."
     )
     return MessageSpec(embeds=(embed,))
+
+
+def level_chooser(row: GameRow, levels: list[str]) -> MessageSpec:
+    """After "Add computer player": the levels this table allows, weakest first."""
+    from .words import LEVEL_DESCRIPTIONS, level_name, notice
+
+    lines = [notice("choose_level")]
+    lines += [f"**{level_name(level)}**: {LEVEL_DESCRIPTIONS.get(level, '')}" for level in levels]
+    buttons = tuple(
+        ButtonSpec(("level", row.id, row.version, level), level_name(level), "primary", emoji="🤖")
+        for level in levels
+    )
+    return MessageSpec(content="\n".join(lines), buttons=buttons)

@@ -61,9 +61,23 @@ def seat_ref(seat: Seat, *, mention: bool = False) -> str:
     return seat_name(seat)
 
 
+def level_name(level: str | None) -> str:
+    """A computer level as a player reads it: "Expert", "Casual", "Beginner"."""
+    return LEVEL_NAMES.get(level or "heuristic", level or "computer")
+
+
+LEVEL_NAMES = {"random": "Beginner", "heuristic": "Casual", "search": "Expert"}
+LEVEL_DESCRIPTIONS = {
+    "random": "plays any legal card: for learning the game.",
+    "heuristic": "bids and plays by rules of thumb, instantly.",
+    "search": "thinks ahead over possible deals: stronger than the best published search bots.",
+}
+
+
 def seat_kind(seat: Seat) -> str:
     if seat.user_id is None:
-        return " (computer player)" if seat.left_user_id is None else " (computer — player left)"
+        kind = f"computer · {level_name(seat.level)}"
+        return f" ({kind})" if seat.left_user_id is None else f" ({kind} — player left)"
     if seat.away:
         return " (away — computer playing)"
     return ""
@@ -161,6 +175,8 @@ NOTICES = {
     "left_lobby": "You left the table.",
     "new_host": "You left the table. <@{host}> is the host now.",
     "computer_sits": "{name} takes a seat.",
+    "choose_level": "Which computer player? The level shows at its seat.",
+    "no_computers": "Computer players cannot join tables in this channel.",
     "host_left_lobby_closed": "The host left; the lobby is closed.",
     "you_left_lobby_closed": "You left; the lobby is closed.",
     "lobby_closed_by": "The lobby was closed by {by}.",

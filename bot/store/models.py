@@ -28,6 +28,9 @@ class Seat:
     timeouts: int = 0
     left_user_id: int | None = None
     looked_deal: int | None = None
+    # The level of a computer seat (kachuful_core.players.LEVELS); None: a human's seat, or a
+    # computer seat made before levels existed (played at the heuristic level).
+    level: str | None = None
 
     @property
     def is_computer(self) -> bool:
@@ -50,6 +53,7 @@ class Seat:
             timeouts=int(data.get("timeouts", 0)),
             left_user_id=data.get("left_user_id"),
             looked_deal=data.get("looked_deal"),
+            level=data.get("level") if isinstance(data.get("level"), str) else None,
         )
 
 

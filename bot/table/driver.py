@@ -16,10 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from kachuful_core.players import HeuristicPlayer, act
+from kachuful_core import Game, Phase
+from kachuful_core.events import Event
+from kachuful_core.players import LEVELS, Decision, act
 
-from .session import TableSession, paused
+from .session import TableSession, paused, seat_level
 from .tables import Step
+from .thinking import SLOW_LEVELS
 
 if TYPE_CHECKING:
     from bot.store.models import GameRow
@@ -113,13 +116,34 @@ class Driver:
             if plan is None:
                 return
             await self._sleep(session, plan.delay)
-            step = self._step(plan)
+            decision = await self._think(session, plan) if plan.kind != "idle" else None
+            step = self._step(plan, decision)
             result = await self.tables.change(session, None, step)
             if result is not None and not result.commit and session.row.version == plan.version:
                 # Not saved (a locked database): try again a little later.
                 await self._sleep(session, min(RETRY_SECONDS, 2.0))
 
-    def _step(self, plan: Plan) -> Callable[[TableSession], Step | None]:
+    async def _think(self, session: TableSession, plan: Plan) -> Decision | None:
+        """A slow level's decision, taken in a worker without the table's lock (None: the
+        step decides in process). The view is read under the lock: never the state of a
+        change still being saved."""
+        async with session.lock:
+            row, game = session.row, session.game
+            if row.version != plan.version or game is None or game.turn is None:
+                return None
+            seat = game.turn
+            level = seat_level(row, seat)
+            if level not in SLOW_LEVELS:
+                return None
+            view = game.view(seat)
+            # Blind bids and looking at a hand change the view mid-turn: decided in process.
+            if view.may_bid_blind or (
+                view.phase is Phase.PLAYING and view.hand is None and not view.play_unseen
+            ):
+                return None
+        return await self.tables.thinker.decide(level, seed_of(row.id, seat), view)
+
+    def _step(self, plan: Plan, decision: Decision | None) -> Callable[[TableSession], Step | None]:
         if plan.kind == "idle":
             return lambda session: self._close_idle(session, plan.version)
         timed_out = plan.kind == "clock"
@@ -132,16 +156,23 @@ class Driver:
             seat = game.turn
             if seat is None:
                 return None
-            player = session.players.get(seat)
-            if player is None:
-                player = session.players[seat] = HeuristicPlayer(seed=row.id * 10 + seat)
-            events = act(game, seat, player)
+            level = seat_level(row, seat)
+            if decision is not None:
+                events = apply_decision(game, seat, decision)
+            else:
+                player = session.players.get((seat, level))
+                if player is None:
+                    player = LEVELS[level](seed_of(row.id, seat))
+                    session.players[(seat, level)] = player
+                events = act(game, seat, player)
             entry = row.seats[seat]
             if timed_out:
                 entry.timeouts += 1
                 if entry.timeouts >= MAX_TIMEOUTS:
                     entry.away = True
-            log.debug("table %s: move %s by the computer (seat %s)", row.id, version, seat)
+            log.debug(
+                "table %s: move %s by the computer (seat %s, %s)", row.id, version, seat, level
+            )
             return Step(commit=True, events=events)
 
         return step
@@ -162,3 +193,18 @@ class Driver:
             "table %s: closed after %sh with everyone away", row.id, self.tables.settings.idle_hours
         )
         return Step(commit=True)
+
+
+def seed_of(table: int, seat: int) -> int:
+    """A computer seat's seed: the same for the seat's every decision (players are
+    deterministic for a seed and keep no state between calls)."""
+    return table * 10 + seat
+
+
+def apply_decision(game: Game, seat: int, decision: Decision) -> list[Event]:
+    """A decision taken in a worker, applied (the engine checks it like any click)."""
+    if decision.kind == "bid" and decision.bid is not None:
+        return game.bid(seat, decision.bid)
+    if decision.kind == "card":
+        return game.play_unseen(seat) if decision.card is None else game.play(seat, decision.card)
+    raise ValueError(f"a worker's decision cannot be applied here: {decision.kind}")

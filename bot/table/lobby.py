@@ -16,8 +16,8 @@ from bot.ui import send_kwargs
 from kachuful_core import Game
 
 from .publisher import digest
-from .session import TableSession, build_rules
-from .tables import Reply, Step, refusal
+from .session import TableSession, build_rules, joinable_levels
+from .tables import Reply, Step, private, refusal
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -216,9 +216,11 @@ class Lobby:
                 return refusal("not_seated")
             if len(row.seats) >= row.max_seats:
                 return refusal("table_full")
-            name = render.computer_name({s.name for s in row.seats}, len(row.seats) + 1)
-            row.seats.append(Seat(user_id=None, name=name))
-            return self._changed(session, on_lobby, render.notice("computer_sits", name=name))
+            levels = joinable_levels(row)
+            if not levels:
+                return private(render.notice("no_computers"))
+            # The levels on offer, privately: the chosen one takes a seat (add_computer).
+            return Step(reply=Reply(render.level_chooser(row, levels)))
         if act == "start":
             if user.id != row.host_id:
                 return refusal("not_host")
@@ -226,6 +228,35 @@ class Lobby:
                 return refusal("need_players")
             return self._start(session)
         raise ValueError(act)
+
+    async def add_computer(
+        self, interaction: discord.Interaction[Any], table: int, version: int, level: str
+    ) -> None:
+        """A level chosen after "Add computer player": a computer player of it sits down."""
+        session = self.tables.find(interaction, table)
+        if session is None:
+            await self.tables.refuse(interaction, self.tables.missing(table=table))
+            return
+        user_id = interaction.user.id
+
+        def step(session: TableSession) -> Step:
+            row = session.row
+            if row.status != "lobby":
+                return refusal("not_lobby")
+            if row.seat_of(user_id) is None:
+                return refusal("not_seated")
+            if version != row.version:
+                return refusal("stale")
+            if len(row.seats) >= row.max_seats:
+                return refusal("table_full")
+            if level not in joinable_levels(row):
+                return private(render.notice("no_computers"))
+            name = render.computer_name({s.name for s in row.seats}, len(row.seats) + 1)
+            row.seats.append(Seat(user_id=None, name=name, level=level))
+            words = render.notice("computer_sits", name=name)
+            return Step(reply=Reply(MessageSpec(content=words), edit=True), commit=True)
+
+        await self.tables.change(session, interaction, step)
 
     def _changed(self, session: TableSession, on_lobby: bool, words: str) -> Step:
         if on_lobby:

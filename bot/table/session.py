@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.render.words import resolve_max_hand
 from bot.store.models import GameRow, ResultRow
 from kachuful_core import Game, KachufulError, Phase, Rules, score_summary
-from kachuful_core.players import Player
+from kachuful_core.players import LEVELS, Player
 
 if TYPE_CHECKING:
     from .hands import HandPublisher
@@ -53,7 +53,7 @@ class TableSession:
         # When the turn clock of the human to act runs out (None when a computer acts).
         self.deadline: datetime | None = None
         self.hands: dict[int, HandHandle] = {}
-        self.players: dict[int, Player] = {}
+        self.players: dict[tuple[int, str], Player] = {}  # (seat, level) -> player
         # (user id, move counter) -> what that click did, for a second click of the same button.
         self.recent: OrderedDict[tuple[int, int], str] = OrderedDict()
         self.closed = False
@@ -135,3 +135,28 @@ def results_of(row: GameRow, game: Game) -> list[ResultRow]:
             )
         )
     return results
+
+
+def joinable_levels(row: GameRow) -> list[str]:
+    """The computer levels that may take a seat at this table, weakest first (the channel's
+    settings, copied into the table's options when it opened; every level by default)."""
+    if row.rules.get("computers", True) is False:
+        return []
+    chosen = row.rules.get("computer_levels")
+    if not isinstance(chosen, list):
+        return list(LEVELS)
+    return [level for level in LEVELS if level in chosen]
+
+
+def takeover_level(row: GameRow) -> str:
+    """The level that plays a seat handed to the computer (time-outs, a player who left): the
+    strongest the table allows (the heuristic if it allows none)."""
+    levels = joinable_levels(row)
+    return levels[-1] if levels else "heuristic"
+
+
+def seat_level(row: GameRow, seat: int) -> str:
+    entry = row.seats[seat]
+    if entry.user_id is None and entry.left_user_id is None:
+        return entry.level if entry.level in LEVELS else "heuristic"
+    return takeover_level(row)

@@ -35,6 +35,7 @@ from kachuful_core.events import Event, GameEnded
 from .hands import HandPublisher
 from .publisher import Publisher, RateLimits
 from .session import HandHandle, TableSession, forget_record, paused, rebuild_game, results_of
+from .thinking import Thinker
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -106,6 +107,7 @@ class Tables:
         self.damaged: dict[int, GameRef] = {}
         self.create_lock = asyncio.Lock()
         self.limits = RateLimits(clock)
+        self.thinker = Thinker(workers=settings.computer_workers)
         self.stopping = False
         self.lobby = Lobby(self)
         self.play = Play(self)
@@ -350,6 +352,7 @@ class Tables:
             for publisher in (session.publisher, session.hand_publisher):
                 if publisher is not None:
                     publisher.stop()
+        self.thinker.close()
 
     # ------------------------------------------------------------------ helpers
 

@@ -64,11 +64,28 @@ async def answer_unknown_click(interaction: discord.Interaction[Any]) -> None:
         return
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = data.get("custom_id")
-    if isinstance(custom_id, str) and matches_any(custom_id):
+    if (
+        isinstance(custom_id, str)
+        and matches_any(custom_id)
+        and _on_message(interaction, custom_id)
+    ):
         return
     with contextlib.suppress(discord.HTTPException):
         if not interaction.response.is_done():
             await interaction.response.send_message(render.refusal("dead_button"), ephemeral=True)
+
+
+def _on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
+    """Whether the clicked message holds a button with this custom_id: discord.py drops, with
+    no answer, a click whose custom_id its message does not hold."""
+    message = interaction.message
+    if message is None:
+        return False
+    return any(
+        getattr(child, "custom_id", None) == custom_id
+        for row in message.components
+        for child in getattr(row, "children", ())
+    )
 
 
 def _tables(interaction: discord.Interaction[Any]) -> Tables:
@@ -117,6 +134,8 @@ def custom_id(action: tuple[str | int | bool, ...]) -> str:
     """The custom_id of a button action (see ButtonSpec): the one place its layout is written;
     each DynamicItem's template below parses it back."""
     kind, *args = action
+    if kind == "level":
+        return f"kf:c:{int(args[0])}:{int(args[1])}:{args[2]}"
     fields = ":".join(str(int(arg)) for arg in args)  # bools as 0/1
     if kind in LOBBY_ACTS:
         return f"kf:l:{kind}:{fields}"
@@ -162,6 +181,32 @@ class LobbyButton(
             self,
             interaction,
             _tables(interaction).lobby.click(interaction, self.table, self.version, self.act),
+        )
+
+
+class LevelButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"kf:c:(?P<table>{_N}):(?P<ver>{_N}):(?P<level>[a-z]{{1,16}})",
+):
+    """A computer level offered after "Add computer player" (a private message)."""
+
+    def __init__(self, table: int, version: int, level: str, **button: Any) -> None:
+        super().__init__(_button(("level", table, version, level), **button))
+        self.table, self.version, self.level = table, version, level
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LevelButton:
+        return cls(_int(match["table"]), _int(match["ver"]), match["level"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _guarded(
+            self,
+            interaction,
+            _tables(interaction).lobby.add_computer(
+                interaction, self.table, self.version, self.level
+            ),
         )
 
 
@@ -329,6 +374,7 @@ class BackButton(
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
+    LevelButton,
     HandButton,
     RefreshButton,
     BidButton,

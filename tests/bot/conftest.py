@@ -31,6 +31,7 @@ def settings(tmp_path: Path) -> Settings:
         bot_delay_seconds=0,  # computer players act at once (a pause would be real time)
         turn_seconds=90,
         lobby_timeout_seconds=900,
+        computer_workers=0,  # the search level decides in process (a worker is its own test)
     )
 
 

@@ -231,6 +231,7 @@ async def start_game(
     members: list[simcord.MemberActor],
     *,
     computers: int = 0,
+    level: str = "heuristic",
     **options: Any,
 ) -> Table:
     """The first member opens a table, the others join, computers are added, the host starts."""
@@ -241,11 +242,22 @@ async def start_game(
     for member in members[1:]:
         await member.slash(channel, "kachuful join")
     for _ in range(computers):
-        await host.click(lobby_message(channel), label="Add computer player")
+        await add_computer(host, channel, level)
     await host.click(lobby_message(channel), label="Start (host)")
     table = Table(env, channel, members)
     assert table.session.row.status == "running"
     return table
+
+
+async def add_computer(
+    member: simcord.MemberActor, channel: simcord.ChannelHandle, level: str = "heuristic"
+) -> simcord.InteractionResult:
+    """ "Add computer player" on the lobby, then the level, on the private chooser."""
+    from bot.render.words import level_name
+
+    offered = await member.click(lobby_message(channel), label="Add computer player")
+    assert offered.ephemeral and offered.response is not None, "no level chooser"
+    return await member.click(offered.response, label=level_name(level))
 
 
 async def craft_click(

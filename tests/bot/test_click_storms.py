@@ -185,7 +185,15 @@ class Storm:
             self.state = await self.stored_state()
         return self.state
 
-    async def check(self, clicks: list[tuple[simcord.MemberActor, int, str]], before: Any) -> Any:
+    async def check(
+        self,
+        clicks: list[tuple[simcord.MemberActor, int, str]],
+        before: Any,
+        must_move: str | None = None,
+    ) -> Any:
+        """After a click (or clicks delivered at once). ``must_move``: the custom id of an
+        enabled bid or card of the player to act, at the current move counter, was clicked:
+        that move must be made (answered and lost would be worse than refused)."""
         errors = self.env.errors_since(self.errors)
         assert not errors, f"the bot raised: {[type(e).__name__ for e in errors]}"
         after = await self.stored_state()
@@ -195,17 +203,22 @@ class Storm:
             session = table.session
             if session is None:  # finished: the table is closed
                 assert stored.status == "finished" and game.turn is None
-                continue
-            live = session.game
-            assert session.row.version == stored.version, "memory and disk: move counters"
-            assert [s.to_json() for s in session.row.seats] == [s.to_json() for s in stored.seats]
-            assert same_game(live, game), f"table {table_id}: memory and the stored record differ"
+            else:
+                live = session.game
+                assert session.row.version == stored.version, "memory and disk: move counters"
+                seats = [s.to_json() for s in stored.seats]
+                assert [s.to_json() for s in session.row.seats] == seats
+                assert same_game(live, game), f"table {table_id}: memory and record differ"
             # The moves of players (not computers) this click made.
             old_stored, old_game, old_moves = before[table_id]
             humans = {i for i, s in enumerate(stored.seats) if not s.computer_plays}
             made = [m for m in moves[len(old_moves) :] if m[0] in humans]
             assert moves[: len(old_moves)] == old_moves, "a stored move changed"
             assert len(made) <= 1, f"one click, {len(made)} moves of players"
+            if must_move is not None and may_move(must_move, table_id, old_stored.version):
+                parts = must_move.split(":")
+                want = (old_game.turn, "bid" if parts[1] == "b" else "play", int(parts[4]))
+                assert made == [want], f"table {table_id}: a current button did not move"
             if stored.version != old_stored.version:
                 assert made, "the move counter moved without a player's move"
                 to_act = old_stored.seats[old_game.turn].user_id
@@ -292,21 +305,21 @@ def forged_ids(storm: Storm) -> st.SearchStrategy[str]:
         st.sampled_from([None, None, *DIGITS]),
         st.sampled_from([None, None, "", "x", "-1", " 1", "1 "]),
     )
-    # Near-copies of real ids: one field of a real button's id changed. (Drawn by index: a
-    # failing example prints its draws, and a hand's buttons name cards not played yet.)
-    real = [cid for _, m in storm.hand_messages() for cid in ids_of(m)]
-    near = (
-        st.builds(
-            lambda index, at, value: change_field(real[index], at, value),
-            st.integers(min_value=0, max_value=len(real) - 1),
-            st.integers(min_value=0, max_value=6),
-            st.sampled_from(["０", "３", "٣", "00", "-1", "", "999999", str(version + 1)]),
-        )
-        if real
-        else structured
-    )
     text = st.text(min_size=1, max_size=100)
-    return st.one_of(structured, near, text)
+    return st.one_of(structured, text)
+
+
+def near_copy(storm: Storm, data: st.DataObject) -> str | None:
+    """A real button's id with one field changed. (Drawn by index and built here: a failing
+    example prints its draws, and a hand's buttons name cards not played yet.)"""
+    real = [cid for _, m in storm.hand_messages() for cid in ids_of(m)]
+    if not real:
+        return None
+    version = max((t.session.row.version for t in storm.running()), default=0)
+    values = ["０", "３", "٣", "00", "-1", "", "999999", str(version + 1), str(version - 1)]
+    custom_id = pick(data, real, "real button")
+    at = data.draw(st.integers(min_value=0, max_value=6), label="field")
+    return change_field(custom_id, at, pick(data, values, "new value"))
 
 
 def change_field(custom_id: str, at: int, value: str) -> str:
@@ -316,10 +329,11 @@ def change_field(custom_id: str, at: int, value: str) -> str:
 
 
 def redact(custom_id: str) -> str:
-    """A custom id as a failure message may show it: no card of a hand."""
+    """A custom id as a failure message may show it: no card of a hand (after the table and
+    the move counter, a field may name one)."""
     parts = custom_id.split(":")
-    if parts[:2] == ["kf", "p"] and len(parts) > 4:
-        parts[4:] = ["<card>"]
+    if len(parts) > 4:
+        parts[4:] = ["…"]
     return ":".join(parts)
 
 
@@ -344,8 +358,15 @@ async def one_click(storm: Storm, data: st.DataObject) -> None:
     before = await storm.before()
     clicks: list[tuple[simcord.MemberActor, int, str]] = []
     results: list[simcord.InteractionResult] = []
+    must_move = None
     table = pick(data, running, "table")
+    to_act = table.member_at(table.game.turn)
+    assert to_act is not None
     if kind in ("current", "double", "two players"):
+        if data.draw(st.booleans(), label="a new hand message first"):
+            # The older one is left as it is: its buttons go stale once the player acts.
+            clicks.append((to_act, table.channel.id, f"kf:h:{storm.ids[table.channel.id]}"))
+            results.append(await storm.open_hand(table, to_act))
         current = storm.current_click(table)
         if current is None:
             member = table.member_at(table.game.turn)
@@ -356,8 +377,10 @@ async def one_click(storm: Storm, data: st.DataObject) -> None:
             member, message, cid = current
             clicks.append((member, message.channel.id, cid))
             results.append(await member.click(message, custom_id=cid))
+            must_move = cid
         elif kind == "double":
             member, message, cid = current
+            must_move = cid
             copies = data.draw(st.integers(min_value=2, max_value=3), label="copies")
             clicks += [(member, message.channel.id, cid)] * copies
             results += await simultaneous_clicks(storm.env, [(member, message, cid)] * copies)
@@ -368,12 +391,17 @@ async def one_click(storm: Storm, data: st.DataObject) -> None:
                     batch.append((owner, message, ids_of(message)[0]))
             clicks += [(m, msg.channel.id, cid) for m, msg, cid in batch]
             results += await simultaneous_clicks(storm.env, batch)
+            must_move = current[2]
     elif kind == "open":
-        member = pick(data, storm.members, "member")
+        member = pick(data, [to_act, *storm.members], "member")
         clicks.append((member, table.channel.id, f"kf:h:{storm.ids[table.channel.id]}"))
         results.append(await storm.open_hand(table, member))
     elif kind == "stale":
-        kept = storm.hand_messages()
+        # Mostly an older hand message of the player to act: a stale bid or card of theirs is
+        # what a missing move-counter check would let through.
+        kept = [(o, m) for o, m in storm.hand_messages(to_act) if m.channel.id == table.channel.id]
+        if not kept or data.draw(st.integers(min_value=0, max_value=3), label="anyone's") == 0:
+            kept = storm.hand_messages()
         if not kept:
             return
         member, message = pick(data, kept, "hand message")
@@ -414,7 +442,8 @@ async def one_click(storm: Storm, data: st.DataObject) -> None:
                 clicks.append((member, message.channel.id, cid))
                 results.append(await member.click(message, custom_id=cid))
         if not clicks:
-            cid = data.draw(forged_ids(storm), label="custom id")
+            near = near_copy(storm, data) if data.draw(st.booleans(), label="near") else None
+            cid = near if near is not None else data.draw(forged_ids(storm), label="custom id")
             clicks.append((member, message.channel.id, cid))
             results.append(await craft_click(storm.env, member, message, cid))
     for result, (member, _, cid) in zip(results, clicks, strict=True):
@@ -422,7 +451,7 @@ async def one_click(storm: Storm, data: st.DataObject) -> None:
         assert result.acknowledged, f"{what} was not answered"
         shown = result.response.content if result.response is not None else ""
         assert "interaction failed" not in (shown or "").lower(), what
-    await storm.check(clicks, before)
+    await storm.check(clicks, before, must_move)
 
 
 async def finish(storm: Storm) -> None:
@@ -443,7 +472,7 @@ async def finish(storm: Storm) -> None:
                 result = await owner.click(message, custom_id=cid)
                 clicks = [(owner, table.channel.id, cid)]
             assert result.acknowledged
-            await storm.check(clicks, before)
+            await storm.check(clicks, before, clicks[0][2] if current else None)
         assert table.session is None, "the game did not finish"
         results = await storm.env.bot.store.results_for_game(storm.ids[table.channel.id])
         assert len(results) == 3

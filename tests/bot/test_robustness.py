@@ -75,9 +75,19 @@ async def test_joining_at_the_same_moment_seats_everyone(env: simcord.Env) -> No
 
     # Adding a computer twice from the same lobby picture adds one: the second is stale.
     lobby = lobby_message(channel)
-    cpu = button(lobby, "Add computer player").custom_id
-    results = await simultaneous_clicks(env, [(asha, lobby, cpu), (bilal, lobby, cpu)])
+    offers = [await m.click(lobby, label="Add computer player") for m in (asha, bilal)]
+    assert len(session.row.seats) == 4  # the levels are only offered, privately
+    choosers = [
+        next(m for m in channel.history(viewer=member) if m.id == offer.response.id)
+        for member, offer in zip((asha, bilal), offers, strict=True)
+    ]
+    clicks = [
+        (member, chooser, button(chooser, "Casual").custom_id)
+        for member, chooser in zip((asha, bilal), choosers, strict=True)
+    ]
+    results = await simultaneous_clicks(env, clicks)
     assert len(session.row.seats) == 5
+    assert session.row.seats[4].level == "heuristic"
     assert sum("out of date" in (r.response.content or "") for r in results) == 1
 
 

@@ -1,0 +1,80 @@
+"""Computer decisions that take long (the search level: up to 200 ms), off the event loop.
+
+A decision of the search level is a pure function of picklable values
+(``kachuful_core.players.decide``), run in a worker process: the GIL would make a thread no
+help, and 200 ms on the event loop would delay every other table's clicks. Bounded: a table's
+driver waits for its one decision before it plans again, and at most ``queue`` decisions are
+handed to the workers at once (the rest wait their turn here, not in the pool's queue). A
+decision that fails or takes too long is taken by the heuristic instead, in process, so that
+no table waits for ever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+from kachuful_core import SeatView
+from kachuful_core.players import Decision, decide
+
+log = logging.getLogger(__name__)
+
+SLOW_LEVELS = frozenset({"search"})
+DECISION_TIMEOUT = 5.0
+
+
+def _warm_up() -> None:
+    """Import the players in the worker once, before its first decision is timed."""
+    import kachuful_core.players  # noqa: F401
+
+
+class Thinker:
+    def __init__(self, workers: int = 1, queue: int = 4) -> None:
+        self.workers = workers
+        self._slots = asyncio.Semaphore(queue)
+        self._pool: ProcessPoolExecutor | None = None
+        self.decisions = 0
+        self.fallbacks = 0
+        self.levels: Counter[str] = Counter()  # decisions asked for, by level
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # forkserver: the bot's process has threads (aiosqlite), which fork would copy.
+            context = multiprocessing.get_context("forkserver")
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context, initializer=_warm_up
+            )
+        return self._pool
+
+    def start(self) -> None:
+        """Start the workers now: the first decision would otherwise wait for them (1-2 s)."""
+        if self.workers:
+            self._executor().submit(_warm_up)
+
+    async def decide(self, level: str, seed: int, view: SeatView) -> Decision:
+        self.levels[level] += 1
+        if not self.workers:
+            return decide(level, seed, view)
+        async with self._slots:
+            loop = asyncio.get_running_loop()
+            try:
+                future = loop.run_in_executor(self._executor(), decide, level, seed, view)
+                decision = await asyncio.wait_for(future, DECISION_TIMEOUT)
+            except (TimeoutError, OSError, RuntimeError) as error:
+                # RuntimeError covers a broken pool (a worker that died): start a new one.
+                log.warning(
+                    "a %s decision failed (%s); the heuristic decides", level, type(error).__name__
+                )
+                self.fallbacks += 1
+                self.close()
+                return decide("heuristic", seed, view)
+        self.decisions += 1
+        return decision
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
