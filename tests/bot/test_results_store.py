@@ -500,3 +500,22 @@ async def test_a_kept_period_ranking_is_dropped_when_a_game_finishes(store: Stor
         guild_id=GUILD, channel_id=CHANNEL, scope="server", period="7d", sort="wins", now=day
     )
     assert [(r.user_id, r.wins) for r in server.rows] == [(2, 2), (1, 1), (3, 0)]
+
+
+async def test_a_computer_seats_level_is_kept_with_its_result(store: Store) -> None:
+    seats = [Seat(user_id=1, name="Asha"), Seat(user_id=None, name="Robo 🤖", level="search")]
+    game = await store.create_game(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=1, rules={}, max_seats=3, seats=seats
+    )
+    game.status = "finished"
+    game.version = 1
+    await store.save_game(game, results=[result(0, 1, 10, False), result(1, None, 30, True)])
+    rows = await store.reads._all("SELECT seat, level, name FROM results ORDER BY seat")
+    assert rows == [(0, None, "Asha"), (1, "search", "Robo 🤖")]
+    asha = await store.reads.player_stats(guild_id=GUILD, user_id=1)
+    beaten_by_heuristic = rating.rate_game(
+        [rating.RatedSeat(10, rating.NEW_PLAYER), rating.RatedSeat(30, None, "heuristic")]
+    )[0]
+    assert asha is not None and beaten_by_heuristic is not None
+    # Losing to the search level costs less than losing to the heuristic one.
+    assert asha.rating is not None and asha.rating > beaten_by_heuristic.ordinal
