@@ -24,7 +24,14 @@ from bot.table.publisher import CHANNEL_POSTS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.kachuful",)
+# cogs.kachuful first: it is the /kachuful group the feature cogs add their commands to.
+EXTENSIONS = (
+    "cogs.kachuful",
+    "cogs.leaderboard",
+    "cogs.stats",
+    "cogs.history",
+    "cogs.settings",
+)
 
 
 class StartupError(Exception):

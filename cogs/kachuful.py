@@ -1,4 +1,7 @@
-"""The /kachuful command group. Thin: each command hands over to the table code (bot.table)."""
+"""The /kachuful command group. Thin: each command hands over to the table code (bot.table).
+
+This cog is the group; feature cogs (cogs/leaderboard.py, cogs/stats.py, cogs/history.py,
+cogs/settings.py) add their subcommands to it, as cogs/group.py explains."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.options import check_scope, check_start
+from bot.options import check_start
 from bot.ui import send_kwargs
 
 if TYPE_CHECKING:
@@ -46,10 +49,6 @@ MODE_CHOICES: list[Choice[str]] = [
     Choice(name="In a thread opened from the lobby", value="thread"),
 ]
 PLAYER_CHOICES: list[Choice[int]] = [Choice(name=f"{n} seats", value=n) for n in range(3, 8)]
-SCOPE_CHOICES: list[Choice[str]] = [
-    Choice(name="This channel", value="channel"),
-    Choice(name="This server", value="server"),
-]
 
 
 @app_commands.guild_only()
@@ -133,22 +132,6 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
     )
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.play.stop(interaction)
-
-    @app_commands.command(name="leaderboard", description="The best players")
-    @app_commands.describe(scope="This channel (default) or the whole server")
-    @app_commands.choices(scope=SCOPE_CHOICES)
-    async def leaderboard(
-        self, interaction: discord.Interaction[Any], scope: str = "channel"
-    ) -> None:
-        refusal = check_scope(scope)
-        if refusal is not None:
-            await interaction.response.send_message(refusal, ephemeral=True)
-            return
-        await self.tables.read.leaderboard(interaction, scope)
-
-    @app_commands.command(name="export", description="The record of the last finished game here")
-    async def export(self, interaction: discord.Interaction[Any]) -> None:
-        await self.tables.read.export(interaction)
 
     @app_commands.command(name="help", description="How to play")
     async def help(self, interaction: discord.Interaction[Any]) -> None:

@@ -462,3 +462,51 @@ _DEAL_LINES = (
 def _format_deal(deal: dict[str, Any]) -> str:
     lines = [", ".join(f'"{key}": {json.dumps(deal[key])}' for key in keys) for keys in _DEAL_LINES]
     return "    {" + ",\n     ".join(lines) + "}"
+
+
+# ---- public records -------------------------------------------------------------------------
+
+
+def _deal_played_out(deal: dict[str, Any], players: int) -> bool:
+    hands = deal.get("hands") or []
+    tricks = deal.get("tricks") or []
+    size = len(hands[0]) if hands else 0
+    return len(tricks) == size and all(len(trick) == players for trick in tricks)
+
+
+def public_record(document: dict[str, Any]) -> dict[str, Any]:
+    """The part of a game's record that reveals no card still held: the deals played out to
+    their last trick (every card of their hands has been played, so their hands hide
+    nothing). It is itself a valid ``kachuful-record/1`` document (RECORD.md requires each
+    listed deal's hands as dealt, so the deal in progress cannot be listed): the public part
+    of that deal is :func:`deal_in_progress`. Pure: ``document`` is not changed."""
+    players = len(document["players"])
+    out = {key: value for key, value in document.items() if key != "deals"}
+    out["deals"] = []
+    for deal in document.get("deals", []):
+        if not _deal_played_out(deal, players):
+            break
+        out["deals"].append(json.loads(json.dumps(deal)))
+    return out
+
+
+def deal_in_progress(document: dict[str, Any]) -> dict[str, Any] | None:
+    """What everyone at the table has seen of the deal being played: its index in the
+    schedule, the bids so far and the completed tricks (a trick still on the table and every
+    card in a hand left out). None when no deal is in progress."""
+    players = len(document["players"])
+    deals = document.get("deals", [])
+    for number, deal in enumerate(deals):
+        if _deal_played_out(deal, players):
+            continue
+        out: dict[str, Any] = {
+            "deal": int(document.get("start_deal", 0)) + number,
+            "bids": list(deal.get("bids") or [None] * players),
+            "tricks": [list(t) for t in deal.get("tricks") or [] if len(t) == players],
+        }
+        if deal.get("blind") is not None:
+            out["blind"] = list(deal["blind"])
+        if "turned" in deal:
+            out["turned"] = deal["turned"]  # turned face up for everyone to see
+        return out
+    return None

@@ -4,6 +4,11 @@ One SQLite file in WAL mode, opened with aiosqlite. Schema changes are the numbe
 ``migrations/`` applied in order at start-up and recorded in ``schema_version``. Every applied
 action is written by one :meth:`Store.save_game` call: one transaction, guarded by the game's
 move counter so that two writers can never both win.
+
+A finished game's results, aggregates and rating changes are written in the transaction that
+marks it finished (:mod:`.results`). Reads for leaderboards, statistics and history go through
+:attr:`Store.reads` (:mod:`.stats`): a second, read-only connection that WAL lets run beside
+the writer, never under the writer's lock, so that no move waits for a read.
 """
 
 from __future__ import annotations
@@ -24,8 +29,13 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
 
+from bot import rating as _rating
+
+from . import results as _results
+from . import stats as _stats
 from .models import (
     OPEN_STATUSES,
+    DealLine,
     Delivered,
     GameRef,
     GameRow,
@@ -38,6 +48,7 @@ from .models import (
 
 __all__ = [
     "ChannelBusy",
+    "DealLine",
     "Delivered",
     "GameRef",
     "GameRow",
@@ -149,8 +160,11 @@ def load_migrations() -> list[tuple[int, str, str]]:
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
     found.sort()
     versions = [version for version, _, _ in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise StoreError(f"migrations must be numbered 0001, 0002, ... without gaps: {versions}")
+    # Numbers are unique and start at 1. A gap is allowed: branches developed side by side
+    # reserve numbers (0002 on one, 0003 on another), and migrate() applies every file not
+    # yet recorded, so a database migrated before the gap was filled still gets the file.
+    if len(set(versions)) != len(versions) or (versions and versions[0] != 1):
+        raise StoreError(f"migrations must be numbered 0001, 0002, ... once each: {versions}")
     return found
 
 
@@ -310,8 +324,14 @@ _UPDATE_GAME = (
 )
 _INSERT_RESULT = (
     "INSERT INTO results (game_id, seat, guild_id, channel_id, user_id, score, won,"
-    " bids_exact, bids, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " bids_exact, bids, finished_at, name, level, place)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+
+# Python steps of a migration, run in its transaction after its SQL.
+_AFTER_MIGRATION: dict[int, Callable[[aiosqlite.Connection], Awaitable[None]]] = {
+    3: _results.backfill,
+}
 
 
 class Store:
@@ -324,6 +344,14 @@ class Store:
         # One connection serves every table: transactions must not interleave.
         self._lock = asyncio.Lock()
         self._closed = False
+        self._reads: _stats.Reads | None = None
+
+    @property
+    def reads(self) -> _stats.Reads:
+        """Leaderboards, statistics, history and settings, on the read-only connection."""
+        if self._reads is None:
+            raise StoreError("the store is not open")
+        return self._reads
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -350,6 +378,7 @@ class Store:
             ):
                 await _run(db, pragma)
             await store.migrate()
+            store._reads = await _stats.Reads.open(path)
         except sqlite3.Error as error:
             await db.close()
             reason = "it is locked by another process" if _is_busy(error) else str(error)
@@ -366,6 +395,9 @@ class Store:
         if self._closed:
             return
         self._closed = True
+        if self._reads is not None:
+            # First: a reader's open snapshot would keep the checkpoint from emptying the WAL.
+            await self._reads.close()
         try:
             await _run(self._db, "PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as error:
@@ -418,21 +450,26 @@ class Store:
             "CREATE TABLE IF NOT EXISTS schema_version ("
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
         )
-        current = await self.schema_version()
+        async with self._db.execute("SELECT version FROM schema_version") as cursor:
+            done = {int(row[0]) for row in await cursor.fetchall()}
         applied: list[int] = []
         migrations = load_migrations()
-        if current > len(migrations):
+        known = {version for version, _, _ in migrations}
+        if done - known:
             raise StoreError(
-                f"the database is at schema version {current}, newer than this bot "
-                f"({len(migrations)}); upgrade the bot"
+                f"the database is at schema version {max(done)}, newer than this bot "
+                f"({max(known)}); upgrade the bot"
             )
         for version, name, script in migrations:
-            if version <= current:
+            if version in done:
                 continue
             await _run(self._db, "BEGIN IMMEDIATE")
             try:
                 for statement in split_statements(script):
                     await _run(self._db, statement)
+                after = _AFTER_MIGRATION.get(version)
+                if after is not None:
+                    await after(self._db)
                 await _run(
                     self._db,
                     "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
@@ -543,28 +580,40 @@ class Store:
             game.id,
             based_on,
         )
+        finished_at = _iso(now)
+        seats = _finished_seats(game, list(results), record)
         rows = [
             (
                 game.id,
-                result.seat,
+                seat.seat,
                 game.guild_id,
                 game.channel_id,
-                result.user_id,
-                result.score,
-                int(result.won),
-                result.bids_exact,
-                result.bids,
-                _iso(now),
+                seat.user_id,
+                seat.score,
+                int(seat.won),
+                seat.bids_exact,
+                seat.bids,
+                finished_at,
+                seat.name,
+                seat.level,
+                seat.place,
             )
-            for result in results
+            for seat in seats
         ]
-        await self._write_game(game.id, based_on, update, rows)
+        await self._write_game(game, based_on, update, rows, seats, finished_at)
         game.updated_at = now
 
     @_serialized
     async def _write_game(
-        self, game_id: int, based_on: int, update: tuple[Any, ...], rows: list[tuple[Any, ...]]
+        self,
+        game: GameRow,
+        based_on: int,
+        update: tuple[Any, ...],
+        rows: list[tuple[Any, ...]],
+        seats: list[_results.FinishedSeat],
+        finished_at: str,
     ) -> None:
+        game_id = game.id
         # Each await here is a round trip to the database thread, and other tables queue on the
         # store's lock meanwhile: a move without results is one UPDATE, its own transaction
         # (autocommit); only a finished game needs BEGIN ... COMMIT around its results.
@@ -576,6 +625,16 @@ class Store:
                 raise StaleWrite(f"game {game_id} is not at version {based_on}")
             if rows:
                 await self._db.executemany(_INSERT_RESULT, rows)
+                # Aggregates and ratings in the same transaction: a game counts once or not
+                # at all, whenever the process dies.
+                await _results.apply_finished_game(
+                    self._db,
+                    game_id=game_id,
+                    guild_id=game.guild_id,
+                    channel_id=game.channel_id,
+                    finished_at=finished_at,
+                    seats=seats,
+                )
         except BaseException:
             if rows:
                 await _run(self._db, "ROLLBACK")
@@ -754,6 +813,27 @@ class Store:
         await _run(self._db, "COMMIT")
         return changed == 1
 
+    # ------------------------------------------------------------------ channel settings
+
+    async def channel_settings(self, channel_id: int) -> dict[str, Any]:
+        """This channel's defaults for its next game (empty when none were set); read on the
+        read-only connection, so /kachuful start never waits on the writer for them."""
+        return await self.reads.channel_settings(channel_id)
+
+    @_serialized
+    async def set_channel_settings(
+        self, *, guild_id: int, channel_id: int, settings: dict[str, Any], updated_by: int
+    ) -> None:
+        """Replace this channel's defaults (checked by the caller: bot.channel_settings)."""
+        await _run(
+            self._db,
+            "INSERT INTO channel_settings (channel_id, guild_id, settings, updated_by, updated_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_id) DO UPDATE SET"
+            " guild_id = excluded.guild_id, settings = excluded.settings,"
+            " updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (channel_id, guild_id, _dump(settings), updated_by, _iso(self._clock())),
+        )
+
     # ------------------------------------------------------------------ leaderboards
 
     @_serialized
@@ -823,6 +903,42 @@ class Store:
             for row in rows
         ]
         return Leaderboard(rows=board, total_games=total_games)
+
+
+def _finished_seats(
+    game: GameRow, results: list[ResultRow], record: str | None
+) -> list[_results.FinishedSeat]:
+    """The results with what the aggregates need: names (the seat's when the caller gave
+    none), computer levels, places, and each seat's deals (replayed from the record when the
+    caller gave none). Runs before the store's lock is taken."""
+    if not results:
+        return []
+    deals: list[tuple[DealLine, ...]] = []
+    if any(not result.deals for result in results):
+        deals = _results._deal_lines(record if record is not None else _dump_record(game.record))
+    places = _rating.places([result.score for result in results])
+    seats = []
+    for result, place in zip(results, places, strict=True):
+        entry = game.seats[result.seat] if 0 <= result.seat < len(game.seats) else None
+        level = result.level
+        if level is None and result.user_id is None:
+            # A Seat may carry the computer's level (added with the levels); else the default.
+            level = getattr(entry, "level", None) or _rating.DEFAULT_LEVEL
+        seats.append(
+            _results.FinishedSeat(
+                seat=result.seat,
+                user_id=result.user_id,
+                name=result.name or (entry.name if entry is not None else "?"),
+                level=level,
+                score=result.score,
+                won=result.won,
+                place=place,
+                bids_exact=result.bids_exact,
+                bids=result.bids,
+                deals=result.deals or (deals[result.seat] if 0 <= result.seat < len(deals) else ()),
+            )
+        )
+    return seats
 
 
 _SELECT_GAME = (

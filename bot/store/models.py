@@ -108,8 +108,24 @@ class GameRef:
 
 
 @dataclass(frozen=True)
+class DealLine:
+    """One seat's part in one scored deal, kept for per-hand-size and per-trump statistics."""
+
+    hand_size: int
+    trump: str | None  # "S", "H", "D", "C", or None for a no-trump deal
+    bid: int
+    tricks: int
+    points: int
+
+
+@dataclass(frozen=True)
 class ResultRow:
-    """One seat's result in a finished game."""
+    """One seat's result in a finished game.
+
+    ``name`` is the display name shown on leaderboards (the seat's name when left out);
+    ``level`` is a computer seat's strength ("heuristic" when left out); ``deals`` are the
+    seat's scored deals (derived from the game's record by the store when left out).
+    """
 
     seat: int
     user_id: int | None
@@ -117,6 +133,9 @@ class ResultRow:
     won: bool
     bids_exact: int
     bids: int
+    name: str | None = None
+    level: str | None = None
+    deals: tuple[DealLine, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,3 +153,109 @@ class LeaderboardRow:
 class Leaderboard:
     rows: list[LeaderboardRow] = field(default_factory=list)
     total_games: int = 0
+
+
+# ---- reads for leaderboards, statistics and history (bot/store/stats.py) ----------------------
+
+Scope = Literal["channel", "server"]
+Period = Literal["all", "30d", "7d"]
+SortKey = Literal["rating", "wins", "average", "exact"]
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One player on a leaderboard page. ``rating`` is the conservative ordinal (μ − 3σ)
+    of the player's server rating, None if unrated; ``best_score`` is None for a period."""
+
+    rank: int
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    average_score: float
+    exact_bid_rate: float | None
+    best_score: int | None
+    rating: float | None
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    scope: Scope
+    period: Period
+    sort: SortKey
+    page: int  # 0-based, clamped to the pages there are
+    pages: int
+    players: int
+    rows: list[BoardRow] = field(default_factory=list)
+    # The viewer's own row when they are ranked but not on this page.
+    viewer: BoardRow | None = None
+
+
+@dataclass(frozen=True)
+class SplitStat:
+    """Figures for one hand size or one trump suit ("N" = no trump)."""
+
+    key: str
+    deals: int
+    exact: int
+    points: int
+
+    @property
+    def exact_rate(self) -> float:
+        return self.exact / self.deals if self.deals else 0.0
+
+    @property
+    def average_points(self) -> float:
+        return self.points / self.deals if self.deals else 0.0
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    average_score: float
+    best_score: int
+    best_game_id: int
+    exact_bid_rate: float | None
+    zero_bids: int
+    zero_exact: int
+    rating: float | None  # ordinal
+    rating_rank: int | None
+    rated_players: int
+    # Ordinal after each of the last games, oldest first.
+    trend: list[float] = field(default_factory=list)
+    by_hand_size: list[SplitStat] = field(default_factory=list)
+    by_trump: list[SplitStat] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class HistorySeat:
+    name: str
+    user_id: int | None
+    score: int | None  # None for a stopped game
+    won: bool
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    game_id: int
+    status: GameStatus
+    started_at: datetime
+    ended_at: datetime
+    message_id: int | None  # the final standings, else the table message
+    link_channel_id: int | None = None  # where that message is (a game's thread, say)
+    seats: list[HistorySeat] = field(default_factory=list)
+
+    @property
+    def winners(self) -> list[HistorySeat]:
+        return [seat for seat in self.seats if seat.won]
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    page: int
+    pages: int
+    games: int
+    entries: list[HistoryEntry] = field(default_factory=list)

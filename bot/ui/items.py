@@ -32,9 +32,29 @@ def _int(text: str) -> int:
     return int(text)
 
 
+# DynamicItems of feature cogs (the leaderboard's and history's page buttons), added with
+# add_feature_items when their cog loads.
+_FEATURE_ITEMS: set[type[discord.ui.DynamicItem[Any]]] = set()
+
+
+def add_feature_items(client: discord.Client, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+    """Register a feature cog's DynamicItems: discord.py dispatches their clicks, and
+    answer_unknown_click leaves them to it."""
+    client.add_dynamic_items(*items)
+    _FEATURE_ITEMS.update(items)
+
+
+def remove_feature_items(client: discord.Client, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+    client.remove_dynamic_items(*items)
+    _FEATURE_ITEMS.difference_update(items)
+
+
 def matches_any(custom_id: str) -> bool:
     """Whether a button of this bot answers ``custom_id`` (every one is a DynamicItem)."""
-    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+    return any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id)
+        for item in (*DYNAMIC_ITEMS, *_FEATURE_ITEMS)
+    )
 
 
 async def answer_unknown_click(interaction: discord.Interaction[Any]) -> None:

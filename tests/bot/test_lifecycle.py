@@ -38,10 +38,10 @@ async def test_two_members_and_a_computer_play_a_game(env: simcord.Env) -> None:
     assert results[computer_seat].user_id is None
     board = await members[0].slash(channel, "kachuful leaderboard")
     text = board.response.embeds[0].description or ""
-    assert members[0].mention in text and members[1].mention in text
+    assert " asha — " in text and " bilal — " in text and "🤖" not in text
     assert "1 game" in text
     server = await members[1].slash(channel, "kachuful leaderboard", scope="server")
-    assert members[0].mention in (server.response.embeds[0].description or "")
+    assert " asha — " in (server.response.embeds[0].description or "")
 
 
 async def test_turn_clock_computer_plays_then_keeps_the_seat_until_im_back(
@@ -141,7 +141,7 @@ async def test_leaving_a_running_game_hands_the_seat_to_the_computer(env: simcor
     results = await env.bot.store.results_for_game(stored.id)
     assert results[seat].user_id is None  # a player who left gets no result
     board = await members[0].slash(channel, "kachuful leaderboard")
-    assert leaver.mention not in (board.response.embeds[0].description or "")
+    assert f" {leaver.name} — " not in (board.response.embeds[0].description or "")
 
 
 async def test_stop_by_host_or_manager_only_and_no_leaderboard(env: simcord.Env) -> None:

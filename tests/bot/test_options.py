@@ -11,7 +11,7 @@ import simcord
 from bot.client import KachufulBot
 from bot.render.cards import hand_text
 from bot.settings import Settings
-from kachuful_core import Phase
+from kachuful_core import Game, Phase, card_str
 
 from .conftest import FAKE_TOKEN
 from .helpers import button, buttons, enabled_actions, start_game, world
@@ -122,10 +122,26 @@ async def test_score_rules_help_and_export(env: simcord.Env) -> None:
     await table.play_to_end()
     exported = await members[2].slash(channel, "kachuful export")
     assert exported.response.ephemeral
-    [attachment] = exported.response.attachments
+    attachment, seeds_file = exported.response.attachments
     record = json.loads(await attachment.read())
     stored = await env.bot.store.latest_game_in_channel(channel.id)
     assert record == stored.record and record["format"] == "kachuful-record/1"
+    seeds = json.loads(await seeds_file.read())
+    game = Game.from_record(stored.record, seed=stored.seed)
+    assert [d["seed"] for d in seeds["deals"]] == [
+        game.reveal(index) for index in range(len(record["deals"]))
+    ]
+    # The seeds deal the recorded hands (anyone can check them with the engine's dealing).
+    from kachuful_core.dealing import commitment, deal_hands
+
+    first = seeds["deals"][0]
+    assert commitment(bytes.fromhex(first["seed"])) == first["commitment"]
+    assert first["commitment"] == game.commitment(0)
+    hands, _ = deal_hands(
+        bytes.fromhex(first["seed"]), 3, record["first_dealer"], len(record["deals"][0]["hands"][0])
+    )
+    dealt = [sorted(card_str(card) for card in hand) for hand in hands]
+    assert dealt == [sorted(hand) for hand in record["deals"][0]["hands"]]
 
 
 async def test_no_sync_unless_asked_and_dev_guild_sync(tmp_path: Path) -> None:

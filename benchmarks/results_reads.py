@@ -1,0 +1,427 @@
+"""Results reads at scale: leaderboard, player statistics and history pages against a database
+of finished 4-player games, a move committed while reads run, and the score chart.
+
+The database is made by the bot's own code: ``Store.open`` (every migration), then for each
+game the rows ``Store.save_game`` writes (the game with a real 25-deal record, its results)
+and :func:`bot.store.results.apply_finished_game`, the function the finish transaction calls
+(aggregates, ratings, deal figures), 1,000 games a transaction. To build 100,000 games in
+minutes rather than hours it runs that function on a plain ``sqlite3`` connection through a
+small synchronous stand-in for aiosqlite (same SQL, same order; no thread hop per statement).
+Games finish one every 315 seconds (100,000 games a year), in 50 channels, among ``--players``
+players of one server; each size is measured at the moment its last game finished, so the
+30- and 7-day boards hold a month's and a week's games once there are that many.
+
+At each size (``--sizes``) it times, on the store's read-only connection:
+
+- ``board``: a server leaderboard page (rating, all time), random pages, a viewer not on it
+  (so their own row is looked up too), and the other sorts and the 30- and 7-day periods
+  (``_cold``: the period summed again, as after each finished game; without: the kept
+  ranking, as for the next page or another viewer);
+- ``stats``: a random player's statistics;
+- ``history``: a random channel's history page.
+
+Then, at the largest size, a move (``save_game`` of a running game, its record and a version
+bump: what every bid or card costs) is timed alone and while reads run back to back beside
+it; and a 25-deal, 4-player chart is drawn with ``score_chart`` (in a worker thread, then in
+the chart process) while a ticker measures how late the event loop runs meanwhile.
+
+    .venv/bin/python benchmarks/results_reads.py            # 1,000 / 10,000 / 100,000 games
+    .venv/bin/python benchmarks/results_reads.py --quick    # smoke run, a few seconds
+
+The last line of output is one JSON document with every figure (milliseconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot import rating  # noqa: E402
+from bot.render.chart import (  # noqa: E402
+    cumulative_scores,
+    score_chart,
+    shutdown_chart_process,
+)
+from bot.store import Store  # noqa: E402
+from bot.store.models import Seat  # noqa: E402
+from bot.store.results import FinishedSeat, apply_finished_game  # noqa: E402
+from kachuful_core import Game, Rules, record_json, score_summary  # noqa: E402
+from kachuful_core.players import HeuristicPlayer, act  # noqa: E402
+
+GUILD = 1
+CHANNELS = 50
+START = datetime(2025, 1, 1, tzinfo=UTC)
+INTERVAL = timedelta(seconds=365 * 24 * 3600 / 100_000)
+
+
+def finished_at(game_id: int) -> datetime:
+    return START + game_id * INTERVAL
+
+
+class _Cursor:
+    def __init__(self, cursor: sqlite3.Cursor) -> None:
+        self._cursor = cursor
+
+    async def __aenter__(self) -> _Cursor:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._cursor.close()
+
+    async def fetchall(self) -> list[Any]:
+        return self._cursor.fetchall()
+
+
+class SyncConnection:
+    """The part of aiosqlite's Connection that apply_finished_game uses, run at once."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cursor:
+        return _Cursor(self._db.execute(sql, params))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self._db.executemany(sql, rows)
+
+
+def played_game(seed: int) -> tuple[str, list[int], list[tuple[Any, ...]], list[list[int]]]:
+    """A real 4-player 25-deal game: record text, totals, deal lines per seat, deal scores."""
+    game = Game.new(Rules(players=4), f"bench-{seed}", players=["A", "B", "C", "D"])
+    bots = [HeuristicPlayer(seed=seed * 10 + i) for i in range(4)]
+    while game.turn is not None:
+        act(game, game.turn, bots[game.turn])
+    from bot.results import deal_lines_from_summary
+
+    lines = deal_lines_from_summary(score_summary(game), 4)
+    return record_json(game), list(game.totals), lines, [list(s) for s in game.deal_scores]
+
+
+async def build(path: Path, start: int, stop: int, players: int, rng: random.Random) -> None:
+    """Add finished games start+1 .. stop to the database at ``path``."""
+    templates = [played_game(seed) for seed in range(8)]
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = NORMAL")
+    shim = SyncConnection(db)
+    batch = 1000
+    for first in range(start, stop, batch):
+        db.execute("BEGIN IMMEDIATE")
+        for game_id in range(first + 1, min(first + batch, stop) + 1):
+            record, totals, lines, _ = templates[game_id % len(templates)]
+            when = finished_at(game_id).isoformat()
+            users = rng.sample(range(1, players + 1), 4)
+            computer = rng.random() < 0.2  # one game in five has a computer seat
+            seat_users: list[int | None] = [*users[:3], None] if computer else list(users)
+            channel = 100 + game_id % CHANNELS
+            seats = [
+                Seat(user_id=u, name=f"Player {u}" if u is not None else "Robo 🤖")
+                for u in seat_users
+            ]
+            db.execute(
+                "INSERT INTO games (id, guild_id, channel_id, host_id, status, rules, max_seats,"
+                " seed, record, seats, message_id, version, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, 'finished', '{}', 4, ?, ?, ?, ?, 830, ?, ?)",
+                (
+                    game_id,
+                    GUILD,
+                    channel,
+                    users[0],
+                    f"seed-{game_id}",
+                    record,
+                    json.dumps([s.to_json() for s in seats]),
+                    10**12 + game_id,
+                    when,
+                    when,
+                ),
+            )
+            best = max(totals)
+            places = rating.places(totals)
+            finished = [
+                FinishedSeat(
+                    seat=s,
+                    user_id=seat_users[s],
+                    name=seats[s].name,
+                    level=None if seat_users[s] is not None else "heuristic",
+                    score=totals[s],
+                    won=totals[s] == best,
+                    place=places[s],
+                    bids_exact=sum(1 for d in lines[s] if d.bid == d.tricks),
+                    bids=len(lines[s]),
+                    deals=lines[s],
+                )
+                for s in range(4)
+            ]
+            db.executemany(
+                "INSERT INTO results (game_id, seat, guild_id, channel_id, user_id, score, won,"
+                " bids_exact, bids, finished_at, name, level, place)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        f.seat,
+                        GUILD,
+                        channel,
+                        f.user_id,
+                        f.score,
+                        int(f.won),
+                        f.bids_exact,
+                        f.bids,
+                        when,
+                        f.name,
+                        f.level,
+                        f.place,
+                    )
+                    for f in finished
+                ],
+            )
+            await apply_finished_game(
+                shim,  # type: ignore[arg-type]
+                game_id=game_id,
+                guild_id=GUILD,
+                channel_id=channel,
+                finished_at=when,
+                seats=finished,
+            )
+        db.execute("COMMIT")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+def summary(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "median": round(statistics.median(ordered), 3),
+        "p95": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 3),
+        "max": round(ordered[-1], 3),
+    }
+
+
+async def timed(samples: int, call: Callable[[int], Awaitable[Any]]) -> dict[str, float]:
+    times = []
+    for index in range(samples):
+        start = time.perf_counter()
+        await call(index)
+        times.append((time.perf_counter() - start) * 1000)
+    return summary(times)
+
+
+async def measure_reads(
+    store: Store, players: int, samples: int, rng: random.Random, now: datetime
+) -> dict[str, Any]:
+    reads = store.reads
+    board_pages = max(1, players // 10)
+
+    def board(sort: str, period: str, cold: bool = False) -> Callable[[int], Awaitable[Any]]:
+        async def call(_: int) -> Any:
+            if cold:
+                # As after a finished game: the period is summed again.
+                await reads.forget_rankings()
+            return await reads.leaderboard(
+                guild_id=GUILD,
+                channel_id=100,
+                scope="server",
+                period=period,  # type: ignore[arg-type]
+                sort=sort,  # type: ignore[arg-type]
+                page=rng.randrange(board_pages),
+                viewer_id=rng.randrange(1, players + 1),
+                now=now,
+            )
+
+        return call
+
+    async def stats(_: int) -> Any:
+        return await reads.player_stats(guild_id=GUILD, user_id=rng.randrange(1, players + 1))
+
+    async def history(_: int) -> Any:
+        return await reads.history(channel_id=100 + rng.randrange(CHANNELS), page=rng.randrange(5))
+
+    figures: dict[str, Any] = {
+        "board_rating_all": await timed(samples, board("rating", "all")),
+        "board_wins_all": await timed(samples, board("wins", "all")),
+        "board_average_all": await timed(samples, board("average", "all")),
+        "board_exact_all": await timed(samples, board("exact", "all")),
+        "board_rating_30d_cold": await timed(samples, board("rating", "30d", cold=True)),
+        "board_rating_30d": await timed(samples, board("rating", "30d")),
+        "board_wins_7d_cold": await timed(samples, board("wins", "7d", cold=True)),
+        "board_wins_7d": await timed(samples, board("wins", "7d")),
+        "stats": await timed(samples, stats),
+        "history": await timed(samples, history),
+    }
+    return figures
+
+
+async def measure_moves(store: Store, moves: int, players: int, now: datetime) -> dict[str, Any]:
+    """A move's commit alone, and while the heaviest reads run back to back beside it."""
+    record, _, _, _ = played_game(99)
+    row = await store.create_game(
+        guild_id=GUILD,
+        channel_id=random.randrange(10**6, 10**9),  # a channel of its own on every run
+        host_id=1,
+        rules={},
+        max_seats=4,
+        seats=[Seat(user_id=u, name=f"Player {u}") for u in (1, 2, 3, 4)],
+    )
+    row.status = "running"
+
+    reading = 0  # reads in flight on the read-only connection
+
+    async def move() -> tuple[float, bool]:
+        row.version += 1
+        overlapped = reading > 0
+        start = time.perf_counter()
+        await store.save_game(row, record=record)
+        return (time.perf_counter() - start) * 1000, overlapped or reading > 0
+
+    async def moves_spaced() -> list[tuple[float, bool]]:
+        # Moves a few milliseconds apart, as a busy bot's tables make them.
+        done = []
+        for _ in range(moves):
+            done.append(await move())
+            await asyncio.sleep(0.003)
+        return done
+
+    alone = [ms for ms, _ in await moves_spaced()]
+    stop = asyncio.Event()
+    done_reads = 0
+
+    async def reader() -> None:
+        nonlocal done_reads, reading
+        rng = random.Random(5)
+        while not stop.is_set():
+            reading += 1
+            try:
+                # The heaviest read: a period board summed afresh (as after a finished game).
+                await store.reads.forget_rankings()
+                await store.reads.leaderboard(
+                    guild_id=GUILD,
+                    channel_id=100,
+                    scope="server",
+                    period="30d",
+                    sort="rating",
+                    page=rng.randrange(max(1, players // 10)),
+                    viewer_id=rng.randrange(1, players + 1),
+                    now=now,
+                )
+                await store.reads.player_stats(
+                    guild_id=GUILD, user_id=rng.randrange(1, players + 1)
+                )
+                await store.reads.history(channel_id=100 + rng.randrange(CHANNELS))
+            finally:
+                reading -= 1
+            done_reads += 3
+
+    task = asyncio.create_task(reader())
+    await asyncio.sleep(0.01)
+    beside = await moves_spaced()
+    stop.set()
+    await task
+    overlapped = [ms for ms, during in beside if during]
+    return {
+        "move_alone": summary(alone),
+        "move_while_a_read_runs": summary(overlapped or [0.0]),
+        "moves_overlapping_a_read": len(overlapped),
+        "reads_meanwhile": done_reads,
+    }
+
+
+async def measure_chart(repeats: int) -> dict[str, Any]:
+    """A 25-deal chart drawn in a worker thread and in the chart process, with a ticker that
+    measures how late the event loop runs meanwhile (what every table would wait)."""
+    _, _, _, deal_scores = played_game(7)
+    cumulative = cumulative_scores(deal_scores, 4)
+    names = ["Asha", "Bilal", "Chen", "Robo 🤖"]
+    out: dict[str, Any] = {"deals": len(deal_scores)}
+    for mode, in_process in (("thread", False), ("process", True)):
+        await score_chart(names, cumulative, in_process=in_process)  # fonts, the process
+        times = []
+        lags = []
+        for _ in range(repeats):
+            drawn = asyncio.Event()
+
+            async def ticker(drawn: asyncio.Event = drawn) -> float:
+                late = 0.0
+                while not drawn.is_set():
+                    before = time.perf_counter()
+                    await asyncio.sleep(0.005)
+                    late = max(late, time.perf_counter() - before - 0.005)
+                return late
+
+            tick = asyncio.create_task(ticker())
+            start = time.perf_counter()
+            png = await score_chart(names, cumulative, in_process=in_process)
+            times.append((time.perf_counter() - start) * 1000)
+            drawn.set()
+            lags.append(await tick * 1000)
+        out[f"chart_{mode}_ms"] = summary(times)
+        out[f"chart_{mode}_event_loop_late_ms"] = summary(lags)
+        out["png_bytes"] = len(png)
+    shutdown_chart_process()
+    return out
+
+
+async def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, a few seconds")
+    parser.add_argument("--sizes", type=str, default="1000,10000,100000", help="game counts")
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=200, help="timed reads per figure")
+    parser.add_argument("--moves", type=int, default=300, help="timed moves, alone and beside")
+    parser.add_argument("--db", type=Path, default=None, help="database file (default: temp)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes, args.players, args.samples, args.moves = "200,600", 300, 20, 30
+    sizes = sorted(int(part) for part in args.sizes.split(","))
+    folder = tempfile.TemporaryDirectory()
+    path = args.db or Path(folder.name) / "results.sqlite3"
+    rng = random.Random(1)
+    store = await Store.open(path)
+    await store.close()
+    result: dict[str, Any] = {"players": args.players, "sizes": {}}
+    # A database given with --db and already built that far is measured as it is.
+    with sqlite3.connect(path) as raw:
+        built = int(
+            raw.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'").fetchone()[0]
+        )
+    sizes = [size for size in sizes if size >= built]
+    for size in sizes:
+        start = time.perf_counter()
+        await build(path, built, size, args.players, rng)
+        built = size
+        build_s = time.perf_counter() - start
+        store = await Store.open(path)
+        try:
+            now = finished_at(size) + timedelta(seconds=1)
+            figures = await measure_reads(
+                store, args.players, args.samples, random.Random(size), now
+            )
+            figures["build_seconds"] = round(build_s, 1)
+            figures["db_mb"] = round(path.stat().st_size / 2**20, 1)
+            if size == sizes[-1]:
+                figures.update(await measure_moves(store, args.moves, args.players, now))
+        finally:
+            await store.close()
+        result["sizes"][str(size)] = figures
+        print(f"{size} games: {json.dumps(figures)}", file=sys.stderr)
+    result.update(await measure_chart(3 if args.quick else 20))
+    folder.cleanup()
+    return result
+
+
+if __name__ == "__main__":
+    print(json.dumps(asyncio.run(main())))

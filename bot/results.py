@@ -1,0 +1,100 @@
+"""A game's results as the store keeps them, and its score chart: pure derivations from the
+engine's game (no SQL, no Discord).
+
+The table code calls :func:`game_results` when a game ends and passes the list to
+``Store.save_game(results=...)``: the store writes the results, aggregates and ratings in
+the transaction that marks the game finished. :func:`game_chart` draws the chart so far (for
+``/kachuful score`` and the final standings) off the event loop.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.store.models import DealLine, GameRow, ResultRow
+from kachuful_core import Game, load_game, score_summary
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LEVEL = "heuristic"
+
+
+def deal_lines_from_summary(summary: dict[str, Any], players: int) -> list[tuple[DealLine, ...]]:
+    """Each seat's scored deals from ``kachuful_core.score_summary``'s document."""
+    lines: list[list[DealLine]] = [[] for _ in range(players)]
+    for deal in summary["deals"]:
+        if deal["scores"] is None:
+            continue
+        for seat in range(players):
+            lines[seat].append(
+                DealLine(
+                    hand_size=int(deal["hand_size"]),
+                    trump=deal["trump"],
+                    bid=int(deal["bids"][seat]),
+                    tricks=int(deal["tricks_won"][seat]),
+                    points=int(deal["scores"][seat]),
+                )
+            )
+    return [tuple(seat_lines) for seat_lines in lines]
+
+
+def deal_lines_from_record(record: str | dict[str, Any] | None) -> list[tuple[DealLine, ...]]:
+    """Each seat's scored deals, by replaying a stored record through the engine (for a
+    caller that did not pass them, and for games finished before they were kept). Empty
+    when the record is missing or cannot be replayed."""
+    if record is None:
+        return []
+    try:
+        game = load_game(record)
+    except Exception as error:
+        # Only the kind of error: its words could name a card of the record.
+        log.warning("a finished game's record cannot be replayed (%s)", type(error).__name__)
+        return []
+    return deal_lines_from_summary(score_summary(game), game.rules.players)
+
+
+def game_results(row: GameRow, game: Game) -> list[ResultRow]:
+    """One result per seat of a finished game, with everything the statistics need: name,
+    computer level, and every scored deal (so the store need not replay the record)."""
+    summary = score_summary(game)
+    winners = set(summary["winners"] or ())
+    lines = deal_lines_from_summary(summary, len(row.seats))
+    results = []
+    for seat, entry in enumerate(row.seats):
+        deals = lines[seat]
+        level = None
+        if entry.user_id is None:
+            # Seats get a computer level with the levels; until then the heuristic player.
+            level = getattr(entry, "level", None) or DEFAULT_LEVEL
+        results.append(
+            ResultRow(
+                seat=seat,
+                user_id=entry.user_id,
+                score=summary["totals"][seat],
+                won=seat in winners,
+                bids_exact=sum(1 for d in deals if d.bid == d.tricks),
+                bids=len(deals),
+                name=entry.name,
+                level=level,
+                deals=deals,
+            )
+        )
+    return results
+
+
+def chart_data(row: GameRow, game: Game) -> tuple[list[str], list[list[int]]]:
+    """Names and cumulative scores per deal so far, by seat."""
+    from bot.render.chart import cumulative_scores  # matplotlib only when a chart is drawn
+
+    players = len(row.seats)
+    return [seat.name for seat in row.seats], cumulative_scores(game.deal_scores, players)
+
+
+async def game_chart(row: GameRow, game: Game) -> bytes:
+    """The score chart so far as PNG bytes, drawn in a worker thread. Call it without
+    holding the table's lock: take :func:`chart_data` under the lock (it copies), then draw."""
+    from bot.render.chart import score_chart
+
+    names, cumulative = chart_data(row, game)
+    return await score_chart(names, cumulative)

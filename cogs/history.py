@@ -1,0 +1,188 @@
+"""/kachuful history (this channel's recent games, paginated) and /kachuful export [game].
+
+Read only, on the store's read-only connection: a running game is read as last committed,
+never through its table's lock. Export of a finished game gives its record with every deal's
+seed; of a running game, only to its players, the public part (kachuful_core.public_record:
+deals played out, and the deal in progress up to its last completed trick, no card still
+held by anyone).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.render import stats as words
+from bot.store.models import GameRow
+from bot.ui import ComponentsView
+from bot.ui.items import add_feature_items, remove_feature_items
+from kachuful_core import deal_in_progress, public_record
+from kachuful_core.dealing import commitment, deal_seed, draw_seed, normalize_seed
+
+from .group import KachufulFeature
+
+if TYPE_CHECKING:
+    from bot.client import KachufulBot
+
+
+def history_custom_id(direction: str, page: int) -> str:
+    return f"kf:hi:{direction}:{page}"
+
+
+def _buttons(page: int, pages: int) -> ComponentsView:
+    def button(direction: str, label: str, target: int, disabled: bool) -> dict[str, Any]:
+        return {
+            "type": 2,
+            "style": discord.ButtonStyle.secondary.value,
+            "label": label,
+            "custom_id": history_custom_id(direction, target),
+            "disabled": disabled,
+        }
+
+    return ComponentsView(
+        [
+            {
+                "type": 1,
+                "components": [
+                    button("p", "Previous", max(page - 1, 0), page <= 0),
+                    button("n", "Next", min(page + 1, pages - 1), page >= pages - 1),
+                ],
+            }
+        ]
+    )
+
+
+async def history_message(
+    bot: KachufulBot, interaction: discord.Interaction[Any], page: int
+) -> dict[str, Any]:
+    assert interaction.guild_id is not None and interaction.channel_id is not None
+    found = await bot.store.reads.history(channel_id=interaction.channel_id, page=page)
+    spec = words.history(found, interaction.guild_id, interaction.channel_id)
+    return {
+        "embeds": list(spec.embeds),
+        "view": _buttons(found.page, found.pages),
+        "allowed_mentions": spec.allowed_mentions,
+    }
+
+
+class HistoryPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"kf:hi:(?P<dir>[pn]):(?P<page>\d{1,9})",
+):
+    def __init__(self, direction: str, page: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=history_custom_id(direction, page)))
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HistoryPageButton:
+        return cls(match["dir"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
+            return
+        message = await history_message(interaction.client, interaction, self.page)
+        await interaction.response.edit_message(**message)
+
+
+def seeds_document(row: GameRow) -> dict[str, Any]:
+    """Every deal's seed of a finished game, with its commitment (published before the deal):
+    anyone can check the hands with kachuful_core.dealing.deal_hands."""
+    assert row.record is not None and row.seed is not None
+    game_seed = normalize_seed(row.seed)
+    first = int(row.record.get("start_deal", 0))
+    deals = []
+    for number in range(len(row.record.get("deals", []))):
+        material = deal_seed(game_seed, first + number)
+        deals.append(
+            {"deal": first + number, "seed": material.hex(), "commitment": commitment(material)}
+        )
+    document: dict[str, Any] = {"game": row.id, "deals": deals}
+    if row.record.get("draw"):
+        document["draw"] = [
+            draw_seed(game_seed, number).hex() for number in range(len(row.record["draw"]))
+        ]
+    return document
+
+
+def _file(name: str, value: Any) -> discord.File:
+    data = json.dumps(value, indent=2, ensure_ascii=False).encode()
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+def is_player(row: GameRow, user_id: int) -> bool:
+    return any(user_id in (seat.user_id, seat.left_user_id) for seat in row.seats)
+
+
+class HistoryCog(KachufulFeature):
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        add_feature_items(self.bot, HistoryPageButton)
+
+    async def cog_unload(self) -> None:
+        remove_feature_items(self.bot, HistoryPageButton)
+        await super().cog_unload()
+
+    @app_commands.command(name="history", description="This channel's recent games")
+    async def history(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
+            return
+        await interaction.response.send_message(**await history_message(self.bot, interaction, 0))
+
+    @app_commands.command(name="export", description="A game's record (default: the last here)")
+    @app_commands.describe(game="The game's number (see /kachuful history)")
+    async def export(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
+            return
+        reads = self.bot.store.reads
+        if game is None:
+            row = await reads.latest_closed_game(interaction.channel_id)
+            if row is None:
+                await interaction.response.send_message(
+                    words.refusal("no_finished_game"), ephemeral=True
+                )
+                return
+        else:
+            row = await reads.game(game) if 0 < game < 2**63 else None
+            # Games of this server only; a game number of another server is "no game".
+            if row is None or row.guild_id != interaction.guild_id or row.record is None:
+                await interaction.response.send_message(
+                    words.refusal("no_game", game=game), ephemeral=True
+                )
+                return
+        assert row.record is not None
+        if row.status == "finished" and row.seed is not None:
+            files = [
+                _file(f"kachuful-game-{row.id}.json", row.record),
+                _file(f"kachuful-game-{row.id}-seeds.json", seeds_document(row)),
+            ]
+            content = words.export_notice(row.id, partial=False)
+        elif row.status == "running":
+            if not is_player(row, interaction.user.id):
+                await interaction.response.send_message(
+                    words.refusal("not_your_game", game=row.id), ephemeral=True
+                )
+                return
+            files = [_file(f"kachuful-game-{row.id}-so-far.json", public_record(row.record))]
+            progress = deal_in_progress(row.record)
+            if progress is not None:
+                files.append(_file(f"kachuful-game-{row.id}-current-deal.json", progress))
+            content = words.export_notice(row.id, partial=True)
+        else:
+            # A stopped game's hands were never all played: only its played-out deals.
+            files = [_file(f"kachuful-game-{row.id}.json", public_record(row.record))]
+            content = words.export_notice(row.id, partial=True)
+        await interaction.response.send_message(content=content, files=files, ephemeral=True)
+
+
+async def setup(bot: KachufulBot) -> None:
+    await bot.add_cog(HistoryCog(bot))

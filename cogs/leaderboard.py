@@ -1,0 +1,191 @@
+"""/kachuful leaderboard: a channel's or the server's players, 10 a page, with Previous/Next.
+
+Read only: it reads the aggregates on the store's read-only connection and never takes a
+table's lock or the writer's. The page buttons are DynamicItems whose custom_id carries the
+whole query (scope, period, sort, page), so they keep working after a restart, and each
+click reads the board afresh.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.render import stats as words
+from bot.store.stats import PERIODS, SCOPES, SORTS
+from bot.ui import ComponentsView
+from bot.ui.items import add_feature_items, remove_feature_items
+
+from .group import KachufulFeature
+
+if TYPE_CHECKING:
+    from bot.client import KachufulBot
+
+Choice = app_commands.Choice
+
+SCOPE_CHOICES = [
+    Choice(name="This channel", value="channel"),
+    Choice(name="This server", value="server"),
+]
+PERIOD_CHOICES = [
+    Choice(name="All time", value="all"),
+    Choice(name="Last 30 days", value="30d"),
+    Choice(name="Last 7 days", value="7d"),
+]
+SORT_CHOICES = [
+    Choice(name="Rating (default)", value="rating"),
+    Choice(name="Wins", value="wins"),
+    Choice(name="Average score", value="average"),
+    Choice(name="Exact-bid rate", value="exact"),
+]
+
+
+def page_custom_id(direction: str, scope: str, period: str, sort: str, page: int) -> str:
+    """The custom_id of a page button (ASCII, at most 40 characters)."""
+    return f"kf:lb:{direction}:{scope}:{period}:{sort}:{page}"
+
+
+def bad_option(scope: str, period: str, sort: str) -> str | None:
+    """The refusal for an option value outside the choices (choices can be bypassed)."""
+    for name, value, allowed in (
+        ("scope", scope, SCOPES),
+        ("period", period, tuple(PERIODS)),
+        ("sort", sort, SORTS),
+    ):
+        if value not in allowed:
+            return words.refusal("bad_option", name=name, choices=", ".join(allowed))
+    return None
+
+
+def _buttons(scope: str, period: str, sort: str, page: int, pages: int) -> ComponentsView:
+    def button(direction: str, label: str, target: int, disabled: bool) -> dict[str, Any]:
+        return {
+            "type": 2,
+            "style": discord.ButtonStyle.secondary.value,
+            "label": label,
+            "custom_id": page_custom_id(direction, scope, period, sort, target),
+            "disabled": disabled,
+        }
+
+    return ComponentsView(
+        [
+            {
+                "type": 1,
+                "components": [
+                    button("p", "Previous", max(page - 1, 0), page <= 0),
+                    button("n", "Next", min(page + 1, pages - 1), page >= pages - 1),
+                ],
+            }
+        ]
+    )
+
+
+async def board_message(
+    bot: KachufulBot,
+    interaction: discord.Interaction[Any],
+    scope: str,
+    period: str,
+    sort: str,
+    page: int,
+) -> dict[str, Any]:
+    assert interaction.guild_id is not None and interaction.channel_id is not None
+    board = await bot.store.reads.leaderboard(
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        scope=scope,  # type: ignore[arg-type]  # checked by bad_option
+        period=period,  # type: ignore[arg-type]
+        sort=sort,  # type: ignore[arg-type]
+        page=page,
+        viewer_id=interaction.user.id,
+    )
+    spec = words.leaderboard(board, viewer_name=interaction.user.display_name)
+    return {
+        "embeds": list(spec.embeds),
+        "view": _buttons(scope, period, sort, board.page, board.pages),
+        "allowed_mentions": spec.allowed_mentions,
+    }
+
+
+class LeaderboardPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"kf:lb:(?P<dir>[pn]):(?P<scope>\w{1,10}):(?P<period>\w{1,10}):(?P<sort>\w{1,10}):(?P<page>\d{1,9})",
+):
+    """Previous / Next under a leaderboard: redraws the message with that page."""
+
+    def __init__(self, direction: str, scope: str, period: str, sort: str, page: int) -> None:
+        super().__init__(
+            discord.ui.Button(custom_id=page_custom_id(direction, scope, period, sort, page))
+        )
+        self.scope, self.period, self.sort, self.page = scope, period, sort, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LeaderboardPageButton:
+        return cls(match["dir"], match["scope"], match["period"], match["sort"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        problem = bad_option(self.scope, self.period, self.sort)
+        if interaction.guild_id is None:
+            problem = words.refusal("guild_only")
+        if problem is not None:
+            await interaction.response.send_message(problem, ephemeral=True)
+            return
+        try:
+            message = await board_message(
+                interaction.client,
+                interaction,
+                self.scope,
+                self.period,
+                self.sort,
+                self.page,
+            )
+            await interaction.response.edit_message(**message)
+        except Exception:
+            with contextlib.suppress(discord.HTTPException):
+                if not interaction.response.is_done():
+                    await interaction.response.send_message(
+                        "Sorry, the leaderboard could not be read just now.", ephemeral=True
+                    )
+            raise
+
+
+class LeaderboardCog(KachufulFeature):
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        add_feature_items(self.bot, LeaderboardPageButton)
+
+    async def cog_unload(self) -> None:
+        remove_feature_items(self.bot, LeaderboardPageButton)
+        await super().cog_unload()
+
+    @app_commands.command(name="leaderboard", description="The best players")
+    @app_commands.describe(
+        scope="This channel (default) or the whole server",
+        period="All time (default), the last 30 or 7 days",
+        sort="Rating (default), wins, average score or exact-bid rate",
+    )
+    @app_commands.choices(scope=SCOPE_CHOICES, period=PERIOD_CHOICES, sort=SORT_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        scope: str = "channel",
+        period: str = "all",
+        sort: str = "rating",
+    ) -> None:
+        problem = bad_option(scope, period, sort)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            problem = words.refusal("guild_only")
+        if problem is not None:
+            await interaction.response.send_message(problem, ephemeral=True)
+            return
+        message = await board_message(self.bot, interaction, scope, period, sort, 0)
+        await interaction.response.send_message(**message)
+
+
+async def setup(bot: KachufulBot) -> None:
+    await bot.add_cog(LeaderboardCog(bot))

@@ -1,0 +1,44 @@
+"""/kachuful stats [member]: a player's figures in this server (read only, on the store's
+read-only connection; never a table's lock)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.render import stats as words
+from bot.ui import send_kwargs
+
+from .group import KachufulFeature
+
+if TYPE_CHECKING:
+    from bot.client import KachufulBot
+
+
+class StatsCog(KachufulFeature):
+    @app_commands.command(name="stats", description="A player's statistics in this server")
+    @app_commands.describe(member="Whose statistics (default: yours)")
+    async def stats(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        if interaction.guild_id is None:
+            await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
+            return
+        user = member or interaction.user
+        found = await self.bot.store.reads.player_stats(
+            guild_id=interaction.guild_id, user_id=user.id
+        )
+        if found is None:
+            name = discord.utils.escape_markdown(user.display_name)
+            await interaction.response.send_message(
+                words.refusal("no_stats", name=name), ephemeral=True
+            )
+            return
+        spec = words.player_stats(found, name=user.display_name)
+        await interaction.response.send_message(**send_kwargs(spec))
+
+
+async def setup(bot: KachufulBot) -> None:
+    await bot.add_cog(StatsCog(bot))

@@ -1,0 +1,59 @@
+"""The score chart: a valid PNG of sensible size, one line per player, off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+
+from PIL import Image
+
+from bot.render import chart
+
+
+def test_chart_is_a_png_with_one_line_per_player() -> None:
+    names = ["Asha", "Bilal", "Chen 🤖", "Dev"]
+    deal_scores = [(10 + s, 0 if s % 2 else 12, 11, s) for s in range(25)]
+    cumulative = chart.cumulative_scores(deal_scores, 4)
+    assert cumulative[0][:3] == [10, 21, 33] and len(cumulative[0]) == 25
+    figure = chart.score_figure(names, cumulative)
+    [axes] = figure.axes
+    assert len(axes.get_lines()) == 4
+    legend = [t.get_text() for t in axes.get_legend().get_texts()]
+    assert legend == ["Asha", "Bilal", "Chen (computer)", "Dev"]
+    data = chart.score_chart_png(names, cumulative)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert 10_000 < len(data) < 500_000
+    image = Image.open(io.BytesIO(data))
+    image.verify()
+    assert image.size == (800, 500)
+
+
+async def test_chart_is_drawn_in_a_worker_thread(monkeypatch: object) -> None:
+    threads: list[str] = []
+    original = chart.score_chart_png
+
+    def spy(names: list[str], cumulative: list[list[int]]) -> bytes:
+        threads.append(threading.current_thread().name)
+        return original(names, cumulative)
+
+    chart.score_chart_png = spy  # type: ignore[assignment]
+    try:
+        data = await chart.score_chart(["A", "B", "C"], [[1], [2], [3]])
+    finally:
+        chart.score_chart_png = original  # type: ignore[assignment]
+    assert data.startswith(b"\x89PNG") and threads
+    assert threads[0] != threading.main_thread().name
+    assert asyncio.get_running_loop() is not None
+
+
+def test_empty_game_draws_an_empty_chart() -> None:
+    assert chart.score_chart_png(["A", "B", "C"], [[], [], []]).startswith(b"\x89PNG")
+
+
+async def test_chart_can_be_drawn_in_its_own_process() -> None:
+    try:
+        data = await chart.score_chart(["A", "B", "C"], [[1, 5], [2, 2], [3, 0]], in_process=True)
+    finally:
+        chart.shutdown_chart_process()
+    assert data.startswith(b"\x89PNG") and len(data) > 10_000

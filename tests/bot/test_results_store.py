@@ -1,0 +1,521 @@
+"""Results worth coming back to, in the store: the finish transaction, the upgrade from
+schema 1, ratings, indexed reads on the read-only connection."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot import rating
+from bot.store import Store, load_migrations, split_statements
+from bot.store import results as store_results
+from bot.store.models import DealLine, GameRow, ResultRow, Seat
+from bot.store.stats import SORTS
+from kachuful_core import Game, Rules, record_json
+from kachuful_core.players import HeuristicPlayer, act
+
+GUILD, CHANNEL, OTHER = 10, 20, 21
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "k.sqlite3", clock=Clock())
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+def played_game(players: int = 3, seed: str = "s") -> Game:
+    game = Game.new(
+        Rules(players=players, max_hand=3, schedule="down"), seed, players=["A", "B", "C"]
+    )
+    bots = [HeuristicPlayer(seed=i) for i in range(players)]
+    while game.turn is not None:
+        act(game, game.turn, bots[game.turn])
+    return game
+
+
+async def finish(
+    store: Store,
+    results: list[ResultRow],
+    *,
+    channel: int = CHANNEL,
+    names: tuple[str, ...] = ("Asha", "Bilal", "Chen", "Dev"),
+    record: str | None = None,
+) -> GameRow:
+    seats = [Seat(user_id=r.user_id, name=names[r.seat]) for r in results]
+    game = await store.create_game(
+        guild_id=GUILD, channel_id=channel, host_id=1, rules={}, max_seats=4, seats=seats
+    )
+    game.status = "finished"
+    game.version = 1
+    await store.save_game(game, record=record, results=results)
+    return game
+
+
+def result(seat: int, user: int | None, score: int, won: bool, exact: int = 1) -> ResultRow:
+    return ResultRow(seat=seat, user_id=user, score=score, won=won, bids_exact=exact, bids=4)
+
+
+async def test_finish_updates_aggregates_and_ratings_once(store: Store) -> None:
+    await finish(
+        store, [result(0, 1, 40, True, 3), result(1, 2, 12, False), result(2, None, 30, False)]
+    )
+    await finish(store, [result(0, 1, 20, True), result(1, 2, 20, True), result(2, None, 5, False)])
+    page = await store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL, sort="wins")
+    assert [(r.user_id, r.name, r.games, r.wins) for r in page.rows] == [
+        (1, "Asha", 2, 2),
+        (2, "Bilal", 2, 1),
+    ]  # the computer is never ranked
+    assert page.rows[0].average_score == 30.0 and page.rows[0].best_score == 40
+    assert page.rows[0].exact_bid_rate == pytest.approx(4 / 8)
+    asha = await store.reads.player_stats(guild_id=GUILD, user_id=1)
+    bilal = await store.reads.player_stats(guild_id=GUILD, user_id=2)
+    assert asha is not None and bilal is not None
+    assert len(asha.trend) == 2 and asha.rating is not None and bilal.rating is not None
+    assert asha.rating > bilal.rating  # first, then a shared first: ahead of second, then tie
+    assert asha.rating_rank == 1 and bilal.rating_rank == 2
+    # The computer's rating is a constant: nothing is stored for it.
+    assert await store.reads._all("SELECT user_id FROM ratings ORDER BY user_id") == [(1,), (2,)]
+    places = await store.reads._all("SELECT place FROM results ORDER BY game_id, seat")
+    assert [row[0] for row in places] == [1, 3, 2, 1, 1, 3]  # the computer's 30 beat 12
+
+
+async def test_stopped_game_changes_no_board_and_no_rating(store: Store) -> None:
+    game = await store.create_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=1,
+        rules={},
+        max_seats=4,
+        seats=[Seat(user_id=1, name="Asha")],
+    )
+    game.status = "stopped"
+    game.version = 1
+    await store.save_game(game)
+    page = await store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL)
+    assert page.rows == [] and page.players == 0
+    assert await store.reads.player_stats(guild_id=GUILD, user_id=1) is None
+    history = await store.reads.history(channel_id=CHANNEL)
+    assert [(e.game_id, e.status) for e in history.entries] == [(game.id, "stopped")]
+    assert history.entries[0].seats[0].name == "Asha" and history.entries[0].seats[0].score is None
+
+
+async def test_a_failure_inside_the_finish_counts_the_game_not_at_all(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(store_results, "_rate", broken)
+    with pytest.raises(RuntimeError):
+        await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)])
+    for table in ("results", "player_totals", "player_days", "ratings", "deal_totals"):
+        assert await store.reads._all(f"SELECT COUNT(*) FROM {table}") == [(0,)], table
+    [(status,)] = await store.reads._all("SELECT status FROM games")
+    assert status == "lobby"
+    monkeypatch.undo()
+    await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)], channel=OTHER)
+    page = await store.reads.leaderboard(guild_id=GUILD, channel_id=OTHER)
+    assert [r.games for r in page.rows] == [1, 1]
+
+
+async def test_deal_figures_are_replayed_from_the_record_when_not_given(store: Store) -> None:
+    game = played_game()
+    assert game.winners is not None
+    results = [
+        ResultRow(
+            seat=s,
+            user_id=100 + s,
+            score=game.totals[s],
+            won=s in game.winners,
+            bids_exact=0,
+            bids=len(game.deals),
+        )
+        for s in range(3)
+    ]
+    await finish(store, results, record=record_json(game))
+    stats = await store.reads.player_stats(guild_id=GUILD, user_id=100)
+    assert stats is not None
+    assert sum(split.deals for split in stats.by_hand_size) == len(game.deals) == 3
+    assert {split.key for split in stats.by_hand_size} == {"1", "2", "3"}
+    assert sum(split.points for split in stats.by_trump) == game.totals[0]
+    zero_deals = sum(1 for d in game.deals if d.bids[0] == 0)
+    assert stats.zero_bids == zero_deals
+
+
+def test_game_results_match_the_table_code_and_carry_the_deals() -> None:
+    from bot.results import chart_data, game_results
+    from bot.table.session import results_of
+
+    game = played_game()
+    row = GameRow(
+        id=1,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=1,
+        status="finished",
+        rules={},
+        max_seats=3,
+        seats=[Seat(1, "Asha"), Seat(2, "Bilal"), Seat(None, "Robo 🤖")],
+        created_at=datetime.now(UTC),
+        updated_at=datetime.now(UTC),
+    )
+    full = game_results(row, game)
+    base = results_of(row, game)
+    assert [(r.seat, r.user_id, r.score, r.won, r.bids_exact, r.bids) for r in full] == [
+        (r.seat, r.user_id, r.score, r.won, r.bids_exact, r.bids) for r in base
+    ]
+    assert [r.name for r in full] == ["Asha", "Bilal", "Robo 🤖"]
+    assert [r.level for r in full] == [None, None, "heuristic"]
+    assert all(len(r.deals) == 3 for r in full)
+    assert sum(d.points for d in full[0].deals) == game.totals[0]
+    names, cumulative = chart_data(row, game)
+    assert names[0] == "Asha" and [line[-1] for line in cumulative] == list(game.totals)
+
+
+async def test_given_deal_lines_are_stored_as_given(store: Store) -> None:
+    lines = (
+        DealLine(hand_size=3, trump="S", bid=0, tricks=0, points=10),
+        DealLine(hand_size=3, trump="S", bid=1, tricks=2, points=0),
+        DealLine(hand_size=1, trump=None, bid=0, tricks=1, points=0),
+    )
+    await finish(
+        store,
+        [
+            ResultRow(seat=0, user_id=1, score=10, won=True, bids_exact=1, bids=3, deals=lines),
+            ResultRow(seat=1, user_id=None, score=5, won=False, bids_exact=0, bids=3),
+        ],
+    )
+    stats = await store.reads.player_stats(guild_id=GUILD, user_id=1)
+    assert stats is not None
+    assert [(s.key, s.deals, s.exact) for s in stats.by_hand_size] == [("1", 1, 0), ("3", 2, 1)]
+    assert [(s.key, s.deals, s.points) for s in stats.by_trump] == [("N", 1, 0), ("S", 2, 10)]
+    assert (stats.zero_bids, stats.zero_exact) == (2, 1)
+
+
+async def test_computer_level_sets_the_fixed_opponent(store: Store) -> None:
+    weak = rating.rate_game(
+        [rating.RatedSeat(10, rating.NEW_PLAYER), rating.RatedSeat(20, None, "random")]
+    )
+    strong = rating.rate_game(
+        [rating.RatedSeat(10, rating.NEW_PLAYER), rating.RatedSeat(20, None, "search")]
+    )
+    assert weak[1] is None and strong[1] is None
+    assert weak[0] is not None and strong[0] is not None
+    assert strong[0].mu > weak[0].mu  # losing to a strong computer costs less
+    unknown = rating.rate_game(
+        [rating.RatedSeat(10, rating.NEW_PLAYER), rating.RatedSeat(20, None, "made-up")]
+    )
+    default = rating.rate_game(
+        [rating.RatedSeat(10, rating.NEW_PLAYER), rating.RatedSeat(20, None, None)]
+    )
+    assert unknown == default
+    assert rating.shown(rating.NEW_PLAYER.ordinal) == 1000
+
+
+# ---- the upgrade from the previous release ----------------------------------------------------
+
+
+SCHEMA_ONE_GAMES = (
+    "id, guild_id, channel_id, host_id, status, rules, max_seats, seed, record, seats,"
+    " message_id, version, created_at, updated_at"
+)
+
+
+def schema_one_database(path: Path, finished_record: str) -> None:
+    """A database as the previous release left it: only migration 0001, with a running game,
+    a stopped one and two finished ones (results written as that release wrote them)."""
+    [(version, name, script)] = [m for m in load_migrations() if m[0] == 1]
+    with sqlite3.connect(path) as raw:
+        raw.execute(
+            "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at TEXT NOT NULL)"
+        )
+        for statement in split_statements(script):
+            raw.execute(statement)
+        raw.execute(
+            "INSERT INTO schema_version VALUES (?, ?, '2024-01-01T00:00:00+00:00')", (version, name)
+        )
+        seats = json.dumps(
+            [
+                {"user_id": 1, "name": "Asha"},
+                {"user_id": 2, "name": "Bilal"},
+                {"user_id": None, "name": "Computer"},
+            ]
+        )
+        for game_id, status, record in (
+            (1, "finished", finished_record),
+            (2, "finished", None),
+            (3, "stopped", None),
+            (4, "running", '{"format": "kachuful-record/1"}'),
+        ):
+            raw.execute(
+                "INSERT INTO games (id, guild_id, channel_id, host_id, status, rules, max_seats,"
+                " seed, record, seats, message_id, version, created_at, updated_at)"
+                " VALUES (?, ?, ?, 1, ?, '{}', 3, 'secret', ?, ?, ?, 5,"
+                " '2024-01-0' || ? || 'T10:00:00+00:00', '2024-01-0' || ? || 'T11:00:00+00:00')",
+                (game_id, GUILD, CHANNEL, status, record, seats, 900 + game_id, game_id, game_id),
+            )
+        for game_id, scores in ((1, (30, 20, 10)), (2, (15, 25, 25))):
+            for seat, score in enumerate(scores):
+                user = (1, 2, None)[seat]
+                raw.execute(
+                    "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        seat,
+                        GUILD,
+                        CHANNEL,
+                        user,
+                        score,
+                        int(score == max(scores)),
+                        1,
+                        5,
+                        f"2024-01-0{game_id}T11:00:00+00:00",
+                    ),
+                )
+
+
+async def test_a_schema_one_database_upgrades_and_keeps_every_row(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    schema_one_database(path, record_json(played_game()))
+    with sqlite3.connect(path) as raw:
+        before_games = raw.execute(f"SELECT {SCHEMA_ONE_GAMES} FROM games ORDER BY id").fetchall()
+        before_results = raw.execute("SELECT * FROM results ORDER BY game_id, seat").fetchall()
+    store = await Store.open(path, clock=Clock())
+    try:
+        assert await store.schema_version() == load_migrations()[-1][0]
+        with sqlite3.connect(path) as raw:
+            games = raw.execute(f"SELECT {SCHEMA_ONE_GAMES} FROM games ORDER BY id").fetchall()
+            assert games == before_games  # later migrations add columns, change no value
+            after = raw.execute(
+                "SELECT game_id, seat, guild_id, channel_id, user_id, score, won, bids_exact,"
+                " bids, finished_at FROM results ORDER BY game_id, seat"
+            ).fetchall()
+            assert after == before_results
+            named = raw.execute("SELECT name, place FROM results ORDER BY game_id, seat").fetchall()
+        assert named == [
+            ("Asha", 1),
+            ("Bilal", 2),
+            ("Computer", 3),
+            ("Asha", 3),
+            ("Bilal", 1),
+            ("Computer", 1),
+        ]
+        running = await store.open_games()
+        assert [g.id for g in running[0]] + [r.id for r in running[1]] == [4]
+        page = await store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL, sort="wins")
+        assert [(r.name, r.games, r.wins) for r in page.rows] == [("Asha", 2, 1), ("Bilal", 2, 1)]
+        asha = await store.reads.player_stats(guild_id=GUILD, user_id=1)
+        assert asha is not None and len(asha.trend) == 2 and asha.best_score == 30
+        assert sum(s.deals for s in asha.by_hand_size) == 3  # game 1's record was replayed
+        history = await store.reads.history(channel_id=CHANNEL)
+        assert [(e.game_id, e.status) for e in history.entries] == [
+            (3, "stopped"),
+            (2, "finished"),
+            (1, "finished"),
+        ]
+    finally:
+        await store.close()
+    # Opening again applies nothing and counts nothing twice.
+    again = await Store.open(path, clock=Clock())
+    try:
+        assert await again.migrate() == []
+        page = await again.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL, scope="server")
+        assert [r.games for r in page.rows] == [2, 2]
+    finally:
+        await again.close()
+
+
+# ---- reads: indexes, pages, the read-only connection ------------------------------------------
+
+
+async def test_leaderboard_queries_use_indexes(store: Store) -> None:
+    await finish(store, [result(0, 1, 40, True), result(1, 2, 12, False)])
+    reads = store.reads
+    for scope in ("channel", "server"):
+        for sort in SORTS:
+            plan = " | ".join(
+                await reads.explain(reads.board_sql(scope, sort), (GUILD, CHANNEL, 10, 0))
+            )
+            steps = plan.split(" | ")
+            assert "results" not in plan, plan
+            # Nothing is scanned but the page's ten ids (the materialised subquery p).
+            assert all(not step.startswith("SCAN") or step == "SCAN p" for step in steps), plan
+            if not (scope == "channel" and sort == "rating"):
+                # The page is picked in order from a covering index (OFFSET skips entries
+                # only); only the ten rows found are sorted again.
+                assert any("COVERING INDEX" in step for step in steps), plan
+    plan = " | ".join(await reads.explain(reads.HISTORY_SQL, (CHANNEL, 10, 0)))
+    assert "games_channel_closed" in plan and "TEMP B-TREE" not in plan, plan
+
+
+async def test_pages_and_the_viewers_own_row(store: Store) -> None:
+    for game in range(13):
+        await finish(
+            store,
+            [result(0, 1000 + game, 100 - game, True), result(1, 1, 0, False)],
+            names=("P" + str(game), "Asha", "", ""),
+        )
+    for period in ("all", "30d", "7d"):
+        first = await store.reads.leaderboard(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            sort="average",
+            period=period,
+            viewer_id=1,
+            now=datetime(2024, 1, 2, tzinfo=UTC),
+        )
+        assert (first.players, first.pages, len(first.rows)) == (14, 2, 10), period
+        assert [r.rank for r in first.rows] == list(range(1, 11))
+        assert first.viewer is not None and first.viewer.rank == 14 and first.viewer.name == "Asha"
+        second = await store.reads.leaderboard(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            sort="average",
+            period=period,
+            page=1,
+            viewer_id=1,
+            now=datetime(2024, 1, 2, tzinfo=UTC),
+        )
+        assert [r.rank for r in second.rows] == [11, 12, 13, 14] and second.viewer is None
+        beyond = await store.reads.leaderboard(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            sort="average",
+            period=period,
+            page=9,
+            now=datetime(2024, 1, 2, tzinfo=UTC),
+        )
+        assert beyond.page == 1
+    old = await store.reads.leaderboard(
+        guild_id=GUILD, channel_id=CHANNEL, period="7d", now=datetime(2024, 3, 1, tzinfo=UTC)
+    )
+    assert old.rows == [] and old.players == 0
+
+
+async def test_reads_never_wait_for_the_writer(store: Store) -> None:
+    await finish(store, [result(0, 1, 40, True), result(1, 2, 12, False)])
+    # The writer is in the middle of a transaction and holds the store's lock.
+    async with store._lock:
+        await store._db.execute("BEGIN IMMEDIATE")
+        await store._db.execute("UPDATE games SET version = version + 1")
+        page = await asyncio.wait_for(
+            store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL), timeout=2
+        )
+        assert len(page.rows) == 2
+        await store._db.execute("ROLLBACK")
+    with pytest.raises(sqlite3.OperationalError):
+        await store.reads._all("DELETE FROM games")  # the reader cannot write
+
+
+async def test_the_viewers_rank_is_their_place_in_the_board_order(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.store import stats
+
+    monkeypatch.setattr(stats, "PAGE_SIZE", 3)  # most viewers are then off the first page
+    # Ties everywhere: equal wins, equal averages, equal exact rates, equal ratings.
+    for game in range(9):
+        await finish(
+            store,
+            [
+                result(0, 1 + game % 4, 30 + (game % 3) * 5, True, exact=game % 2),
+                result(1, 10 + game % 5, 30, game % 3 == 0, exact=1),
+                result(2, 20 + game % 2, 10, False, exact=2),
+            ],
+            channel=CHANNEL if game % 2 else OTHER,
+        )
+    for scope in ("channel", "server"):
+        for period in ("all", "7d"):
+            for sort in SORTS:
+                order = []
+                page = 0
+                while True:
+                    board = await store.reads.leaderboard(
+                        guild_id=GUILD,
+                        channel_id=CHANNEL,
+                        scope=scope,
+                        period=period,
+                        sort=sort,
+                        page=page,
+                        now=datetime(2024, 1, 2, tzinfo=UTC),
+                    )
+                    order += [row.user_id for row in board.rows]
+                    if page + 1 >= board.pages:
+                        break
+                    page += 1
+                assert len(order) == len(set(order)) == board.players
+                for rank, user in enumerate(order, start=1):
+                    seen = await store.reads.leaderboard(
+                        guild_id=GUILD,
+                        channel_id=CHANNEL,
+                        scope=scope,
+                        period=period,
+                        sort=sort,
+                        viewer_id=user,
+                        now=datetime(2024, 1, 2, tzinfo=UTC),
+                    )
+                    if rank <= 3:
+                        assert seen.viewer is None and seen.rows[rank - 1].user_id == user
+                    else:
+                        assert seen.viewer is not None and seen.viewer.user_id == user
+                        assert seen.viewer.rank == rank, (scope, period, sort, user)
+
+
+async def test_a_kept_period_ranking_is_dropped_when_a_game_finishes(store: Store) -> None:
+    day = datetime(2024, 1, 2, tzinfo=UTC)
+    await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)])
+    first = await store.reads.leaderboard(
+        guild_id=GUILD, channel_id=CHANNEL, period="7d", sort="wins", now=day
+    )
+    again = await store.reads.leaderboard(
+        guild_id=GUILD, channel_id=CHANNEL, period="7d", sort="wins", now=day
+    )
+    assert first == again and [r.user_id for r in first.rows] == [1, 2]
+    await finish(store, [result(0, 2, 50, True), result(1, 3, 10, False)], channel=OTHER)
+    await finish(store, [result(0, 2, 50, True), result(1, 1, 10, False)])
+    after = await store.reads.leaderboard(
+        guild_id=GUILD, channel_id=CHANNEL, period="7d", sort="wins", now=day
+    )
+    assert [(r.user_id, r.wins, r.games) for r in after.rows] == [(1, 1, 2), (2, 1, 2)]
+    server = await store.reads.leaderboard(
+        guild_id=GUILD, channel_id=CHANNEL, scope="server", period="7d", sort="wins", now=day
+    )
+    assert [(r.user_id, r.wins) for r in server.rows] == [(2, 2), (1, 1), (3, 0)]
+
+
+async def test_a_computer_seats_level_is_kept_with_its_result(store: Store) -> None:
+    seats = [Seat(user_id=1, name="Asha"), Seat(user_id=None, name="Robo 🤖", level="search")]
+    game = await store.create_game(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=1, rules={}, max_seats=3, seats=seats
+    )
+    game.status = "finished"
+    game.version = 1
+    await store.save_game(game, results=[result(0, 1, 10, False), result(1, None, 30, True)])
+    rows = await store.reads._all("SELECT seat, level, name FROM results ORDER BY seat")
+    assert rows == [(0, None, "Asha"), (1, "search", "Robo 🤖")]
+    asha = await store.reads.player_stats(guild_id=GUILD, user_id=1)
+    beaten_by_heuristic = rating.rate_game(
+        [rating.RatedSeat(10, rating.NEW_PLAYER), rating.RatedSeat(30, None, "heuristic")]
+    )[0]
+    assert asha is not None and beaten_by_heuristic is not None
+    # Losing to the search level costs less than losing to the heuristic one.
+    assert asha.rating is not None and asha.rating > beaten_by_heuristic.ordinal
