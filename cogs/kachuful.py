@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.options import check_start
+from bot.store import StoreError
 from bot.ui import send_kwargs
 
 if TYPE_CHECKING:
@@ -79,31 +80,36 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
     async def start(
         self,
         interaction: discord.Interaction[Any],
-        players: int = 7,
+        players: int | None = None,
         max_hand: int | None = None,
-        schedule: str = "down-up",
-        trump: str = "cycle",
-        hook: bool = True,
-        scoring: str = "exact",
-        blind_bids: bool = False,
-        forehead: bool = False,
-        mode: str = "trick",
+        schedule: str | None = None,
+        trump: str | None = None,
+        hook: bool | None = None,
+        scoring: str | None = None,
+        blind_bids: bool | None = None,
+        forehead: bool | None = None,
+        mode: str | None = None,
     ) -> None:
-        checked = check_start(
-            players=players,
-            max_hand=max_hand,
-            schedule=schedule,
-            trump=trump,
-            hook=hook,
-            scoring=scoring,
-            blind_bids=blind_bids,
-            forehead=forehead,
-            mode=mode,
-        )
+        typed = {
+            "players": players,
+            "max_hand": max_hand,
+            "schedule": schedule,
+            "trump": trump,
+            "hook": hook,
+            "scoring": scoring,
+            "blind_bids": blind_bids,
+            "forehead": forehead,
+            "mode": mode,
+        }
+        defaults = await self._channel_defaults(interaction)
+        # What the member typed wins over the channel's settings, which win over the defaults.
+        chosen = {**defaults, **{k: v for k, v in typed.items() if v is not None}}
+        checked = check_start(**{k: v for k, v in chosen.items() if k in (*START_OPTIONS, "mode")})
         if isinstance(checked, str):
             await interaction.response.send_message(checked, ephemeral=True)
             return
-        await self.tables.lobby.open(interaction, checked.options, checked.players)
+        options = {**checked.options, **table_settings(defaults)}
+        await self.tables.lobby.open(interaction, options, checked.players)
 
     @app_commands.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
@@ -138,6 +144,42 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         await interaction.response.send_message(
             ephemeral=True, **send_kwargs(render.help_message())
         )
+
+    async def _channel_defaults(self, interaction: discord.Interaction[Any]) -> dict[str, Any]:
+        """This channel's /kachuful settings, as /kachuful start options."""
+        if interaction.channel_id is None:
+            return {}
+        try:
+            stored = await self.bot.store.channel_settings(interaction.channel_id)
+        except StoreError:
+            return {}
+        defaults = {k: v for k, v in stored.items() if k in START_OPTIONS}
+        if "presentation" in stored:
+            defaults["mode"] = stored["presentation"]
+        for key in ("turn_seconds", "computers", "computer_levels"):
+            if key in stored:
+                defaults[key] = stored[key]
+        return defaults
+
+
+START_OPTIONS = (
+    "players",
+    "max_hand",
+    "schedule",
+    "trump",
+    "hook",
+    "scoring",
+    "blind_bids",
+    "forehead",
+)
+
+
+def table_settings(defaults: dict[str, Any]) -> dict[str, Any]:
+    """The channel settings a table keeps with its options (a running game never reads the
+    channel's settings again)."""
+    return {
+        k: defaults[k] for k in ("turn_seconds", "computers", "computer_levels") if k in defaults
+    }
 
 
 async def setup(bot: KachufulBot) -> None:

@@ -9,7 +9,6 @@ from .specs import ButtonSpec, MessageSpec, check_limits
 from .table import (
     final_standings,
     game_rules,
-    leaderboard,
     level_chooser,
     lobby,
     lobby_rules,
@@ -40,7 +39,6 @@ __all__ = [
     "hand_expired",
     "hand_message",
     "help_message",
-    "leaderboard",
     "level_chooser",
     "lobby",
     "lobby_rules",

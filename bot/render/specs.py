@@ -33,7 +33,7 @@ class ButtonSpec:
     Actions: ("join"|"leave"|"cpu"|"start", table, version), ("hand", table),
     ("refresh", table), ("bid", table, version, n, blind), ("play", table, version, card),
     ("unseen", table, version), ("look", table, version), ("back", table, seat),
-    ("level", table, version, level name).
+    ("level", table, version, level name), ("again", table).
     """
 
     action: tuple[str | int | bool, ...]  # a level name is the only text after the kind

@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.store.models import GameRow, Leaderboard
+from bot.store.models import GameRow
 from kachuful_core import Game, Phase
 
 from .cards import label
@@ -71,7 +71,24 @@ def lobby(row: GameRow, *, timeout_minutes: int, closed: str | None = None) -> M
         )
     else:
         buttons = ()
+    invited = invited_waiting(row) if closed is None else []
+    if invited:
+        # A rematch: the players of the last game are asked back (the mention notifies them
+        # once, when the lobby is posted; edits do not notify again).
+        people = " ".join(f"<@{user_id}>" for user_id in invited)
+        content = f"🔁 Rematch! {people}: click **Join** to take your seat again."
+        return MessageSpec(
+            content=content, embeds=(embed,), buttons=buttons, mention_ids=tuple(invited)
+        )
     return MessageSpec(embeds=(embed,), buttons=buttons)
+
+
+def invited_waiting(row: GameRow) -> list[int]:
+    invited = row.rules.get("invited")
+    if not isinstance(invited, list):
+        return []
+    seated = {seat.user_id for seat in row.seats}
+    return [user_id for user_id in invited if isinstance(user_id, int) and user_id not in seated]
 
 
 def host_name(row: GameRow) -> str:
@@ -154,8 +171,14 @@ def final_standings(row: GameRow, game: Game) -> MessageSpec:
         description=clip(headline + "\n\n" + "\n".join(lines), 4096),
         colour=COLOUR_FINAL,
     )
-    embed.set_footer(text="Results saved: see /kachuful leaderboard · /kachuful export")
-    return MessageSpec(embeds=(embed,))
+    embed.set_footer(text="Results saved: see /kachuful leaderboard · /kachuful stats")
+    embed.set_image(url=f"attachment://{CHART_FILE}")
+    again = ButtonSpec(("again", row.id), "Play again", "success", emoji="🔁")
+    # The chart's bytes are drawn by the publisher, off the event loop, when it posts this.
+    return MessageSpec(embeds=(embed,), buttons=(again,), attachment=(CHART_FILE, b""))
+
+
+CHART_FILE = "kachuful-scores.png"
 
 
 def scoreboard(row: GameRow, game: Game) -> MessageSpec:
@@ -194,39 +217,6 @@ def game_rules(game: Game) -> MessageSpec:
 def lobby_rules(options: dict[str, Any]) -> MessageSpec:
     """/kachuful rules while the table is still a lobby: the options chosen."""
     return rules_message(lobby_rules_lines(options), "Rules chosen for this table")
-
-
-LEADERBOARD_SCOPES = {"channel": "this channel", "server": "this server"}
-
-
-def leaderboard(board: Leaderboard, *, scope: str) -> MessageSpec:
-    """``scope``: "channel" or "server"."""
-    scope = LEADERBOARD_SCOPES.get(scope, scope)
-    if not board.rows:
-        embed = discord.Embed(
-            title=f"Kachuful leaderboard — {scope}",
-            description="No finished games yet. Start one with `/kachuful start`.",
-        )
-        return MessageSpec(embeds=(embed,))
-    lines = []
-    for place, entry in enumerate(board.rows, start=1):
-        rate = "—" if entry.exact_bid_rate is None else f"{entry.exact_bid_rate:.0%}"
-        wins = f"{entry.wins} win{'s' if entry.wins != 1 else ''}"
-        games = f"{entry.games} game{'s' if entry.games != 1 else ''}"
-        lines.append(
-            f"**{place}.** <@{entry.user_id}> — {wins} in {games} · avg {entry.average_score:.1f}"
-            f" · exact bids {rate} · best {entry.best_score} (game #{entry.best_game_id})"
-        )
-    embed = discord.Embed(
-        title=f"Kachuful leaderboard — {scope}",
-        description=clip("\n".join(lines), 4096),
-        colour=COLOUR_FINAL,
-    )
-    embed.set_footer(
-        text=f"{board.total_games} finished game{'s' if board.total_games != 1 else ''}. "
-        "Shared wins count as wins."
-    )
-    return MessageSpec(embeds=(embed,))
 
 
 def level_chooser(row: GameRow, levels: list[str]) -> MessageSpec:

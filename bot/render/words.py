@@ -159,6 +159,7 @@ REFUSALS = {
     "not_running": "The game is not running.",
     "not_away": "Your seat is not being played by the computer: you are already at the table.",
     "not_your_seat": "That is not your seat.",
+    "not_a_player": "Only the players of that game can start a rematch.",
     "away": "The computer is playing your seat after your time-outs: click “I'm back” "
     "(on the message that said so) to take it back.",
     "record_hidden": "A game record shows every hand: it can be exported once the game is over.",

@@ -40,8 +40,6 @@ from .models import (
     GameRef,
     GameRow,
     GameStatus,
-    Leaderboard,
-    LeaderboardRow,
     ResultRow,
     Seat,
 )
@@ -52,8 +50,6 @@ __all__ = [
     "Delivered",
     "GameRef",
     "GameRow",
-    "Leaderboard",
-    "LeaderboardRow",
     "ResultRow",
     "Seat",
     "StaleWrite",
@@ -855,54 +851,6 @@ class Store:
             )
             for row in rows
         ]
-
-    @_serialized
-    async def leaderboard(
-        self, *, guild_id: int, channel_id: int | None = None, limit: int = 10
-    ) -> Leaderboard:
-        """Players of a channel (or of a whole server when channel_id is None), best first:
-        games, wins (shared wins count), average score, exact-bid rate, best game."""
-        scope = "guild_id = ? AND (? IS NULL OR channel_id = ?)"
-        params = (guild_id, channel_id, channel_id)
-        async with self._db.execute(
-            f"SELECT COUNT(DISTINCT game_id) FROM results WHERE {scope}", params
-        ) as cursor:
-            row = await cursor.fetchone()
-        total_games = int(row[0]) if row else 0
-        query = f"""
-            WITH scoped AS (
-                SELECT game_id, user_id, score, won, bids_exact, bids
-                FROM results WHERE {scope} AND user_id IS NOT NULL
-            ),
-            best AS (
-                SELECT user_id, game_id, score,
-                       ROW_NUMBER() OVER (
-                           PARTITION BY user_id ORDER BY score DESC, game_id ASC
-                       ) AS rank
-                FROM scoped
-            )
-            SELECT s.user_id, COUNT(*), SUM(s.won), AVG(s.score), SUM(s.bids_exact), SUM(s.bids),
-                   b.score, b.game_id
-            FROM scoped AS s JOIN best AS b ON b.user_id = s.user_id AND b.rank = 1
-            GROUP BY s.user_id
-            ORDER BY SUM(s.won) DESC, AVG(s.score) DESC, COUNT(*) DESC, s.user_id ASC
-            LIMIT ?
-        """
-        async with self._db.execute(query, (*params, limit)) as cursor:
-            rows = await cursor.fetchall()
-        board = [
-            LeaderboardRow(
-                user_id=int(row[0]),
-                games=int(row[1]),
-                wins=int(row[2]),
-                average_score=float(row[3]),
-                exact_bid_rate=(int(row[4]) / int(row[5])) if row[5] else None,
-                best_score=int(row[6]),
-                best_game_id=int(row[7]),
-            )
-            for row in rows
-        ]
-        return Leaderboard(rows=board, total_games=total_games)
 
 
 def _finished_seats(

@@ -138,23 +138,6 @@ class ResultRow:
     deals: tuple[DealLine, ...] = ()
 
 
-@dataclass(frozen=True)
-class LeaderboardRow:
-    user_id: int
-    games: int
-    wins: int
-    average_score: float
-    exact_bid_rate: float | None  # None when the player never bid
-    best_score: int
-    best_game_id: int
-
-
-@dataclass(frozen=True)
-class Leaderboard:
-    rows: list[LeaderboardRow] = field(default_factory=list)
-    total_games: int = 0
-
-
 # ---- reads for leaderboards, statistics and history (bot/store/stats.py) ----------------------
 
 Scope = Literal["channel", "server"]

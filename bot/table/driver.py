@@ -75,7 +75,7 @@ class Driver:
             return Plan(self.tables.settings.bot_delay_seconds, row.version, "computer")
         deadline = session.deadline
         if deadline is None:
-            delay = self.tables.settings.turn_seconds
+            delay = self.tables.turn_seconds(row)
         else:
             delay = max(0.0, (deadline - self.tables.clock()).total_seconds())
         return Plan(delay, row.version, "clock")

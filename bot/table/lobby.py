@@ -46,9 +46,15 @@ class Lobby:
         self.tables = tables
 
     async def open(
-        self, interaction: discord.Interaction[Any], options: dict[str, Any], max_seats: int
+        self,
+        interaction: discord.Interaction[Any],
+        options: dict[str, Any],
+        max_seats: int,
+        *,
+        host: Seat | None = None,
     ) -> None:
-        """/kachuful start: one open game per channel."""
+        """/kachuful start (and Play again, whose host is the last game's): one open game per
+        channel."""
         tables = self.tables
         if interaction.guild_id is None or interaction.channel_id is None:
             await tables.refuse(interaction, "guild_only")
@@ -67,16 +73,18 @@ class Lobby:
             if lacking:
                 options = {**options, "mode": "trick"}
                 note = render.thread_fallback(lacking)
-        user = interaction.user
+        if host is None:
+            host = Seat(user_id=interaction.user.id, name=interaction.user.display_name)
+        assert host.user_id is not None
         try:
             async with tables.create_lock:
                 row = await tables.store.create_game(
                     guild_id=interaction.guild_id,
                     channel_id=interaction.channel_id,
-                    host_id=user.id,
+                    host_id=host.user_id,
                     rules=options,
                     max_seats=max_seats,
-                    seats=[Seat(user_id=user.id, name=user.display_name)],
+                    seats=[host],
                 )
         except ChannelBusy as busy:
             await interaction.response.send_message(self._busy_text(busy.game_id), ephemeral=True)
@@ -94,6 +102,29 @@ class Lobby:
             await interaction.followup.send(note, ephemeral=True)
         await self._remember_lobby(session, interaction, spec)
         self.schedule_timer(session)
+
+    async def play_again(self, interaction: discord.Interaction[Any], table: int) -> None:
+        """ "Play again" on a game's final standings: a new lobby in the same channel with the
+        same options, the previous host as host, and the other players invited (each clicks
+        Join to sit)."""
+        try:
+            old = await self.tables.store.load_game(table)
+        except StoreError:
+            await interaction.response.send_message(render.notice("busy_db"), ephemeral=True)
+            return
+        if old is None or old.status != "finished" or old.channel_id != interaction.channel_id:
+            await self.tables.refuse(interaction, "no_table")
+            return
+        players = [s.user_id or s.left_user_id for s in old.seats]
+        if interaction.user.id not in players and interaction.user.id != old.host_id:
+            await self.tables.refuse(interaction, "not_a_player")
+            return
+        host_seat = next((s for s in old.seats if s.user_id == old.host_id), None)
+        host = Seat(user_id=old.host_id, name=host_seat.name if host_seat else "host")
+        invited = [s.user_id for s in old.seats if s.user_id and s.user_id != old.host_id]
+        options = {k: v for k, v in old.rules.items() if k != "invited"}
+        options["invited"] = invited
+        await self.open(interaction, options, old.max_seats, host=host)
 
     async def _remember_lobby(
         self, session: TableSession, interaction: discord.Interaction[Any], spec: MessageSpec

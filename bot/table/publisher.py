@@ -21,6 +21,7 @@ import json
 import logging
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -261,6 +262,7 @@ class Publisher:
         spec = await self._draw(post)  # drawn after the wait: the state may have moved on
         if spec is None:
             return
+        spec = await self._with_chart(spec)
         channel = self.tables.channel(channel_id, row)
         message = await self._call(channel.send(**send_kwargs(spec), nonce=nonce(row.id, post.key)))
         if message is None:
@@ -271,6 +273,20 @@ class Publisher:
         if post.key == "lobby":
             row.message_id = message.id
             await self.tables.store.set_message_id(row.id, message.id)
+
+    async def _with_chart(self, spec: MessageSpec) -> MessageSpec:
+        """The final standings' score chart, drawn off the event loop (its bytes are left
+        empty by the render, which is pure and quick)."""
+        if spec.attachment is None or spec.attachment[1] or self.session.game is None:
+            return spec
+        from bot.results import game_chart
+
+        try:
+            png = await game_chart(self.session.row, self.session.game)
+        except Exception as error:
+            log.warning("table %s: no score chart (%s)", self.session.row.id, type(error).__name__)
+            return replace(spec, attachment=None)
+        return replace(spec, attachment=(spec.attachment[0], png))
 
     async def _open_thread(self) -> None:
         """Thread mode: the game is played in a public thread opened from the lobby."""

@@ -3,17 +3,22 @@ They never take a table's lock."""
 
 from __future__ import annotations
 
-import json
+import io
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import render
-from bot.render.specs import MessageSpec
+from bot.render.table import CHART_FILE
+from bot.results import chart_data
 from bot.ui import send_kwargs
 
 if TYPE_CHECKING:
     from .tables import Tables
+
+
+log = logging.getLogger(__name__)
 
 
 class ReadOnly:
@@ -30,7 +35,23 @@ class ReadOnly:
             await self.tables.refuse(interaction, "not_running")
             return
         spec = render.scoreboard(session.row, session.game)
-        await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
+        if not session.game.deal_scores:
+            await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
+            return
+        # With the chart so far, drawn off the event loop (from a copy taken now).
+        from bot.render.chart import score_chart  # matplotlib, only when a chart is drawn
+
+        names, cumulative = chart_data(session.row, session.game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            png = await score_chart(names, cumulative)
+        except Exception as error:
+            log.warning("no score chart (%s)", type(error).__name__)
+            await interaction.edit_original_response(**send_kwargs(spec, edit=True))
+            return
+        embed = spec.embeds[0].copy().set_image(url=f"attachment://{CHART_FILE}")
+        file = discord.File(io.BytesIO(png), filename=CHART_FILE)
+        await interaction.edit_original_response(embed=embed, attachments=[file])
 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         session = self.tables.session_in(interaction.channel_id)
@@ -40,31 +61,4 @@ class ReadOnly:
             spec = render.lobby_rules(session.row.rules)
         else:
             spec = render.general_rules()
-        await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
-
-    async def leaderboard(self, interaction: discord.Interaction[Any], scope: str) -> None:
-        if interaction.guild_id is None:
-            await self.tables.refuse(interaction, "guild_only")
-            return
-        channel_id = interaction.channel_id if scope == "channel" else None
-        board = await self.tables.store.leaderboard(
-            guild_id=interaction.guild_id, channel_id=channel_id
-        )
-        spec = render.leaderboard(board, scope=scope)
-        await interaction.response.send_message(**send_kwargs(spec))
-
-    async def export(self, interaction: discord.Interaction[Any]) -> None:
-        """The record of the channel's last finished game (it shows every hand as dealt)."""
-        if interaction.channel_id is None:
-            await self.tables.refuse(interaction, "guild_only")
-            return
-        row = await self.tables.store.latest_game_in_channel(interaction.channel_id)
-        if row is None or row.record is None:
-            await self.tables.refuse(interaction, "no_finished_game")
-            return
-        data = json.dumps(row.record, indent=2, ensure_ascii=False).encode()
-        spec = MessageSpec(
-            content=render.notice("export", game=row.id),
-            attachment=(f"kachuful-game-{row.id}.json", data),
-        )
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))

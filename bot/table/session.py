@@ -9,8 +9,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.render.words import resolve_max_hand
-from bot.store.models import GameRow, ResultRow
-from kachuful_core import Game, KachufulError, Phase, Rules, score_summary
+from bot.store.models import GameRow
+from kachuful_core import Game, KachufulError, Phase, Rules
 from kachuful_core.players import LEVELS, Player
 
 if TYPE_CHECKING:
@@ -115,26 +115,6 @@ def forget_record(row: GameRow) -> None:
     """A table's record lives in its Game, and is written from it (as JSON text) at each
     move. (Kept in the row as a dict it grew past 100 KB per table by a game's end.)"""
     row.record = None
-
-
-def results_of(row: GameRow, game: Game) -> list[ResultRow]:
-    summary = score_summary(game)
-    winners = set(summary["winners"] or ())
-    results = []
-    scored = [d for d in summary["deals"] if d["scores"] is not None]
-    for seat, entry in enumerate(row.seats):
-        exact = sum(1 for d in scored if d["bids"][seat] == d["tricks_won"][seat])
-        results.append(
-            ResultRow(
-                seat=seat,
-                user_id=entry.user_id,
-                score=summary["totals"][seat],
-                won=seat in winners,
-                bids_exact=exact,
-                bids=len(scored),
-            )
-        )
-    return results
 
 
 def joinable_levels(row: GameRow) -> list[str]:

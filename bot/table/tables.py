@@ -26,6 +26,7 @@ import discord
 
 from bot import render
 from bot.render.specs import MessageSpec
+from bot.results import game_results
 from bot.store import Store, StoreError
 from bot.store.models import GameRef, GameRow
 from bot.ui import send_kwargs
@@ -34,7 +35,7 @@ from kachuful_core.events import Event, GameEnded
 
 from .hands import HandPublisher
 from .publisher import Publisher, RateLimits
-from .session import HandHandle, TableSession, forget_record, paused, rebuild_game, results_of
+from .session import HandHandle, TableSession, forget_record, paused, rebuild_game
 from .thinking import Thinker
 
 if TYPE_CHECKING:
@@ -234,7 +235,7 @@ class Tables:
             record = record_json(game)
             if any(isinstance(e, GameEnded) for e in step.events):
                 row.status = "finished"
-                results = results_of(row, game)
+                results = game_results(row, game)
         try:
             await self.store.save_game(
                 row, record=record, previous_version=previous, results=results
@@ -253,7 +254,7 @@ class Tables:
         if row.status != "running" or game is None or game.turn is None or paused(row):
             return
         if game.phase in (Phase.BIDDING, Phase.PLAYING) and not row.seats[game.turn].computer_plays:
-            session.deadline = self.clock() + timedelta(seconds=self.settings.turn_seconds)
+            session.deadline = self.clock() + timedelta(seconds=self.turn_seconds(row))
 
     async def reload(self, session: TableSession) -> None:
         try:
@@ -358,6 +359,13 @@ class Tables:
 
     def channel(self, channel_id: int, row: GameRow) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
+
+    def turn_seconds(self, row: GameRow) -> float:
+        """The turn clock of a table: its channel's setting when it opened, else the bot's."""
+        value = row.rules.get("turn_seconds")
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+            return float(value)
+        return self.settings.turn_seconds
 
     def lobby_minutes(self) -> int:
         return max(1, round(self.settings.lobby_timeout_seconds / 60))

@@ -120,7 +120,7 @@ def send_kwargs(spec: MessageSpec, *, edit: bool = False) -> dict[str, Any]:
             del kwargs["content"]
         if kwargs["view"] is None:
             del kwargs["view"]
-        if spec.attachment is not None:
+        if spec.attachment is not None and spec.attachment[1]:
             name, data = spec.attachment
             import io
 

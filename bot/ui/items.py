@@ -146,6 +146,7 @@ def custom_id(action: tuple[str | int | bool, ...]) -> str:
 
 
 _PREFIXES = {
+    "again": "kf:again",
     "hand": "kf:h",
     "refresh": "kf:r",
     "bid": "kf:b",
@@ -207,6 +208,27 @@ class LevelButton(
             _tables(interaction).lobby.add_computer(
                 interaction, self.table, self.version, self.level
             ),
+        )
+
+
+class AgainButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:again:(?P<table>{_N})"
+):
+    """ "Play again" on the final standings: a new lobby with the same options and players."""
+
+    def __init__(self, table: int, **button: Any) -> None:
+        super().__init__(_button(("again", table), **button))
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AgainButton:
+        return cls(_int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _guarded(
+            self, interaction, _tables(interaction).lobby.play_again(interaction, self.table)
         )
 
 
@@ -375,6 +397,7 @@ class BackButton(
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     LevelButton,
+    AgainButton,
     HandButton,
     RefreshButton,
     BidButton,

@@ -102,7 +102,9 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
                 assert hand_id not in [m.id for m in table.seen_by(other)]
     for message in table.public():
         assert not any(cid.startswith(("kf:p:", "kf:b:")) for cid in custom_ids(message))
-        assert not buttons(message), "the game is over: no message keeps its buttons"
+        # The game is over: only the final standings keep a button, "Play again".
+        final = bool(message.embeds) and message.embeds[0].title == "Kachuful — final standings"
+        assert [b.label for b in buttons(message)] == (["Play again"] if final else [])
 
     # The public tricks are the engine's record, card by card.
     replay = load_game(stored.record)

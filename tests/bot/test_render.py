@@ -11,7 +11,7 @@ from bot import render
 from bot.render.cards import card_rows, hand_text, number_rows
 from bot.render.channel import MODES, Post, View, public_posts
 from bot.render.specs import MAX_PER_ROW, MessageSpec, check_limits
-from bot.store.models import GameRow, Leaderboard, LeaderboardRow, Seat
+from bot.store.models import GameRow, Seat
 from kachuful_core import Game, Phase, Rules
 from kachuful_core.errors import (
     BidOutOfRange,
@@ -215,22 +215,7 @@ def test_names_cannot_inject_markdown_or_mentions() -> None:
         assert spec.allowed_mentions.everyone is False and spec.allowed_mentions.roles is False
 
 
-def test_leaderboard_and_lobby_fit() -> None:
-    rows = [
-        LeaderboardRow(
-            user_id=10**18 + i,
-            games=1000,
-            wins=500,
-            average_score=123.456,
-            exact_bid_rate=0.5,
-            best_score=999,
-            best_game_id=10**9,
-        )
-        for i in range(10)
-    ]
-    spec = render.leaderboard(Leaderboard(rows=rows, total_games=5000), scope="server")
-    assert_fits(spec)
-    assert "avg 123.5" in (spec.embeds[0].description or "")
+def test_lobby_and_help_fit() -> None:
     lobby_row = row_for(7)
     lobby_row.status = "lobby"
     assert_fits(render.lobby(lobby_row, timeout_minutes=15))

@@ -162,7 +162,7 @@ async def test_deal_figures_are_replayed_from_the_record_when_not_given(store: S
 
 def test_game_results_match_the_table_code_and_carry_the_deals() -> None:
     from bot.results import chart_data, game_results
-    from bot.table.session import results_of
+    from kachuful_core import score_summary
 
     game = played_game()
     row = GameRow(
@@ -178,9 +178,18 @@ def test_game_results_match_the_table_code_and_carry_the_deals() -> None:
         updated_at=datetime.now(UTC),
     )
     full = game_results(row, game)
-    base = results_of(row, game)
+    summary = score_summary(game)
+    scored = [d for d in summary["deals"] if d["scores"] is not None]
     assert [(r.seat, r.user_id, r.score, r.won, r.bids_exact, r.bids) for r in full] == [
-        (r.seat, r.user_id, r.score, r.won, r.bids_exact, r.bids) for r in base
+        (
+            seat,
+            row.seats[seat].user_id,
+            summary["totals"][seat],
+            seat in summary["winners"],
+            sum(d["bids"][seat] == d["tricks_won"][seat] for d in scored),
+            len(scored),
+        )
+        for seat in range(3)
     ]
     assert [r.name for r in full] == ["Asha", "Bilal", "Robo 🤖"]
     assert [r.level for r in full] == [None, None, "heuristic"]

@@ -5,6 +5,7 @@ byte as it was."""
 from __future__ import annotations
 
 import os
+import subprocess
 import random
 import sqlite3
 import stat
@@ -162,14 +163,19 @@ def test_a_path_under_a_file_is_refused(tmp_path: Path) -> None:
     assert blocker.read_text(encoding="utf-8") == "x"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root may write to any folder")
 def test_an_unwritable_folder_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "locked"
     folder.mkdir()
     folder.chmod(0o555)
+    # Root writes into any folder whatever its mode bits, but not into an immutable one.
+    immutable = os.geteuid() == 0
+    if immutable:
+        subprocess.run(["chattr", "+i", str(folder)], check=True)
     try:
         result, _ = run_bot(tmp_path, bot_env(folder / "k.sqlite3"))
     finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
         folder.chmod(0o755)
     assert result.returncode == 2
     assert "not writable" in result.stderr

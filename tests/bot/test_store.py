@@ -145,57 +145,6 @@ async def _finish(store: Store, channel: int, results: list[ResultRow]) -> GameR
     return game
 
 
-async def test_leaderboard_aggregates_per_channel_and_guild(store: Store) -> None:
-    # Game 1 in CHANNEL: user 1 wins alone (score 40, 3 of 4 exact), user 2 scores 12.
-    g1 = await _finish(
-        store,
-        CHANNEL,
-        [
-            ResultRow(seat=0, user_id=1, score=40, won=True, bids_exact=3, bids=4),
-            ResultRow(seat=1, user_id=2, score=12, won=False, bids_exact=1, bids=4),
-            ResultRow(seat=2, user_id=None, score=30, won=False, bids_exact=2, bids=4),
-        ],
-    )
-    # Game 2 in CHANNEL: a shared win between users 1 and 2.
-    await _finish(
-        store,
-        CHANNEL,
-        [
-            ResultRow(seat=0, user_id=1, score=20, won=True, bids_exact=2, bids=3),
-            ResultRow(seat=1, user_id=2, score=20, won=True, bids_exact=2, bids=3),
-            ResultRow(seat=2, user_id=None, score=5, won=False, bids_exact=0, bids=3),
-        ],
-    )
-    # Game 3 in another channel: user 2 wins big.
-    g3 = await _finish(
-        store,
-        OTHER_CHANNEL,
-        [
-            ResultRow(seat=0, user_id=2, score=90, won=True, bids_exact=5, bids=5),
-            ResultRow(seat=1, user_id=3, score=10, won=False, bids_exact=1, bids=5),
-            ResultRow(seat=2, user_id=None, score=0, won=False, bids_exact=0, bids=5),
-        ],
-    )
-    channel = await store.leaderboard(guild_id=GUILD, channel_id=CHANNEL)
-    assert channel.total_games == 2
-    assert [row.user_id for row in channel.rows] == [1, 2]  # computers are not listed
-    first, second = channel.rows
-    assert (first.games, first.wins, first.average_score) == (2, 2, 30.0)
-    assert first.exact_bid_rate == pytest.approx(5 / 7)
-    assert (first.best_score, first.best_game_id) == (40, g1.id)
-    assert (second.games, second.wins, second.average_score) == (2, 1, 16.0)
-
-    guild = await store.leaderboard(guild_id=GUILD)
-    assert guild.total_games == 3
-    assert [row.user_id for row in guild.rows] == [2, 1, 3]
-    top = guild.rows[0]
-    assert (top.games, top.wins, top.best_score, top.best_game_id) == (3, 2, 90, g3.id)
-    assert top.exact_bid_rate == pytest.approx(8 / 12)
-
-    assert (await store.leaderboard(guild_id=999)).rows == []
-    assert len((await store.leaderboard(guild_id=GUILD, limit=1)).rows) == 1
-
-
 async def test_results_are_written_with_the_game_or_not_at_all(store: Store) -> None:
     game = await new_game(store)
     game.status = "finished"
