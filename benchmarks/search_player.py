@@ -47,7 +47,6 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -419,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         kinds = args.kinds.split(",") if args.kinds else [*LEVELS]
         for k in kinds:
             check_kind(k)
-        # Short games keep the smoke run to seconds: levels head to head on 4-card schedules.
+        # Short games keep the smoke run to seconds: levels head to head on 3-card schedules.
         out = quick_run(kinds, games, args.seed)
         print(json.dumps(out))
         return 0
@@ -481,8 +480,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def quick_run(kinds: list[str], games: int, seed: int) -> dict[str, Any]:
-    """Levels head to head on a short schedule (hands of at most 4 cards), no OpenSpiel."""
-    global play_game_rules
+    """Levels head to head on a short schedule (hands of at most 3 cards), no OpenSpiel."""
     results: dict[str, Any] = {}
     for a, b in itertools.combinations(kinds, 2):
         rs = []
@@ -494,7 +492,7 @@ def quick_run(kinds: list[str], games: int, seed: int) -> dict[str, Any]:
 
 
 def play_short_game(kinds: tuple[str, ...], game_seed: int) -> dict[str, Any]:
-    rules = Rules(players=PLAYERS, max_hand=4)
+    rules = Rules(players=PLAYERS, max_hand=3)
     game = Game.new(rules, seed=game_seed)
     times: dict[str, list[float]] = {k: [] for k in kinds}
     cpu: dict[str, list[float]] = {k: [] for k in kinds}
@@ -511,8 +509,6 @@ def play_short_game(kinds: tuple[str, ...], game_seed: int) -> dict[str, Any]:
                     stats[k]["points"] += e.scores[s]
     return {"stats": stats, "times": times, "cpu": cpu, "left_out": 0, "deals": game.num_deals}
 
-
-Factory = Callable[[int], Player]
 
 if __name__ == "__main__":
     sys.exit(main())
