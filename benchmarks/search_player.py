@@ -337,11 +337,21 @@ def line(kind: str, f: dict[str, Any]) -> str:
 # ---- matches --------------------------------------------------------------------------------
 
 
+PROGRESS: list[Path] = []  # --progress: each game's result appended as a JSON line
+
+
 def run_games(jobs: list[tuple[tuple[str, ...], int, bool]], workers: int) -> list[dict[str, Any]]:
     if workers <= 1:
-        return [_play(j) for j in jobs]
+        return [_logged(_play(j)) for j in jobs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_play, jobs, chunksize=1))
+        return [_logged(r) for r in pool.map(_play, jobs, chunksize=1)]
+
+
+def _logged(result: dict[str, Any]) -> dict[str, Any]:
+    for path in PROGRESS:
+        with path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(result["stats"]) + "\n")
+    return result
 
 
 def field_match(kind: str, games: int, seed: int, workers: int, mirror: bool) -> dict[str, Any]:
@@ -411,7 +421,12 @@ def main(argv: list[str] | None = None) -> int:
         help="count only deals OpenSpiel's oh_hell can mirror, even without an ISMCTS seat",
     )
     parser.add_argument("--quick", action="store_true", help="CI smoke run: seconds, no OpenSpiel")
+    parser.add_argument(
+        "--progress", type=Path, default=None, help="append each game's figures to this file"
+    )
     args = parser.parse_args(argv)
+    if args.progress is not None:
+        PROGRESS.append(args.progress)
 
     if args.quick:
         games = args.games if args.games is not None else 1
