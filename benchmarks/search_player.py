@@ -379,7 +379,7 @@ def h2h_match(a: str, b: str, games: int, seed: int, workers: int, mirror: bool)
         jobs.append(((b, a, b, a), game_seed, mirror))
     results = run_games(jobs, workers)
     diffs = []
-    for first, second in itertools.batched(results, 2):
+    for first, second in zip(results[::2], results[1::2], strict=False):
         pa = first["stats"][a]["points"] + second["stats"][a]["points"]
         pb = first["stats"][b]["points"] + second["stats"][b]["points"]
         deals = first["stats"][a]["deals"] + second["stats"][a]["deals"]
@@ -403,6 +403,36 @@ def levels_match(
     return {"pairs": pairs}
 
 
+def summarize_progress(path: Path, match: str, kinds_arg: str | None) -> dict[str, Any]:
+    """The figures of the games a --progress file holds (decision times are not kept)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    results = [{"stats": json.loads(x), "times": {}, "cpu": {}} for x in lines if x.strip()]
+    kinds = kinds_arg.split(",") if kinds_arg else sorted({k for r in results for k in r["stats"]})
+    out: dict[str, Any] = {"match": match, "games": len(results)}
+    out["summary"] = summarize(results, kinds)
+    if match == "h2h" and len(kinds) == 2:
+        a, b = kinds
+        diffs = []
+        # A deal set whose second seating is not finished is left out.
+        for first, second in zip(results[::2], results[1::2], strict=False):
+            pa = first["stats"][a]["points"] + second["stats"][a]["points"]
+            pb = first["stats"][b]["points"] + second["stats"][b]["points"]
+            deals = first["stats"][a]["deals"] + second["stats"][a]["deals"]
+            diffs.append((pa - pb) / deals)
+        diff, ci = mean_interval(diffs)
+        out["deal_sets"] = len(diffs)
+        out["difference"] = {
+            "a": a,
+            "b": b,
+            "points_per_deal": round(diff, 3),
+            "ci95": round(ci, 3),
+        }
+    for f in out["summary"].values():
+        for key in [k for k in f if k.startswith("decision")]:
+            del f[key]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--match", choices=("field", "h2h", "levels"), default="field")
@@ -424,9 +454,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--progress", type=Path, default=None, help="append each game's figures to this file"
     )
+    parser.add_argument(
+        "--summarize",
+        type=Path,
+        default=None,
+        help="report the figures of a --progress file (the games finished so far) and exit",
+    )
     args = parser.parse_args(argv)
     if args.progress is not None:
         PROGRESS.append(args.progress)
+    if args.summarize is not None:
+        print(json.dumps(summarize_progress(args.summarize, args.match, args.kinds)))
+        return 0
 
     if args.quick:
         games = args.games if args.games is not None else 1
