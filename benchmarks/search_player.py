@@ -47,7 +47,6 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -338,11 +337,21 @@ def line(kind: str, f: dict[str, Any]) -> str:
 # ---- matches --------------------------------------------------------------------------------
 
 
+PROGRESS: list[Path] = []  # --progress: each game's result appended as a JSON line
+
+
 def run_games(jobs: list[tuple[tuple[str, ...], int, bool]], workers: int) -> list[dict[str, Any]]:
     if workers <= 1:
-        return [_play(j) for j in jobs]
+        return [_logged(_play(j)) for j in jobs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_play, jobs, chunksize=1))
+        return [_logged(r) for r in pool.map(_play, jobs, chunksize=1)]
+
+
+def _logged(result: dict[str, Any]) -> dict[str, Any]:
+    for path in PROGRESS:
+        with path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(result["stats"]) + "\n")
+    return result
 
 
 def field_match(kind: str, games: int, seed: int, workers: int, mirror: bool) -> dict[str, Any]:
@@ -370,7 +379,7 @@ def h2h_match(a: str, b: str, games: int, seed: int, workers: int, mirror: bool)
         jobs.append(((b, a, b, a), game_seed, mirror))
     results = run_games(jobs, workers)
     diffs = []
-    for first, second in itertools.batched(results, 2):
+    for first, second in zip(results[::2], results[1::2], strict=False):
         pa = first["stats"][a]["points"] + second["stats"][a]["points"]
         pb = first["stats"][b]["points"] + second["stats"][b]["points"]
         deals = first["stats"][a]["deals"] + second["stats"][a]["deals"]
@@ -394,6 +403,36 @@ def levels_match(
     return {"pairs": pairs}
 
 
+def summarize_progress(path: Path, match: str, kinds_arg: str | None) -> dict[str, Any]:
+    """The figures of the games a --progress file holds (decision times are not kept)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    results = [{"stats": json.loads(x), "times": {}, "cpu": {}} for x in lines if x.strip()]
+    kinds = kinds_arg.split(",") if kinds_arg else sorted({k for r in results for k in r["stats"]})
+    out: dict[str, Any] = {"match": match, "games": len(results)}
+    out["summary"] = summarize(results, kinds)
+    if match == "h2h" and len(kinds) == 2:
+        a, b = kinds
+        diffs = []
+        # A deal set whose second seating is not finished is left out.
+        for first, second in zip(results[::2], results[1::2], strict=False):
+            pa = first["stats"][a]["points"] + second["stats"][a]["points"]
+            pb = first["stats"][b]["points"] + second["stats"][b]["points"]
+            deals = first["stats"][a]["deals"] + second["stats"][a]["deals"]
+            diffs.append((pa - pb) / deals)
+        diff, ci = mean_interval(diffs)
+        out["deal_sets"] = len(diffs)
+        out["difference"] = {
+            "a": a,
+            "b": b,
+            "points_per_deal": round(diff, 3),
+            "ci95": round(ci, 3),
+        }
+    for f in out["summary"].values():
+        for key in [k for k in f if k.startswith("decision")]:
+            del f[key]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--match", choices=("field", "h2h", "levels"), default="field")
@@ -412,14 +451,28 @@ def main(argv: list[str] | None = None) -> int:
         help="count only deals OpenSpiel's oh_hell can mirror, even without an ISMCTS seat",
     )
     parser.add_argument("--quick", action="store_true", help="CI smoke run: seconds, no OpenSpiel")
+    parser.add_argument(
+        "--progress", type=Path, default=None, help="append each game's figures to this file"
+    )
+    parser.add_argument(
+        "--summarize",
+        type=Path,
+        default=None,
+        help="report the figures of a --progress file (the games finished so far) and exit",
+    )
     args = parser.parse_args(argv)
+    if args.progress is not None:
+        PROGRESS.append(args.progress)
+    if args.summarize is not None:
+        print(json.dumps(summarize_progress(args.summarize, args.match, args.kinds)))
+        return 0
 
     if args.quick:
         games = args.games if args.games is not None else 1
         kinds = args.kinds.split(",") if args.kinds else [*LEVELS]
         for k in kinds:
             check_kind(k)
-        # Short games keep the smoke run to seconds: levels head to head on 4-card schedules.
+        # Short games keep the smoke run to seconds: levels head to head on 3-card schedules.
         out = quick_run(kinds, games, args.seed)
         print(json.dumps(out))
         return 0
@@ -481,8 +534,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def quick_run(kinds: list[str], games: int, seed: int) -> dict[str, Any]:
-    """Levels head to head on a short schedule (hands of at most 4 cards), no OpenSpiel."""
-    global play_game_rules
+    """Levels head to head on a short schedule (hands of at most 3 cards), no OpenSpiel."""
     results: dict[str, Any] = {}
     for a, b in itertools.combinations(kinds, 2):
         rs = []
@@ -494,7 +546,7 @@ def quick_run(kinds: list[str], games: int, seed: int) -> dict[str, Any]:
 
 
 def play_short_game(kinds: tuple[str, ...], game_seed: int) -> dict[str, Any]:
-    rules = Rules(players=PLAYERS, max_hand=4)
+    rules = Rules(players=PLAYERS, max_hand=3)
     game = Game.new(rules, seed=game_seed)
     times: dict[str, list[float]] = {k: [] for k in kinds}
     cpu: dict[str, list[float]] = {k: [] for k in kinds}
@@ -511,8 +563,6 @@ def play_short_game(kinds: tuple[str, ...], game_seed: int) -> dict[str, Any]:
                     stats[k]["points"] += e.scores[s]
     return {"stats": stats, "times": times, "cpu": cpu, "left_out": 0, "deals": game.num_deals}
 
-
-Factory = Callable[[int], Player]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -49,7 +49,29 @@ def test_heuristic_player_smoke() -> None:
     assert result["decision_ms_p99"] >= result["decision_ms_median"] > 0
 
 
-@pytest.mark.parametrize("name", ["engine_throughput.py", "heuristic_player.py"])
+def test_search_player_smoke() -> None:
+    # The levels against each other on short games (no OpenSpiel needed): every pair plays,
+    # and every level reports its figures and its time per decision.
+    result = run_script("search_player.py")
+    pairs = result["pairs"]
+    assert isinstance(pairs, dict)
+    assert set(pairs) == {"random vs heuristic", "random vs search", "heuristic vs search"}
+    for pair in pairs.values():
+        for figures in pair.values():
+            assert 0.0 <= figures["exact_rate"] <= 1.0
+            assert figures["seat_deals"] > 0
+            assert figures["decision_ms_p99"] >= figures["decision_ms_median"] >= 0
+
+
+def test_train_bid_table_smoke() -> None:
+    result = run_script("train_bid_table.py")
+    assert result["quick"] is True
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["engine_throughput.py", "heuristic_player.py", "search_player.py", "train_bid_table.py"],
+)
 def test_benchmarks_document_their_command_line(name: str) -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / name), "--help"],
