@@ -5,10 +5,10 @@ byte as it was."""
 from __future__ import annotations
 
 import os
-import subprocess
 import random
 import sqlite3
 import stat
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
