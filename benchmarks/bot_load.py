@@ -179,6 +179,7 @@ class Config:
     warmup_moves: int = 0  # moves each table makes first, at full speed, not measured
     think_ms: float = 1000.0
     computer_share: float = 0.0
+    computer_level: str = "heuristic"  # the level of those computer seats (LEVELS)
     max_hand: int | None = None  # None: the bot's default (52 // players)
     max_messages: int | None = -1  # discord.py's message cache; -1: the bot's setting (off)
     seed: int = 1
@@ -544,6 +545,17 @@ class LoadBench:
             if store is not None:
                 await store.close()
 
+    async def _add_computer(self, host: Any, channel: Any, lobby: Any) -> None:
+        """ "Add computer player", then the level on the private chooser it answers with."""
+        from bot.render.words import level_name
+
+        offered = await self._setup_click(
+            host, await host.click(lobby, label="Add computer player")
+        )
+        chooser = next(m for m in channel.history(viewer=host) if m.id == offered.response.id)
+        label = level_name(self.config.computer_level)
+        await self._setup_click(host, await host.click(chooser, label=label))
+
     async def _setup_click(self, member: simcord.MemberActor, result: Any) -> Any:
         self.setup_stats["interactions"] += 1
         self.setup_stats["answered"] += bool(result.acknowledged)
@@ -573,7 +585,7 @@ class LoadBench:
             for member in members[1:]:
                 await self._setup_click(member, await member.click(lobby, label="Join"))
             if humans < 3:
-                await self._setup_click(host, await host.click(lobby, label="Add computer player"))
+                await self._add_computer(host, channel, lobby)
             await self._setup_click(host, await host.click(lobby, label="Start (host)"))
             session = self.bot.tables.session_in(channel.id)
             assert session is not None and session.row.status == "running", "table not started"
@@ -980,6 +992,7 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
         "warmup_moves_per_table": config.warmup_moves,
         "think_ms": config.think_ms,
         "computer_share": config.computer_share,
+        "computer_level": config.computer_level,
         "interactions": interactions,
         "answered": answered,
         "unanswered": stats.unanswered + warmup["unanswered"],
@@ -1180,6 +1193,11 @@ def parse_args(argv: list[str] | None = None) -> Config:
         help="mean pause before each human click (1000; 0 saturates the bot)",
     )
     parser.add_argument(
+        "--computer-level",
+        default="heuristic",
+        help="level of the computer seats: random, heuristic or search (heuristic)",
+    )
+    parser.add_argument(
         "--computer-share",
         type=float,
         default=0.0,
@@ -1233,6 +1251,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         moves=args.moves if args.moves is not None else (12 if quick else 60),
         think_ms=args.think_ms if args.think_ms is not None else (5.0 if quick else 1000.0),
         computer_share=args.computer_share,
+        computer_level=args.computer_level,
         warmup_moves=args.warmup_moves,
         max_messages=(None if args.max_messages == 0 else args.max_messages),
         max_hand=args.max_hand,

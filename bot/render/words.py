@@ -70,7 +70,7 @@ LEVEL_NAMES = {"random": "Beginner", "heuristic": "Casual", "search": "Expert"}
 LEVEL_DESCRIPTIONS = {
     "random": "plays any legal card: for learning the game.",
     "heuristic": "bids and plays by rules of thumb, instantly.",
-    "search": "thinks ahead over possible deals: stronger than the best published search bots.",
+    "search": "thinks ahead over the deals the others may hold: the strongest level here.",
 }
 
 
