@@ -124,6 +124,26 @@ def _serialized(
     return wrapper
 
 
+def _bookkeeping(
+    method: Callable[Concatenate[Store, P], Awaitable[R]],
+) -> Callable[Concatenate[Store, P], Awaitable[R]]:
+    """Run a Store method on the bookkeeping connection (what was delivered to Discord, the
+    open hand messages), under its own lock, so that it never waits behind a move's commit
+    in this process; a locked database becomes :class:`StoreBusy` as for the game writes."""
+
+    async def wrapper(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        async with self._book_lock:
+            try:
+                return await method(self, *args, **kwargs)
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error):
+                    raise
+                raise StoreBusy("the database is locked by another process") from None
+
+    functools.update_wrapper(wrapper, method)
+    return wrapper
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -330,6 +350,21 @@ _AFTER_MIGRATION: dict[int, Callable[[aiosqlite.Connection], Awaitable[None]]] =
 }
 
 
+async def _open_bookkeeping(path: Path) -> aiosqlite.Connection:
+    book = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS)
+    try:
+        for pragma in (
+            "PRAGMA synchronous = NORMAL",
+            "PRAGMA foreign_keys = ON",
+            f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}",
+        ):
+            await _run(book, pragma)
+    except BaseException:
+        await book.close()
+        raise
+    return book
+
+
 class Store:
     """The bot's database. Create with :meth:`open`; close with :meth:`close`."""
 
@@ -341,6 +376,12 @@ class Store:
         self._lock = asyncio.Lock()
         self._closed = False
         self._reads: _stats.Reads | None = None
+        # The delivery bookkeeping has a connection of its own with synchronous = NORMAL: a
+        # game's commit is fsynced (FULL), and its WAL sync covers the bookkeeping written
+        # before it; only the bookkeeping of the last moments before a power cut can be lost,
+        # and then a message is posted again with the same nonce, which Discord drops.
+        self._book: aiosqlite.Connection = db
+        self._book_lock = asyncio.Lock()
 
     @property
     def reads(self) -> _stats.Reads:
@@ -375,6 +416,7 @@ class Store:
                 await _run(db, pragma)
             await store.migrate()
             store._reads = await _stats.Reads.open(path)
+            store._book = await _open_bookkeeping(path)
         except sqlite3.Error as error:
             await db.close()
             reason = "it is locked by another process" if _is_busy(error) else str(error)
@@ -394,6 +436,9 @@ class Store:
         if self._reads is not None:
             # First: a reader's open snapshot would keep the checkpoint from emptying the WAL.
             await self._reads.close()
+        if self._book is not self._db:
+            async with self._book_lock:
+                await self._book.close()
         try:
             await _run(self._db, "PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as error:
@@ -718,10 +763,10 @@ class Store:
             rows = await cursor.fetchall()
         return {row[0]: Delivered(int(row[1]), int(row[2]), str(row[3])) for row in rows}
 
-    @_serialized
+    @_bookkeeping
     async def mark_delivered(self, game_id: int, key: str, delivered: Delivered) -> None:
         await _run(
-            self._db,
+            self._book,
             "INSERT INTO posts (game_id, key, channel_id, message_id, digest)"
             " VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
@@ -729,24 +774,24 @@ class Store:
             (game_id, key, delivered.channel_id, delivered.message_id, delivered.digest),
         )
 
-    @_serialized
+    @_bookkeeping
     async def forget_delivered(self, game_id: int, key: str) -> None:
-        await _run(self._db, "DELETE FROM posts WHERE game_id = ? AND key = ?", (game_id, key))
+        await _run(self._book, "DELETE FROM posts WHERE game_id = ? AND key = ?", (game_id, key))
 
-    @_serialized
+    @_bookkeeping
     async def save_hand(self, game_id: int, user_id: int, token: str, opened_at: datetime) -> None:
         await _run(
-            self._db,
+            self._book,
             "INSERT INTO hand_messages (game_id, user_id, token, opened_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (game_id, user_id) DO UPDATE SET token = excluded.token,"
             " opened_at = excluded.opened_at",
             (game_id, user_id, token, _iso(opened_at)),
         )
 
-    @_serialized
+    @_bookkeeping
     async def drop_hand(self, game_id: int, user_id: int) -> None:
         await _run(
-            self._db,
+            self._book,
             "DELETE FROM hand_messages WHERE game_id = ? AND user_id = ?",
             (game_id, user_id),
         )
