@@ -65,6 +65,8 @@ async def play_watching_pings(table: Table) -> int:
     number of pings seen."""
     seen = set()
     while table.session is not None and table.session.row.status == "running":
+        carrying = [m for m in table.public() if any(b.label == "Your hand" for b in buttons(m))]
+        assert len(carrying) == 1, "only the newest live message carries Your hand"
         member = table.member_at(table.game.turn)
         [ping] = pings(table)
         assert member is not None and member.mention in (ping.content or "")
@@ -130,7 +132,7 @@ async def test_thread_mode_plays_in_a_thread_and_keeps_the_channel_quiet(
     [thread] = channel.threads
     in_thread = Table(env, thread, members)
     assert in_thread.session is table.session  # commands in the thread find the table
-    await in_thread.play_to_end()
+    assert await play_watching_pings(in_thread) == 3 * sum(size + 1 for size in SIZES)
     await env.advance_time(60)
     stored = await env.bot.store.latest_game_in_channel(channel.id)
     # The channel keeps the lobby (which links the thread) and the final standings.
