@@ -51,8 +51,11 @@ bot's parsing of the interaction, waiting for the table lock, the engine, the SQ
 including SimCord's (the simulated Discord runs in the same process and on the same core:
 this makes the figures pessimistic), such as the tables' publishers bringing the public
 messages and the hand messages up to date after each commit (in their own tasks, after the
-answer). New messages are paced at Discord's 5 per 5 s per channel, as the bot runs. Every
-interaction of the timed phase must be answered.
+answer). New messages are not paced by default (``--post-limit 5`` paces them at Discord's
+5 per 5 s per channel, as the bot does in production; in SimCord a paced post waits on a
+real-time timer that its settling cannot account for, and at one click a second per table a
+table makes more than one new message a second, its turn pings). Every interaction of the
+timed phase must be answered.
 
 ``--think-ms`` sets the offered load: with 100 tables and 1000 ms, about 100 clicks per second
 are offered (a human takes several seconds per move: this is a hard load). ``--think-ms 0``
@@ -180,6 +183,10 @@ class Config:
     think_ms: float = 1000.0
     computer_share: float = 0.0
     computer_level: str = "heuristic"  # the level of those computer seats (LEVELS)
+    # New messages per channel in 5 s. The bot paces them at Discord's 5; here the default is
+    # no pacing: SimCord has no rate limit to model, and a paced post's wait is a timer it
+    # fires in real time, which its settling cannot account for (the run then fails to settle).
+    post_limit: int = 10_000
     max_hand: int | None = None  # None: the bot's default (52 // players)
     max_messages: int | None = -1  # discord.py's message cache; -1: the bot's setting (off)
     seed: int = 1
@@ -521,6 +528,7 @@ class LoadBench:
         options: dict[str, Any] = {}
         if config.max_messages != -1:  # a what-if: the bot passes no max_messages
             options["max_messages"] = config.max_messages
+        options["post_limit"] = config.post_limit
         self.bot = KachufulBot(self.settings, new_seed=new_seed, **options)
         self.bot.freeze_gc_after_setup = config.freeze_gc  # as the entry point does
         self.env = simcord.Env(self.bot, settle_timeout=30.0)
@@ -1193,6 +1201,12 @@ def parse_args(argv: list[str] | None = None) -> Config:
         help="mean pause before each human click (1000; 0 saturates the bot)",
     )
     parser.add_argument(
+        "--post-limit",
+        type=int,
+        default=10_000,
+        help="new messages per channel in 5 s (10000: unpaced; the bot's own default is 5)",
+    )
+    parser.add_argument(
         "--computer-level",
         default="heuristic",
         help="level of the computer seats: random, heuristic or search (heuristic)",
@@ -1252,6 +1266,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         think_ms=args.think_ms if args.think_ms is not None else (5.0 if quick else 1000.0),
         computer_share=args.computer_share,
         computer_level=args.computer_level,
+        post_limit=args.post_limit,
         warmup_moves=args.warmup_moves,
         max_messages=(None if args.max_messages == 0 else args.max_messages),
         max_hand=args.max_hand,
