@@ -383,6 +383,10 @@ class Store:
         self._book: aiosqlite.Connection = db
         self._book_lock = asyncio.Lock()
 
+    def busy(self) -> bool:
+        """Whether a write is under way (a new one would wait for it)."""
+        return self._lock.locked()
+
     @property
     def reads(self) -> _stats.Reads:
         """Leaderboards, statistics, history and settings, on the read-only connection."""

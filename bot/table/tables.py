@@ -176,7 +176,10 @@ class Tables:
                 None, interaction, Reply(MessageSpec(content=render.notice("restarting")))
             )
             return None
-        watchdog = Deferral(interaction) if interaction is not None else None
+        # Only a click that has to wait (its table or the database busy) can run late: a timer
+        # for every click would cost more than the clicks themselves at a few hundred a second.
+        slow = session.lock.locked() or self.store.busy()
+        watchdog = Deferral(interaction) if interaction is not None and slow else None
         try:
             outcome = await self._locked(session, step)
         finally:
