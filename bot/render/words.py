@@ -188,9 +188,6 @@ NOTICES = {
     "busy_running": "A game is already running in this channel: {link}",
     "busy_lobby": "A game is already waiting for players in this channel: {link}",
     "you_left_game": "You left the game.",
-    "left_game": "🚪 {name} left the game; a computer player takes the seat.",
-    "left_game_last": "{name} left and no player is left at the table: the game is stopped. "
-    "It does not count for the leaderboard.",
     "back": "👋 {name} is back at the table.",
     "welcome_back": "Welcome back: your seat is yours again.",
     "damaged_stopped": "🛑 The game that could not be restored was closed by {by}. "

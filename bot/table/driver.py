@@ -16,9 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from kachuful_core import Game, Phase
-from kachuful_core.events import Event
-from kachuful_core.players import LEVELS, Decision, act
+from kachuful_core import Phase
+from kachuful_core.players import LEVELS, Decision, act, apply_decision
 
 from .session import TableSession, paused, seat_level
 from .tables import Step
@@ -199,12 +198,3 @@ def seed_of(table: int, seat: int) -> int:
     """A computer seat's seed: the same for the seat's every decision (players are
     deterministic for a seed and keep no state between calls)."""
     return table * 10 + seat
-
-
-def apply_decision(game: Game, seat: int, decision: Decision) -> list[Event]:
-    """A decision taken in a worker, applied (the engine checks it like any click)."""
-    if decision.kind == "bid" and decision.bid is not None:
-        return game.bid(seat, decision.bid)
-    if decision.kind == "card":
-        return game.play_unseen(seat) if decision.card is None else game.play(seat, decision.card)
-    raise ValueError(f"a worker's decision cannot be applied here: {decision.kind}")

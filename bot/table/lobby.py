@@ -159,9 +159,8 @@ class Lobby:
         self, interaction: discord.Interaction[Any], table: int, version: int, act: str
     ) -> None:
         """Join · Leave · Add computer player · Start, clicked on the lobby message."""
-        session = self.tables.find(interaction, table)
+        session = await self.tables.find_or_refuse(interaction, table)
         if session is None:
-            await self.tables.refuse(interaction, self.tables.missing(table=table))
             return
 
         def step(session: TableSession) -> Step:
@@ -264,9 +263,8 @@ class Lobby:
         self, interaction: discord.Interaction[Any], table: int, version: int, level: str
     ) -> None:
         """A level chosen after "Add computer player": a computer player of it sits down."""
-        session = self.tables.find(interaction, table)
+        session = await self.tables.find_or_refuse(interaction, table)
         if session is None:
-            await self.tables.refuse(interaction, self.tables.missing(table=table))
             return
         user_id = interaction.user.id
 

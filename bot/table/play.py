@@ -99,9 +99,8 @@ class Play:
         self, interaction: discord.Interaction[Any], table: int, version: int, action: Action
     ) -> None:
         """A click on the player's own hand message: bid, play, play unseen, look."""
-        session = self.tables.find(interaction, table)
+        session = await self.tables.find_or_refuse(interaction, table)
         if session is None:
-            await self.tables.refuse(interaction, self.tables.missing(table=table))
             return
         user_id = interaction.user.id
         await self.tables.change(
@@ -142,9 +141,8 @@ class Play:
 
     async def back(self, interaction: discord.Interaction[Any], table: int, seat: int) -> None:
         """ "I'm back": the owner takes an away seat back from the computer."""
-        session = self.tables.find(interaction, table)
+        session = await self.tables.find_or_refuse(interaction, table)
         if session is None:
-            await self.tables.refuse(interaction, self.tables.missing(table=table))
             return
         user_id = interaction.user.id
 

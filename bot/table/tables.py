@@ -161,6 +161,15 @@ class Tables:
             return None
         return session
 
+    async def find_or_refuse(
+        self, interaction: discord.Interaction[Any], table: int
+    ) -> TableSession | None:
+        """The button's table (see :meth:`find`); None after refusing the click privately."""
+        session = self.find(interaction, table)
+        if session is None:
+            await self.refuse(interaction, self.missing(table=table))
+        return session
+
     # ------------------------------------------------------------------ the change path
 
     async def change(

@@ -5,7 +5,7 @@ function for a worker process."""
 
 from .base import Player, act
 from .heuristic import HeuristicPlayer
-from .levels import LEVEL_LABELS, LEVELS, Decision, decide
+from .levels import LEVEL_LABELS, LEVELS, Decision, apply_decision, decide
 from .random_player import RandomPlayer
 from .search import SearchPlayer
 
@@ -18,5 +18,6 @@ __all__ = [
     "RandomPlayer",
     "SearchPlayer",
     "act",
+    "apply_decision",
     "decide",
 ]

@@ -8,7 +8,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..cards import Card
-from ..game import Phase
+from ..events import Event
+from ..game import Game, Phase
 from ..views import SeatView
 from .base import Player
 from .heuristic import HeuristicPlayer
@@ -84,3 +85,15 @@ def decide(level: str, seed: int, view: SeatView) -> Decision:
             raise ValueError(f"seat {view.seat} must look at its hand before playing")
         return Decision("card", card=player.choose_card(view))
     raise ValueError(f"no decision to take in phase {view.phase}")
+
+
+def apply_decision(game: Game, seat: int, decision: Decision) -> list[Event]:
+    """Apply a bid or card decision (from :func:`decide`, say in a worker) to ``seat``'s turn;
+    the engine checks it like any move. A ``"blind"`` decision is :func:`act`'s to take."""
+    if decision.kind == "bid" and decision.bid is not None:
+        return game.bid(seat, decision.bid)
+    if decision.kind == "card":
+        if decision.card is None:
+            return game.play_unseen(seat)
+        return game.play(seat, decision.card)
+    raise ValueError(f"a {decision.kind!r} decision is not applied here")

@@ -200,3 +200,19 @@ def test_decide_refuses_a_view_without_a_turn() -> None:
     other = Game.new(Rules(players=4, max_hand=3), 11).view((v.seat + 1) % 4)
     with pytest.raises(ValueError):
         decide("heuristic", 0, other)
+
+
+def test_a_decision_applied_is_the_players_move() -> None:
+    from kachuful_core import Game, Rules
+    from kachuful_core.players import LEVELS, act, apply_decision, decide
+
+    rules = Rules(players=4, max_hand=3)
+    for _ in range(2):
+        games = [Game.new(rules, seed=b"d" * 32, players=list("abcd")) for _ in range(2)]
+        for game in games:
+            game.opening_events()
+        while games[0].turn is not None:
+            seat = games[0].turn
+            decided = apply_decision(games[0], seat, decide("heuristic", 7, games[0].view(seat)))
+            acted = act(games[1], seat, LEVELS["heuristic"](7))
+            assert decided == acted
