@@ -24,6 +24,10 @@ class Restore:
     async def run(self) -> int:
         """Bring back every open table from the store; returns how many."""
         tables = self.tables
+        # Read before any table is brought back: a restored table's driver may finish its game
+        # meanwhile, and that game's own publisher posts its final standings (read after, it
+        # would look unsettled and get a second publisher: posted twice).
+        unsettled = await tables.store.unsettled_games()
         rows, damaged = await tables.store.open_games()
         for ref in damaged:
             tables.damaged[ref.id] = ref
@@ -31,7 +35,7 @@ class Restore:
         for row in rows:
             if await self._open(row):
                 restored += 1
-        for row in await tables.store.unsettled_games():
+        for row in unsettled:
             await self._closed(row)
         log.info("restored %d open table(s), %d could not be", restored, len(tables.damaged))
         return restored
