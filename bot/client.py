@@ -20,6 +20,7 @@ from bot.health import HEARTBEAT_SECONDS
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.table import Tables
+from bot.table.hands import HAND_WATCH_SECONDS
 from bot.table.publisher import CHANNEL_POSTS
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ class KachufulBot(commands.Bot):
         new_seed: Callable[[], str] | None = None,
         store: Store | None = None,
         post_limit: int = CHANNEL_POSTS,
+        hand_delay: float = HAND_WATCH_SECONDS,
         **options: Any,
     ) -> None:
         # Slash commands and button clicks reach the bot whatever its intents; it reads no
@@ -98,6 +100,9 @@ class KachufulBot(commands.Bot):
         # New messages per channel in 5 s: Discord's limit. (Tests that do not check pacing
         # raise it: a paced post waits on a real-time timer in the simulated Discord.)
         self.post_limit = post_limit
+        # A watching player's hand message is redrawn at most this often (tests that do not
+        # check it redraw at once: the pause is a real-time timer in the simulated Discord).
+        self.hand_delay = hand_delay
         # Set by the process entry point (not by in-process tests): after start-up, move the
         # long-lived objects (modules, discord.py's state, restored tables) out of the garbage
         # collector's sight, which shortens every full collection while tables are playing.
@@ -119,6 +124,7 @@ class KachufulBot(commands.Bot):
         else:
             self.tables = Tables(self, self.store, self.settings)
         self.tables.limits.count = self.post_limit
+        self.tables.hand_delay = self.hand_delay
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         ui.register(self)

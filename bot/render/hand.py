@@ -137,7 +137,10 @@ def hand_message(
     embed.set_footer(text="Only you see this message")
 
     buttons: list[ButtonSpec] = []
-    if view.phase is Phase.BIDDING:
+    # Bid and card buttons only for the seat to act: a watcher's would all be disabled, and
+    # its cards are listed above (each redraw of a watcher's message stays small).
+    choosing = view.my_turn or view.may_bid_blind
+    if view.phase is Phase.BIDDING and choosing:
         blind = view.may_bid_blind
         legal = set(view.legal_bids)
         for row_index, values in enumerate(number_rows(view.hand_size + 1)):
@@ -152,7 +155,7 @@ def hand_message(
                         row=row_index,
                     )
                 )
-    elif view.phase is Phase.PLAYING and view.hand is not None:
+    elif view.phase is Phase.PLAYING and view.hand is not None and choosing:
         legal_cards = set(view.legal_cards)
         for row_index, cards in enumerate(card_rows(view.hand)):
             for card in cards:

@@ -6,6 +6,13 @@ view if it shows something else; near the end of its token's life it says so and
 a fresh one; when the game ends it says that. The tokens are stored, so after a restart the
 open hand messages are brought up to date too. Separate from the public publisher: hand
 messages are not held back by the channel's limit on new messages.
+
+A player who is only watching (not their turn, the same deal and phase as their message
+shows) is redrawn at most every ``Tables.hand_delay`` seconds: the public live message shows
+each card at once, and at a table playing briskly their next redraw comes with their own turn
+anyway. That halves the edits of a three-seat table and keeps each hand's webhook well inside
+Discord's rate limits. A player whose turn starts, a new deal or phase, a notice, the end of the
+game: redrawn at once.
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ log = logging.getLogger(__name__)
 # An interaction token lives 15 minutes: say goodbye a minute before.
 HAND_TOKEN_SECONDS = 14 * 60
 RETRY_SECONDS = 5.0
+# A watcher's hand message is redrawn at most this often.
+HAND_WATCH_SECONDS = 2.0
 
 
 async def edit_original(client: discord.Client, token: str, spec: MessageSpec) -> None:
@@ -112,10 +121,15 @@ class HandPublisher:
                 return
 
     def _schedule_expiry(self) -> None:
-        """Wake up when the oldest open hand message is about to stop being editable."""
+        """Wake up when the oldest open hand message is about to stop being editable, or a
+        watcher's redraw is due."""
         if self._timer is not None and not self._timer.done():
             self._timer.cancel()
         wait = self._next_expiry()
+        dues = [h.due for h in self.session.hands.values() if h.due is not None]
+        if dues:
+            due = max(0.0, min(dues) - asyncio.get_running_loop().time())
+            wait = due if wait is None else min(wait, due)
         if wait is not None:
             self._timer = asyncio.get_running_loop().create_task(
                 self._poke_after(wait), name=f"kachuful-hands-timer-{self.session.row.id}"
@@ -145,15 +159,35 @@ class HandPublisher:
                 continue
             async with self.session.lock:  # released before the Discord call
                 spec = self._spec(user_id, handle)
+                stage, urgent = self._stage(user_id, handle)
             if spec is None:
                 await self._drop(user_id, handle)
                 continue
-            if digest(spec) != handle.digest:
+            if digest(spec) == handle.digest:
+                handle.due = None
+            elif urgent or over or self._due(handle):
                 await self._edit(handle, spec)
+                handle.stage, handle.due = stage, None
             if over:
                 await self._drop(user_id, handle)
             if self._wake.is_set():
                 return
+
+    def _stage(self, user_id: int, handle: HandHandle) -> tuple[tuple[int, str] | None, bool]:
+        """What the seat's message should show (deal, phase), and whether it must be redrawn
+        at once rather than at the watchers' pace."""
+        stage = hand_stage(self.session, user_id)
+        game, seat = self.session.game, self.session.row.seat_of(user_id)
+        my_turn = game is not None and seat is not None and game.turn == seat
+        noticed = handle.notice is not None and handle.notice_version == self.session.row.version
+        return stage, my_turn or noticed or stage != handle.stage
+
+    def _due(self, handle: HandHandle) -> bool:
+        """A watcher's redraw: due ``hand_delay`` seconds after it was first held back."""
+        now = asyncio.get_running_loop().time()
+        if handle.due is None:
+            handle.due = now + self.tables.hand_delay
+        return now >= handle.due
 
     def _spec(
         self, user_id: int, handle: HandHandle, *, expired: bool = False
@@ -197,3 +231,11 @@ class HandPublisher:
             del self.session.hands[user_id]
         with contextlib.suppress(StoreError):
             await self.tables.store.drop_hand(self.session.row.id, user_id)
+
+
+def hand_stage(session: TableSession, user_id: int) -> tuple[int, str] | None:
+    """The deal and phase a seat's hand message shows once drawn now."""
+    game = session.game
+    if game is None or session.row.seat_of(user_id) is None:
+        return None
+    return game.deal_number, game.phase.value

@@ -35,6 +35,10 @@ class HandHandle:
     # until the table moves on from the move counter it was given at.
     notice: str | None = None
     notice_version: int | None = None
+    # The deal and phase the message shows, and when a watcher's pending redraw is due (loop
+    # time): see HandPublisher.
+    stage: tuple[int, str] | None = None
+    due: float | None = None
 
 
 class TableSession:

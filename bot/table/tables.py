@@ -33,7 +33,7 @@ from bot.ui import send_kwargs
 from kachuful_core import Phase, record_json
 from kachuful_core.events import Event, GameEnded
 
-from .hands import HandPublisher
+from .hands import HAND_WATCH_SECONDS, HandPublisher, hand_stage
 from .publisher import Publisher, RateLimits
 from .session import HandHandle, TableSession, forget_record, paused, rebuild_game
 from .thinking import Thinker
@@ -108,6 +108,7 @@ class Tables:
         self.damaged: dict[int, GameRef] = {}
         self.create_lock = asyncio.Lock()
         self.limits = RateLimits(clock)
+        self.hand_delay = HAND_WATCH_SECONDS  # how often a watcher's hand is redrawn
         self.thinker = Thinker(workers=settings.computer_workers)
         self.stopping = False
         self.lobby = Lobby(self)
@@ -333,6 +334,7 @@ class Tables:
             digest=spec_digest(spec),
             notice=spec.content,
             notice_version=session.row.version,
+            stage=hand_stage(session, user_id),
         )
         if session.hand_publisher is not None:
             session.hand_publisher.opened()

@@ -49,7 +49,12 @@ def make_bot(settings: Settings, request: pytest.FixtureRequest) -> Callable[[],
     def factory() -> KachufulBot:
         # New messages are paced at Discord's 5 per 5 s only in tests marked "paced": a paced
         # post waits on a timer that SimCord fires in real time unless the test advances time.
-        bot = KachufulBot(settings, new_seed=new_seed, post_limit=5 if paced else 10_000)
+        bot = KachufulBot(
+            settings,
+            new_seed=new_seed,
+            post_limit=5 if paced else 10_000,
+            hand_delay=0.0,  # watchers redrawn at once (the pause is tested on its own)
+        )
         made.append(bot)
         return bot
 

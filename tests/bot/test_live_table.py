@@ -292,3 +292,33 @@ async def test_an_old_hand_message_says_how_to_get_a_fresh_one(env: simcord.Env)
     refreshed = await waiting.click(message, label="Refresh")
     assert refreshed.acknowledged
     assert table.game.phase in (Phase.BIDDING, Phase.PLAYING)
+
+
+def bids_field(message: discord.Message) -> str:
+    fields = message.embeds[0].to_dict()["fields"]
+    return next(f["value"] for f in fields if f["name"] == "Bids and tricks")
+
+
+async def test_a_watchers_hand_is_redrawn_at_the_watchers_pace(env: simcord.Env) -> None:
+    """A player whose turn starts sees it at once; a player who only watches is redrawn once
+    the pause has passed, and a new phase reaches everyone at once."""
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=3)
+    # Longer than SimCord's settling (a shorter pause would pass in real time within a click).
+    env.bot.tables.hand_delay = 30.0
+    for member in members:
+        await table.open_hand(member)
+    first = table.member_at(table.game.turn)
+    second = table.member_at((table.game.turn + 1) % 3)
+    watcher = table.member_at((table.game.turn + 2) % 3)
+    assert first and second and watcher
+    await table.act(first)
+    assert f"**{first.name}**: bid" in bids_field(table.hand(second))  # their turn: at once
+    assert f"**{first.name}**: bid" not in bids_field(table.hand(watcher))
+    await env.advance_time(31)
+    assert f"**{first.name}**: bid" in bids_field(table.hand(watcher))
+    await table.act(second)
+    await table.act(watcher)  # the last bid: play begins, every hand shows it at once
+    assert table.game.phase is Phase.PLAYING
+    for member in members:
+        assert "This trick" in [f.name for f in table.hand(member).embeds[0].fields]

@@ -102,13 +102,33 @@ async def test_wrong_seat_is_refused(env: simcord.Env) -> None:
     actor = await turn_of_first_human(table)
     waiting = next(m for m in members if m is not actor)
     hand = await table.open_hand(waiting)
-    assert enabled_actions(hand) == []  # not their turn: every bid is disabled
+    assert enabled_actions(hand) == []  # not their turn: no bid buttons at all
     before = snapshot(table)
     version = table.session.row.version
     forged = await craft_click(env, waiting, hand, f"kf:b:{table.session.row.id}:{version}:0:0")
     assert forged.response.ephemeral
-    assert "not your turn" in forged.response.content
-    assert table.session.row.seats[table.game.turn].name in forged.response.content
+    assert forged.response.content == "This button no longer works."
+    assert snapshot(table) == before
+
+
+async def test_a_click_that_lost_the_race_with_the_clock_is_refused(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bid button still on screen when the turn clock already played for the seat."""
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=3)
+    actor = await turn_of_first_human(table)
+    hand = await table.open_hand(actor)
+    from bot.table.hands import HandPublisher
+
+    monkeypatch.setattr(HandPublisher, "poke", lambda self: None)  # the redraw is in flight
+    await env.advance_time(91)  # the clock runs out: the computer bids for the seat
+    assert table.member_at(table.game.turn) is not actor
+    before = snapshot(table)
+    late = await actor.click(hand, custom_id=enabled_actions(hand)[0].custom_id)
+    assert late.response.ephemeral
+    assert "out of date" in late.response.content
+    assert "Nothing was changed" in late.response.content
     assert snapshot(table) == before
 
 
