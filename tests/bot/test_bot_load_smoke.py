@@ -68,3 +68,28 @@ def test_quick_run_answers_every_interaction(burst: bool, tmp_path: Path) -> Non
     assert len(lines) - 1 == result["answered"]
     latencies = [float(line.split(",")[3]) for line in lines[1:]]
     assert abs(max(latencies) - result["latency_ms"]["max"]) < 0.01
+
+
+def test_the_json_copy_given_to_simcord_is_a_deep_copy() -> None:
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        from bot_load import json_copy
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    import copy
+
+    body = {
+        "content": "x",
+        "embeds": [{"fields": [{"name": "a", "value": "b", "inline": True}], "colour": 3}],
+        "components": [{"type": 1, "components": [{"type": 2, "label": "A♠", "id": None}]}],
+        "n": 1.5,
+        "t": (1, [2]),
+    }
+    copied = json_copy(body)
+    assert copied == copy.deepcopy(body)
+    copied["embeds"][0]["fields"][0]["name"] = "changed"
+    copied["components"][0]["components"].append({})
+    copied["t"][1].append(3)
+    assert body["embeds"][0]["fields"][0]["name"] == "a"
+    assert len(body["components"][0]["components"]) == 1
+    assert body["t"] == (1, [2])
