@@ -387,6 +387,20 @@ class TableAgent:
             return None  # the bot is still redrawing that player's hand message
         return "act"
 
+    def _why(self) -> str:
+        """What the table is waiting for (no card or seed in it)."""
+        session = self.session
+        seat = session.game.turn
+        user_id = session.row.seats[seat].user_id if seat is not None else None
+        handle = session.hands.get(user_id)
+        task = session.hand_publisher._task if session.hand_publisher else None
+        return (
+            f"locked={session.lock.locked()} turn={seat} version={session.row.version} "
+            f"hand_version={self._hand_version(user_id) if user_id else None} "
+            f"open_hand={handle is not None} due={handle.due if handle else None} "
+            f"hand_task={'none' if task is None else ('done' if task.done() else 'running')}"
+        )
+
     def _hand_version(self, member_id: int) -> int | None:
         """The move counter the member's latest hand message was drawn at (its buttons')."""
         message_id = self.hand_ids.get(member_id)
@@ -407,7 +421,7 @@ class TableAgent:
             if state is not None:
                 return state
             if waited > ANSWER_TIMEOUT:
-                raise AssertionError(f"table {self.index}: the bot is busy for ever")
+                raise AssertionError(f"table {self.index}: the bot is busy for ever: {self._why()}")
             await asyncio.sleep(READY_POLL)
             waited += READY_POLL
 
@@ -612,6 +626,9 @@ class LoadBench:
             agent.start_moves = session.game.move_count
             self.agents.append(agent)
 
+    async def end_all(self, before: Heap) -> dict[str, Any]:
+        return await _end_all(self, before)
+
     async def play(self, moves: int, think_ms: float) -> None:
         janitor = asyncio.create_task(self._prune_timers())
         try:
@@ -743,6 +760,33 @@ def heap_graph(roots: Iterable[Any], stop: set[int] | None = None) -> Heap:
             tracked += 1
         stack.extend(gc.get_referents(obj))
     return Heap(seen, total, tracked)
+
+
+async def _end_all(bench: LoadBench, before: Heap) -> dict[str, Any]:
+    """Every host stops their table (/kachuful stop), then what the bot still holds: its
+    sessions, tasks and locks, and its heap against the one before any table was opened
+    (discord.py's cache of the members and channels the run created aside)."""
+    for agent in bench.agents:
+        host = next(iter(agent.members.values()))
+        await host.slash(agent.channel, "kachuful stop")
+    await bench.env.settle()
+    gc.collect()
+    tables = bench.bot.tables
+    after = heap_graph(bot_roots(bench))
+    state = bench.bot._connection
+    guilds = heap_graph(list(state._guilds.values()), set(before.ids))
+    running = [t for t in bench.env._work.tasks if not t.done()]
+    grown = after.bytes - before.bytes - guilds.bytes
+    return {
+        "sessions": len(tables.sessions),
+        "channels_with_a_table": len(tables.by_channel),
+        "bot_tasks_running": len(running),
+        "bot_tasks_running_names": sorted({t.get_name().rsplit("-", 1)[0] for t in running})[:10],
+        "heap_growth_kb": round(grown / 1024, 1),
+        "heap_growth_per_table_kb": round(grown / len(bench.agents) / 1024, 2),
+        "guild_cache_kb": round(guilds.bytes / 1024, 1),
+        "gc_tracked_growth": after.tracked - before.tracked - guilds.tracked,
+    }
 
 
 def bot_roots(bench: LoadBench) -> list[Any]:
@@ -1020,6 +1064,7 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
             owner: round(size / tables / 1024, 1) for owner, size in sorted(split.items())
         }
 
+    ended = await bench.end_all(heap_before)
     errors = list(env.errors)
 
     stats = bench.stats
@@ -1064,6 +1109,7 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
         "latency_ms_by_kind": {k: latency_summary(v) for k, v in sorted(by_kind.items())},
         "memory_per_table_kb": memory["bot_heap_per_table_kb"],
         "memory": memory,
+        "after_every_game_ended": ended,
         "gc": {
             **pauses.summary(),
             "clicks_during_full_collection": round(len(hit) / len(samples), 3) if samples else 0,
@@ -1159,6 +1205,13 @@ def print_report(result: dict[str, Any]) -> None:
         f"    message cache {mem['message_cache']['messages']}/{mem['message_cache']['max']} "
         f"messages; {mem['ephemeral_views']} views kept for 15 min by discord.py; RSS "
         f"{mem['rss_per_table_kb']:.1f} KB per table (includes the simulated Discord)"
+    )
+    end = result["after_every_game_ended"]
+    print(
+        f"  after every game ended: {end['sessions']} sessions, {end['bot_tasks_running']} bot "
+        f"tasks running, heap {end['heap_growth_kb']:+.1f} KB against before the tables "
+        f"({end['heap_growth_per_table_kb']:+.2f} KB a table; discord.py's cache of the run's "
+        f"members and channels, {end['guild_cache_kb']:.0f} KB, aside)"
     )
     gcs = result["gc"]
     print(

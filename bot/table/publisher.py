@@ -92,9 +92,10 @@ class RateLimits:
             await asyncio.sleep(self.window - (now - sent[0]) + 0.001)
 
     def forget(self, channel_id: int) -> None:
-        sent = self._sent.get(channel_id)
-        if sent is not None and not sent:
-            del self._sent[channel_id]
+        """The channel's table is gone: drop its times (kept, a channel whose games have
+        ended would hold them for ever). A new table there within 5 s may meet a 429, which
+        the publisher waits out."""
+        self._sent.pop(channel_id, None)
 
 
 class Retry(Exception):
@@ -184,6 +185,9 @@ class Publisher:
         if self.session.closed and row.status in ("finished", "stopped") and not row.settled:
             await self.tables.store.settle(row.id)
             row.settled = True
+            for channel in {row.channel_id, self.thread_id}:
+                if channel is not None and self.tables.session_in(channel) is None:
+                    self.tables.limits.forget(channel)
             log.debug("table %s: every public message delivered", row.id)
 
     # ------------------------------------------------------------------ one pass
