@@ -344,9 +344,15 @@ _INSERT_RESULT = (
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
-# Python steps of a migration, run in its transaction after its SQL.
-_AFTER_MIGRATION: dict[int, Callable[[aiosqlite.Connection], Awaitable[None]]] = {
-    3: _results.backfill,
+
+async def _backfill(db: aiosqlite.Connection, today: str) -> None:
+    await _results.backfill(db)
+
+
+# Python steps of a migration, run in its transaction after its SQL (with today's UTC date).
+_AFTER_MIGRATION: dict[int, Callable[[aiosqlite.Connection, str], Awaitable[None]]] = {
+    3: _backfill,
+    5: _results.rebuild_all_periods,
 }
 
 
@@ -419,7 +425,9 @@ class Store:
             ):
                 await _run(db, pragma)
             await store.migrate()
-            store._reads = await _stats.Reads.open(path)
+            store._reads = await _stats.Reads.open(
+                path, clock=store._clock, expire=store.expire_periods
+            )
             store._book = await _open_bookkeeping(path)
         except sqlite3.Error as error:
             await db.close()
@@ -514,7 +522,7 @@ class Store:
                     await _run(self._db, statement)
                 after = _AFTER_MIGRATION.get(version)
                 if after is not None:
-                    await after(self._db)
+                    await after(self._db, _iso(self._clock())[:10])
                 await _run(
                     self._db,
                     "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
@@ -857,6 +865,19 @@ class Store:
             raise
         await _run(self._db, "COMMIT")
         return changed == 1
+
+    @_serialized
+    async def expire_periods(self, guild_id: int, today: str) -> None:
+        """Move a server's 7- and 30-day windows on to end ``today`` (YYYY-MM-DD, UTC): what
+        a period board read does when no game finished in the server yet today. One short
+        transaction: the rows of the days that left the windows are subtracted."""
+        await _run(self._db, "BEGIN IMMEDIATE")
+        try:
+            await _results.expire_periods(self._db, guild_id, today)
+        except BaseException:
+            await _run(self._db, "ROLLBACK")
+            raise
+        await _run(self._db, "COMMIT")
 
     # ------------------------------------------------------------------ channel settings
 
