@@ -29,6 +29,7 @@ the chart process) while a ticker measures how late the event loop runs meanwhil
 
     .venv/bin/python benchmarks/results_reads.py            # 1,000 / 10,000 / 100,000 games
     .venv/bin/python benchmarks/results_reads.py --quick    # smoke run, a few seconds
+    .venv/bin/python benchmarks/results_reads.py --chart-only --charts 100
 
 The last line of output is one JSON document with every figure (milliseconds).
 """
@@ -369,14 +370,18 @@ async def measure_moves(store: Store, moves: int, players: int, now: datetime) -
 
 
 async def measure_chart(repeats: int) -> dict[str, Any]:
-    """A 25-deal chart drawn in a worker thread and in the chart process, with a ticker that
+    """A 25-deal chart drawn on the chart thread and in the chart process, with a ticker that
     measures how late the event loop runs meanwhile (what every table would wait)."""
     _, _, _, deal_scores = played_game(7)
     cumulative = cumulative_scores(deal_scores, 4)
     names = ["Asha", "Bilal", "Chen", "Robo 🤖"]
     out: dict[str, Any] = {"deals": len(deal_scores)}
     for mode, in_process in (("thread", False), ("process", True)):
-        await score_chart(names, cumulative, in_process=in_process)  # fonts, the process
+        # The first chart: matplotlib imported (in the chart thread, or the process started),
+        # the figure made, the fonts loaded.
+        start = time.perf_counter()
+        await score_chart(names, cumulative, in_process=in_process)
+        out[f"chart_{mode}_first_ms"] = round((time.perf_counter() - start) * 1000, 1)
         times = []
         lags = []
         for _ in range(repeats):
@@ -411,7 +416,11 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--samples", type=int, default=200, help="timed reads per figure")
     parser.add_argument("--moves", type=int, default=300, help="timed moves, alone and beside")
     parser.add_argument("--db", type=Path, default=None, help="database file (default: temp)")
+    parser.add_argument("--chart-only", action="store_true", help="only the chart figures")
+    parser.add_argument("--charts", type=int, default=20, help="timed charts per mode")
     args = parser.parse_args(argv)
+    if args.chart_only:
+        return await measure_chart(args.charts)
     if args.quick:
         args.sizes, args.players, args.samples, args.moves = "200,600", 300, 20, 30
     sizes = sorted(int(part) for part in args.sizes.split(","))
@@ -447,7 +456,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
             await store.close()
         result["sizes"][str(size)] = figures
         print(f"{size} games: {json.dumps(figures)}", file=sys.stderr)
-    result.update(await measure_chart(3 if args.quick else 20))
+    result.update(await measure_chart(3 if args.quick else args.charts))
     folder.cleanup()
     return result
 
