@@ -193,6 +193,9 @@ async def build(path: Path, start: int, stop: int, players: int, rng: random.Ran
                     for f in finished
                 ],
             )
+            # As Store.save_game: the windows moved on at the day's first game (here in the
+            # batch's transaction; the store commits it on its own).
+            await expire_periods(shim, GUILD, when[:10])  # type: ignore[arg-type]
             await apply_finished_game(
                 shim,  # type: ignore[arg-type]
                 game_id=game_id,

@@ -8,10 +8,12 @@ release through the same function, in the transaction of migration 0003.
 
 The 7- and 30-day boards are running totals too (``period_totals``, migration 0005): each
 holds the sum of the day rows from its window's first day (``period_windows``) on. A finished
-game is added to them; :func:`expire_periods` moves a window on, subtracting the day rows that
-left it (one day's rows at the day's first finished game, or at the first read that finds the
-window behind); :func:`rebuild_periods` sums a window afresh (the migration, or a window that
-moved by a whole period).
+game is added to the windows that hold its day; :func:`expire_period` moves a window on,
+subtracting the day rows that left it (the store does it in a transaction of its own after
+the day's first finished game, or at the first read that finds the window behind);
+:func:`rebuild_periods` sums a window afresh (the migration, or a window that moved by a whole
+period). Adding and subtracting commute, so a window may be moved on before or after a game
+of the day is added: the totals are always the sum of the day rows from the first day on.
 """
 
 from __future__ import annotations
@@ -121,7 +123,9 @@ async def apply_finished_game(
 ) -> None:
     """Add one finished game to every aggregate and rating. Call inside the transaction that
     marks the game finished (the caller commits or rolls back). ``periods=False`` leaves the
-    period totals alone (migration 0003's backfill runs before their tables exist)."""
+    period totals alone (migration 0003's backfill runs before their tables exist). The game is
+    added to the period windows that hold its day; moving them on is the caller's
+    (:func:`expire_periods`, best in a transaction of its own)."""
     players = [seat for seat in seats if seat.user_id is not None]
     if not players:
         return
@@ -131,9 +135,6 @@ async def apply_finished_game(
         [(guild_id,)],
     )
     day = finished_at[:10]
-    if periods:
-        # First, before this game's day rows exist: a window summed afresh must not count it.
-        await expire_periods(db, guild_id, day)
     totals = []
     days = []
     for seat in players:
@@ -266,11 +267,13 @@ WHERE period_totals.guild_id = ?1 AND period_totals.days = ?2
   AND period_totals.channel_id = g.channel_id AND period_totals.user_id = g.user_id
 """
 
-# The rows left with no game (only those the subtraction touched, found by primary key).
-_DROP_EMPTY = """
-DELETE FROM period_totals WHERE guild_id = ?1 AND days = ?2 AND games <= 0
-  AND (channel_id, user_id) IN (
-      SELECT channel_id, user_id FROM player_days WHERE guild_id = ?1 AND day >= ?3 AND day < ?4)
+# First the rows all of whose games left (found by primary key): deleted, not updated and
+# then deleted (each change of a row changes its four sort indexes).
+_DROP_GONE = """
+DELETE FROM period_totals WHERE guild_id = ?1 AND days = ?2
+  AND (channel_id, user_id, games) IN (
+      SELECT channel_id, user_id, SUM(games) FROM player_days
+      WHERE guild_id = ?1 AND day >= ?3 AND day < ?4 GROUP BY channel_id, user_id)
 """
 
 _REBUILD = """
@@ -315,29 +318,45 @@ async def rebuild_periods(db: aiosqlite.Connection, guild_id: int, days: int, to
     )
 
 
-async def expire_periods(db: aiosqlite.Connection, guild_id: int, today: str) -> None:
-    """Move the server's period windows on to end ``today`` (inside a transaction): the day
-    rows that left a window are subtracted from its totals, a player left with no game is
+async def expire_period(db: aiosqlite.Connection, guild_id: int, days: int, today: str) -> bool:
+    """Move a server's window of ``days`` days on to end ``today`` (inside a transaction): the
+    day rows that left it are subtracted from its totals, a player left with no game is
     dropped. The work is the rows of the days that left (one day's, once a day), at most a
     period's: a window that moved by a whole period is summed afresh from what is left in it.
-    A window already there (or ahead, if the clock went back) is left alone."""
-    windows = await _windows(db, guild_id)
+    A window already there (or ahead, if the clock went back) is left alone. Returns whether
+    anything changed."""
+    first = first_day(today, days)
+    old = (await _windows(db, guild_id)).get(days)
+    if old is not None and old >= first:
+        return False
+    if old is None or (date.fromisoformat(first) - date.fromisoformat(old)).days >= days:
+        await rebuild_periods(db, guild_id, days, today)
+        return True
+    params = (guild_id, days, old, first)
+    await _fetch(db, _DROP_GONE, params)
+    await _fetch(db, _SUBTRACT, params)
+    await _fetch(
+        db,
+        "UPDATE period_windows SET first_day = ? WHERE guild_id = ? AND days = ?",
+        (first, guild_id, days),
+    )
+    return True
+
+
+async def expire_periods(db: aiosqlite.Connection, guild_id: int, today: str) -> None:
+    """:func:`expire_period` for every period (inside one transaction)."""
     for days in PERIOD_DAYS:
-        first = first_day(today, days)
-        old = windows.get(days)
-        if old is not None and old >= first:
-            continue
-        if old is None or (date.fromisoformat(first) - date.fromisoformat(old)).days >= days:
-            await rebuild_periods(db, guild_id, days, today)
-            continue
-        params = (guild_id, days, old, first)
-        await _fetch(db, _SUBTRACT, params)
-        await _fetch(db, _DROP_EMPTY, params)
-        await _fetch(
-            db,
-            "UPDATE period_windows SET first_day = ? WHERE guild_id = ? AND days = ?",
-            (first, guild_id, days),
-        )
+        await expire_period(db, guild_id, days, today)
+
+
+async def windows_behind(db: aiosqlite.Connection, guild_id: int, today: str) -> list[int]:
+    """The periods of a server whose window ends before ``today`` (or that have none)."""
+    windows = await _windows(db, guild_id)
+    return [
+        days
+        for days in PERIOD_DAYS
+        if days not in windows or windows[days] < first_day(today, days)
+    ]
 
 
 async def _add_to_periods(
@@ -348,8 +367,7 @@ async def _add_to_periods(
     players: Sequence[FinishedSeat],
     ordinals: dict[int, float],
 ) -> None:
-    """Add a finished game to the period totals whose window holds its day (the windows were
-    moved on before the game's day rows were written)."""
+    """Add a finished game to the period totals whose window holds its day."""
     rows = []
     for days, first in (await _windows(db, guild_id)).items():
         if day < first:

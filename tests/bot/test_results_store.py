@@ -759,3 +759,34 @@ async def test_period_board_queries_use_indexes(store: Store) -> None:
 
 
 _INDEX = {"rating": "rating", "wins": "wins", "average": "average", "exact": "exact"}
+
+
+async def test_moving_the_windows_on_is_not_part_of_the_finish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The windows move on after the finish transaction: if that fails, the game is counted
+    all the same, and the next period board read moves them on."""
+    start = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
+    clock = SettableClock(start)
+    store = await Store.open(tmp_path / "k.sqlite3", clock=clock)
+    try:
+        await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)])
+        clock.now = start + timedelta(days=10)
+
+        async def locked(*args: object, **kwargs: object) -> bool:
+            raise sqlite3.OperationalError("database is locked")
+
+        monkeypatch.setattr(store_results, "expire_period", locked)
+        await finish(store, [result(0, 3, 40, True), result(1, 2, 10, False)])
+        windows = await store.reads._all("SELECT days, first_day FROM period_windows ORDER BY days")
+        assert windows == [(7, "2023-12-26"), (30, "2023-12-03")]  # not moved on
+        page = await store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL, sort="wins")
+        assert [(r.user_id, r.games) for r in page.rows] == [(1, 1), (3, 1), (2, 2)]
+        monkeypatch.undo()
+        now = start + timedelta(days=10, hours=1)
+        assert await board_users(store, "7d", now) == [(2, 1), (3, 1)]
+        assert await board_users(store, "30d", now) == [(1, 1), (2, 2), (3, 1)]
+        kept, fresh = await fresh_period_sums(store)
+        assert kept == fresh
+    finally:
+        await store.close()

@@ -2,9 +2,9 @@
 -- index like the all-time board instead of summing the period's day rows at every read.
 -- period_totals holds, per server (channel_id 0) or channel and per player, the sum of the
 -- player_days rows from period_windows.first_day on. A finished game is added in its own
--- transaction (bot.store.results.apply_finished_game); when the window moves on (the day's
--- first finished game, or a read that finds it behind), the day rows that left it are
--- subtracted (bot.store.results.expire_periods). The rows of an existing database are summed
+-- transaction (bot.store.results.apply_finished_game); when the window moves on (after the
+-- day's first finished game, or at a read that finds it behind), the day rows that left it are
+-- subtracted (bot.store.results.expire_period). The rows of an existing database are summed
 -- by bot.store.results.rebuild_periods, run in this migration's transaction.
 
 CREATE TABLE period_windows (
@@ -42,5 +42,7 @@ CREATE INDEX period_totals_exact
 -- A player's rows in every channel and period: their rating is copied to each after a game.
 CREATE INDEX period_totals_user ON period_totals (guild_id, user_id);
 
--- The day rows of a server by day, across channels: what leaves a window.
-CREATE INDEX player_days_day ON player_days (guild_id, day);
+-- The day rows of a server by day, across channels: what leaves a window, read as one range
+-- of this covering index (a month-old day's rows are rarely in the page cache).
+CREATE INDEX player_days_day
+    ON player_days (guild_id, day, channel_id, user_id, games, wins, score_sum, bids_exact, bids);
