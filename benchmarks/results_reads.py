@@ -14,19 +14,22 @@ players of one server; each size is measured at the moment its last game finishe
 At each size (``--sizes``) it times, on the store's read-only connection:
 
 - ``board``: a server leaderboard page (rating, all time), random pages, a viewer not on it
-  (so their own row is looked up too), and the other sorts and the 30- and 7-day periods
-  (``_cold``: the period summed again, as after each finished game; without: the kept
-  ranking, as for the next page or another viewer);
+  (so their own row is looked up too), and the other sorts, and every sort of the 30- and
+  7-day periods (read from the kept period totals; ``_cold``: after dropping what the reader
+  keeps, as the afresh sums of earlier versions were kept; the kept totals need nothing kept);
 - ``stats``: a random player's statistics;
 - ``history``: a random channel's history page.
 
 Then, at the largest size, a move (``save_game`` of a running game, its record and a version
 bump: what every bid or card costs) is timed alone and while reads run back to back beside
-it; and a 25-deal, 4-player chart is drawn with ``score_chart`` (in a worker thread, then in
+it; the period windows are moved on by a day five times (``Store.expire_periods``: what the
+day's first finished game, or the first read of the day, costs the writer); and a 25-deal,
+4-player chart is drawn with ``score_chart`` (in a worker thread, then in
 the chart process) while a ticker measures how late the event loop runs meanwhile.
 
     .venv/bin/python benchmarks/results_reads.py            # 1,000 / 10,000 / 100,000 games
     .venv/bin/python benchmarks/results_reads.py --quick    # smoke run, a few seconds
+    .venv/bin/python benchmarks/results_reads.py --chart-only --charts 100
 
 The last line of output is one JSON document with every figure (milliseconds).
 """
@@ -59,7 +62,7 @@ from bot.render.chart import (  # noqa: E402
 )
 from bot.store import Store  # noqa: E402
 from bot.store.models import Seat  # noqa: E402
-from bot.store.results import FinishedSeat, apply_finished_game  # noqa: E402
+from bot.store.results import FinishedSeat, apply_finished_game, expire_periods  # noqa: E402
 from kachuful_core import Game, Rules, record_json, score_summary  # noqa: E402
 from kachuful_core.players import HeuristicPlayer, act  # noqa: E402
 
@@ -190,6 +193,9 @@ async def build(path: Path, start: int, stop: int, players: int, rng: random.Ran
                     for f in finished
                 ],
             )
+            # As Store.save_game: the windows moved on at the day's first game (here in the
+            # batch's transaction; the store commits it on its own).
+            await expire_periods(shim, GUILD, when[:10])  # type: ignore[arg-type]
             await apply_finished_game(
                 shim,  # type: ignore[arg-type]
                 game_id=game_id,
@@ -256,14 +262,40 @@ async def measure_reads(
         "board_wins_all": await timed(samples, board("wins", "all")),
         "board_average_all": await timed(samples, board("average", "all")),
         "board_exact_all": await timed(samples, board("exact", "all")),
-        "board_rating_30d_cold": await timed(samples, board("rating", "30d", cold=True)),
-        "board_rating_30d": await timed(samples, board("rating", "30d")),
-        "board_wins_7d_cold": await timed(samples, board("wins", "7d", cold=True)),
-        "board_wins_7d": await timed(samples, board("wins", "7d")),
-        "stats": await timed(samples, stats),
-        "history": await timed(samples, history),
     }
+    for period in ("30d", "7d"):
+        for sort in ("rating", "wins", "average", "exact"):
+            figures[f"board_{sort}_{period}_cold"] = await timed(
+                samples, board(sort, period, cold=True)
+            )
+        figures[f"board_rating_{period}"] = await timed(samples, board("rating", period))
+    figures["stats"] = await timed(samples, stats)
+    figures["history"] = await timed(samples, history)
     return figures
+
+
+async def measure_expiry(path: Path, now: datetime, days: int = 5) -> dict[str, Any]:
+    """The writer's cost of moving both period windows on by one day (one day's rows leave
+    each), ``days`` days in a row, and the period rows kept: the SQL of
+    ``Store.expire_periods`` in one transaction on a connection of its own, rolled back (the
+    database is left as built, to be measured again with ``--db``)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        rows = db.execute("SELECT days, COUNT(*) FROM period_totals GROUP BY days").fetchall()
+        times = []
+        db.execute("BEGIN IMMEDIATE")
+        for step in range(1, days + 1):
+            today = (now + timedelta(days=step)).date().isoformat()
+            start = time.perf_counter()
+            await expire_periods(SyncConnection(db), GUILD, today)  # type: ignore[arg-type]
+            times.append((time.perf_counter() - start) * 1000)
+        db.execute("ROLLBACK")
+    finally:
+        db.close()
+    return {
+        "expire_one_day_ms": summary(times),
+        "period_rows": {str(days): count for days, count in rows},
+    }
 
 
 async def measure_moves(store: Store, moves: int, players: int, now: datetime) -> dict[str, Any]:
@@ -341,14 +373,18 @@ async def measure_moves(store: Store, moves: int, players: int, now: datetime) -
 
 
 async def measure_chart(repeats: int) -> dict[str, Any]:
-    """A 25-deal chart drawn in a worker thread and in the chart process, with a ticker that
+    """A 25-deal chart drawn on the chart thread and in the chart process, with a ticker that
     measures how late the event loop runs meanwhile (what every table would wait)."""
     _, _, _, deal_scores = played_game(7)
     cumulative = cumulative_scores(deal_scores, 4)
     names = ["Asha", "Bilal", "Chen", "Robo 🤖"]
     out: dict[str, Any] = {"deals": len(deal_scores)}
     for mode, in_process in (("thread", False), ("process", True)):
-        await score_chart(names, cumulative, in_process=in_process)  # fonts, the process
+        # The first chart: matplotlib imported (in the chart thread, or the process started),
+        # the figure made, the fonts loaded.
+        start = time.perf_counter()
+        await score_chart(names, cumulative, in_process=in_process)
+        out[f"chart_{mode}_first_ms"] = round((time.perf_counter() - start) * 1000, 1)
         times = []
         lags = []
         for _ in range(repeats):
@@ -383,7 +419,11 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--samples", type=int, default=200, help="timed reads per figure")
     parser.add_argument("--moves", type=int, default=300, help="timed moves, alone and beside")
     parser.add_argument("--db", type=Path, default=None, help="database file (default: temp)")
+    parser.add_argument("--chart-only", action="store_true", help="only the chart figures")
+    parser.add_argument("--charts", type=int, default=20, help="timed charts per mode")
     args = parser.parse_args(argv)
+    if args.chart_only:
+        return await measure_chart(args.charts)
     if args.quick:
         args.sizes, args.players, args.samples, args.moves = "200,600", 300, 20, 30
     sizes = sorted(int(part) for part in args.sizes.split(","))
@@ -414,11 +454,12 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
             figures["db_mb"] = round(path.stat().st_size / 2**20, 1)
             if size == sizes[-1]:
                 figures.update(await measure_moves(store, args.moves, args.players, now))
+                figures.update(await measure_expiry(path, now))
         finally:
             await store.close()
         result["sizes"][str(size)] = figures
         print(f"{size} games: {json.dumps(figures)}", file=sys.stderr)
-    result.update(await measure_chart(3 if args.quick else 20))
+    result.update(await measure_chart(3 if args.quick else args.charts))
     folder.cleanup()
     return result
 

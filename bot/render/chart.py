@@ -1,10 +1,13 @@
 """The score chart: each player's cumulative score after each deal, as a PNG.
 
-:func:`score_chart_png` is pure (matplotlib's Agg backend, no display, a figure of its own
-that is closed before returning); drawing takes tens of milliseconds, so the bot calls
-:func:`score_chart` which runs it in a worker thread, off the event loop. Colours and sizes
-are chosen for Discord's dark theme on a phone: a dark background close to Discord's, thick
-lines in distinct light colours, large type, the legend outside the lines.
+:func:`score_chart_png` draws with matplotlib's Agg backend (no display) on a figure kept by
+the thread that draws: its axes are styled once, and each chart changes only the lines, the
+names and the limits. The bot calls :func:`score_chart`, which runs it on the one chart
+thread (:func:`chart_thread`), off the event loop: matplotlib is imported there, at the first
+chart, and that thread's figure and font caches serve every chart after it. Colours and
+sizes are chosen for Discord's dark theme on a phone: a dark background close to Discord's,
+thick lines in distinct light colours, large type, the names above the lines in their lines'
+colours.
 """
 
 from __future__ import annotations
@@ -13,14 +16,12 @@ import asyncio
 import concurrent.futures
 import io
 import multiprocessing
+import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
-
-matplotlib.use("Agg")  # before pyplot is imported anywhere: no display, thread-safe figures
-
-from matplotlib.figure import Figure
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 BACKGROUND = "#2b2d31"  # Discord's dark theme
 TEXT = "#dbdee1"
@@ -28,6 +29,17 @@ GRID = "#4e5058"
 # Colour-blind-friendly light colours (Okabe–Ito), then a few more for 7 seats.
 COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#cc79a7", "#ff6e54", "#ffffff"]
 WIDTH, HEIGHT, DPI = 8.0, 5.0, 100  # 800 × 500 pixels
+LEGEND_MARK = "━ "  # before each name, in its line's colour
+NAME_CHARS = 15  # longest name shown in the legend
+
+
+def legend_names(figure: Figure) -> list[str]:
+    """The names shown above the lines, in order (for tests)."""
+    return [
+        str(t.get_text())[len(LEGEND_MARK) :]
+        for t in figure.texts
+        if t.get_gid() == "legend" and t.get_visible()
+    ]
 
 
 def cumulative_scores(deal_scores: Sequence[Sequence[int]], players: int) -> list[list[int]]:
@@ -48,65 +60,139 @@ def legend_name(name: str) -> str:
     return "".join(ch for ch in name if ord(ch) <= 0xFFFF).strip() or "?"
 
 
+class _Chart:
+    """A figure with its axes styled once, drawn again for each chart: only the lines, the
+    legend and the limits change. Making the figure (its axes, spines and tick objects) was
+    about a third of a chart's time, and every object it made was more work for Python's
+    garbage collector. One per thread (:func:`_chart`): figures are not shared between
+    threads."""
+
+    def __init__(self) -> None:
+        # Imported here, on the thread that draws: importing matplotlib takes a few hundred
+        # milliseconds, which the event loop must not wait for.
+        import matplotlib
+
+        matplotlib.use("Agg")  # no display (only the Agg canvas is used anyway)
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        self.figure = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI, facecolor=BACKGROUND)
+        self.canvas = FigureCanvasAgg(self.figure)
+        axes: Any = self.figure.add_subplot()
+        axes.set_facecolor(BACKGROUND)
+        # Axis titles at fixed places (an axis label is placed again at every draw, from the
+        # measured tick labels).
+        self.figure.text(0.53, 0.015, "Deal", color=TEXT, fontsize=14, ha="center")
+        self.figure.text(0.012, 0.5, "Score", color=TEXT, fontsize=14, rotation=90, va="center")
+        axes.tick_params(colors=TEXT, labelsize=12)
+        axes.grid(True, color=GRID, linewidth=0.8)
+        for spine in axes.spines.values():
+            spine.set_color(GRID)
+        axes.xaxis.get_major_locator().set_params(integer=True)
+        self.axes = axes
+        # The names above the lines, each in its line's colour: a legend of plain texts (a
+        # matplotlib Legend lays out its boxes again at every draw, a sixth of the time).
+        self.names = [
+            self.figure.text(0, 0, "", fontsize=12.5, visible=False, gid="legend") for _ in COLOURS
+        ]
+
+    def update(self, names: Sequence[str], cumulative: Sequence[Sequence[int]]) -> None:
+        if len(names) != len(cumulative):
+            raise ValueError("one list of scores per name")
+        axes = self.axes
+        for line in list(axes.lines):
+            line.remove()
+        for index, (name, scores) in enumerate(zip(names, cumulative, strict=True)):
+            axes.plot(
+                range(len(scores) + 1),
+                [0, *scores],
+                label=legend_name(name)[:18],
+                color=COLOURS[index % len(COLOURS)],
+                linewidth=3,
+                marker="o" if len(scores) <= 15 else None,
+                markersize=5,
+            )
+        longest = max((len(s) for s in cumulative), default=0)
+        axes.set_xlim(0, max(longest, 1))
+        axes.relim()  # the limits of these lines only, not of the last chart's
+        axes.autoscale_view(scalex=False)
+        # The names above the lines, four a row: on a phone the chart keeps its width.
+        columns = min(len(names), 4) or 1
+        rows = -(-len(names) // columns)
+        top = 0.88 - 0.07 * (rows - 1)
+        for index, text in enumerate(self.names):
+            if index >= len(names):
+                text.set_visible(False)
+                continue
+            row, column = divmod(index, columns)
+            text.set_text(LEGEND_MARK + short_name(names[index]))
+            text.set_color(COLOURS[index % len(COLOURS)])
+            text.set_position(
+                (0.09 + column * 0.88 / columns, top + 0.035 + 0.07 * (rows - 1 - row))
+            )
+            text.set_visible(True)
+        # Fixed margins rather than tight_layout() or bbox_inches="tight", which draw the
+        # figure once more to measure it.
+        self.figure.subplots_adjust(left=0.09, right=0.97, bottom=0.12, top=top)
+
+    def png(self) -> bytes:
+        """The figure drawn by Agg, written as an RGB PNG by Pillow (quick, light compression:
+        a chart of flat colours stays small)."""
+        from PIL import Image
+
+        self.canvas.draw()  # type: ignore[no-untyped-call]
+        width, height = self.canvas.get_width_height()
+        rgba = self.canvas.buffer_rgba()  # type: ignore[no-untyped-call]
+        image = Image.frombuffer("RGBA", (width, height), rgba).convert("RGB")
+        buffer = io.BytesIO()
+        image.save(buffer, format="png", compress_level=1)
+        return buffer.getvalue()
+
+
+_CHARTS = threading.local()
+
+
+def _chart() -> _Chart:
+    chart = getattr(_CHARTS, "chart", None)
+    if chart is None:
+        chart = _CHARTS.chart = _Chart()
+    return chart
+
+
+def short_name(name: str) -> str:
+    """A legend name that fits its column (a quarter of the width) with its mark."""
+    name = legend_name(name)
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1].rstrip() + "…"
+
+
 def score_figure(names: Sequence[str], cumulative: Sequence[Sequence[int]]) -> Figure:
-    """The chart as a matplotlib Figure (one line per player), for tests to inspect."""
-    if len(names) != len(cumulative):
-        raise ValueError("one list of scores per name")
-    figure = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI, facecolor=BACKGROUND)
-    axes: Any = figure.add_subplot()
-    axes.set_facecolor(BACKGROUND)
-    for index, (name, scores) in enumerate(zip(names, cumulative, strict=True)):
-        deals = list(range(0, len(scores) + 1))
-        axes.plot(
-            deals,
-            [0, *scores],
-            label=legend_name(name)[:18],
-            color=COLOURS[index % len(COLOURS)],
-            linewidth=3,
-            marker="o" if len(scores) <= 15 else None,
-            markersize=5,
-        )
-    axes.set_xlabel("Deal", color=TEXT, fontsize=14)
-    axes.set_ylabel("Score", color=TEXT, fontsize=14)
-    axes.tick_params(colors=TEXT, labelsize=12)
-    axes.grid(True, color=GRID, linewidth=0.8)
-    for spine in axes.spines.values():
-        spine.set_color(GRID)
-    longest = max((len(s) for s in cumulative), default=0)
-    axes.set_xlim(0, max(longest, 1))
-    axes.xaxis.get_major_locator().set_params(integer=True)
-    # The legend above the lines, four names a row: on a phone the chart keeps its width.
-    columns = min(len(names), 4) or 1
-    rows = -(-len(names) // columns)
-    legend = axes.legend(
-        loc="lower left",
-        bbox_to_anchor=(0.0, 1.01, 1.0, 0.1),
-        mode="expand",
-        ncol=columns,
-        frameon=False,
-        fontsize=13,
-        labelcolor=TEXT,
-        handlelength=1.5,
-    )
-    for line in legend.get_lines():
-        line.set_linewidth(4)
-    # Fixed margins rather than tight_layout(), which draws the figure once more to measure
-    # it (about 40% of the time).
-    figure.subplots_adjust(left=0.09, right=0.97, bottom=0.12, top=0.88 - 0.07 * (rows - 1))
-    return figure
+    """The chart as a matplotlib Figure of its own (one line per player), for tests."""
+    chart = _Chart()
+    chart.update(names, cumulative)
+    return chart.figure
 
 
 def score_chart_png(names: list[str], cumulative: list[list[int]]) -> bytes:
-    """The chart as PNG bytes (about 800 × 500 pixels)."""
-    figure = score_figure(names, cumulative)
-    buffer = io.BytesIO()
-    # Light compression: the file is a little larger, and much quicker to write.
-    figure.savefig(buffer, format="png", facecolor=BACKGROUND, pil_kwargs={"compress_level": 1})
-    figure.clear()
-    return buffer.getvalue()
+    """The chart as PNG bytes (800 × 500 pixels), drawn on this thread's figure."""
+    chart = _chart()
+    chart.update(names, cumulative)
+    return chart.png()
 
 
+_THREAD: concurrent.futures.ThreadPoolExecutor | None = None
 _PROCESS: concurrent.futures.ProcessPoolExecutor | None = None
+
+
+def chart_thread() -> concurrent.futures.ThreadPoolExecutor:
+    """The one thread charts are drawn on, started on first use: one figure and one set of
+    font caches, warm after the first chart (a pool of threads would each make their own, and
+    two charts at once only share the GIL)."""
+    global _THREAD
+    if _THREAD is None:
+        _THREAD = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="kachuful-chart"
+        )
+    return _THREAD
 
 
 def chart_process() -> concurrent.futures.ProcessPoolExecutor:
@@ -132,10 +218,9 @@ def shutdown_chart_process() -> None:
 async def score_chart(
     names: list[str], cumulative: list[list[int]], *, in_process: bool = False
 ) -> bytes:
-    """:func:`score_chart_png` off the event loop: in a worker thread, or with
-    ``in_process`` in the chart process (:func:`chart_process`)."""
+    """:func:`score_chart_png` off the event loop: on the chart thread (:func:`chart_thread`),
+    or with ``in_process`` in the chart process (:func:`chart_process`)."""
     names, cumulative = list(names), [list(s) for s in cumulative]
-    if in_process:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(chart_process(), score_chart_png, names, cumulative)
-    return await asyncio.to_thread(score_chart_png, names, cumulative)
+    pool = chart_process() if in_process else chart_thread()
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(pool, score_chart_png, names, cumulative)

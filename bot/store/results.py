@@ -5,6 +5,15 @@ the game finished and inserts its results: the aggregates, ratings and deal figu
 count a game exactly once or not at all, whenever the process dies. A stopped game never
 comes here. :func:`backfill` feeds the finished games of a database made by an earlier
 release through the same function, in the transaction of migration 0003.
+
+The 7- and 30-day boards are running totals too (``period_totals``, migration 0005): each
+holds the sum of the day rows from its window's first day (``period_windows``) on. A finished
+game is added to the windows that hold its day; :func:`expire_period` moves a window on,
+subtracting the day rows that left it (the store does it in a transaction of its own after
+the day's first finished game, or at the first read that finds the window behind);
+:func:`rebuild_periods` sums a window afresh (the migration, or a window that moved by a whole
+period). Adding and subtracting commute, so a window may be moved on before or after a game
+of the day is added: the totals are always the sum of the day rows from the first day on.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
 import aiosqlite
@@ -25,6 +35,7 @@ from .models import DealLine
 log = logging.getLogger(__name__)
 
 SERVER = 0  # the channel_id of a server-wide aggregate row
+PERIOD_DAYS = (7, 30)  # the period boards: today and the days before it
 
 
 @dataclass(frozen=True)
@@ -108,9 +119,13 @@ async def apply_finished_game(
     channel_id: int,
     finished_at: str,
     seats: Sequence[FinishedSeat],
+    periods: bool = True,
 ) -> None:
     """Add one finished game to every aggregate and rating. Call inside the transaction that
-    marks the game finished (the caller commits or rolls back)."""
+    marks the game finished (the caller commits or rolls back). ``periods=False`` leaves the
+    period totals alone (migration 0003's backfill runs before their tables exist). The game is
+    added to the period windows that hold its day; moving them on is the caller's
+    (:func:`expire_periods`, best in a transaction of its own)."""
     players = [seat for seat in seats if seat.user_id is not None]
     if not players:
         return
@@ -156,13 +171,16 @@ async def apply_finished_game(
             )
     await db.executemany(_UPSERT_TOTALS, totals)
     await db.executemany(_UPSERT_DAYS, days)
-    await _rate(db, game_id=game_id, guild_id=guild_id, seats=seats)
+    ordinals = await _rate(db, game_id=game_id, guild_id=guild_id, seats=seats)
     await db.executemany(_UPSERT_DEALS, _deal_rows(guild_id, players))
+    if periods:
+        await _add_to_periods(db, guild_id, channel_id, day, players, ordinals)
 
 
 async def _rate(
     db: aiosqlite.Connection, *, game_id: int, guild_id: int, seats: Sequence[FinishedSeat]
-) -> None:
+) -> dict[int, float]:
+    """Rate the game; return each player's new ordinal."""
     user_ids = [seat.user_id for seat in seats if seat.user_id is not None]
     marks = ", ".join("?" for _ in user_ids)
     async with db.execute(
@@ -191,6 +209,205 @@ async def _rate(
         history.append((guild_id, seat.user_id, game_id, skill.mu, skill.sigma, skill.ordinal))
     await db.executemany(_UPSERT_RATING, updates)
     await db.executemany(_INSERT_HISTORY, history)
+    return {row[1]: row[4] for row in updates}
+
+
+# ---- the period boards -------------------------------------------------------------------------
+
+_UPSERT_PERIOD = """
+INSERT INTO period_totals (guild_id, days, channel_id, user_id, games, wins, score_sum,
+    bids_exact, bids, avg_score, exact_rate, ordinal)
+VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (guild_id, days, channel_id, user_id) DO UPDATE SET
+    games = games + 1,
+    wins = wins + excluded.wins,
+    score_sum = score_sum + excluded.score_sum,
+    bids_exact = bids_exact + excluded.bids_exact,
+    bids = bids + excluded.bids,
+    avg_score = CAST(score_sum + excluded.score_sum AS REAL) / (games + 1),
+    exact_rate = CASE WHEN bids + excluded.bids > 0
+                      THEN CAST(bids_exact + excluded.bids_exact AS REAL) / (bids + excluded.bids)
+                 END,
+    ordinal = excluded.ordinal
+"""
+
+# A rating changes only when its player finishes a game: then it is copied to every period row
+# of theirs (other channels' too), so that each board's rating order is an index's.
+# INDEXED BY: left to itself SQLite walks the server's whole board in the covering rating index.
+_COPY_ORDINAL = (
+    "UPDATE period_totals INDEXED BY period_totals_user SET ordinal = ?3"
+    " WHERE guild_id = ?1 AND user_id = ?2 AND ordinal IS NOT ?3"
+)
+
+# The day rows in [?3, ?4) of a server, per channel (0: the server) and player.
+_LEFT_WINDOW = """
+SELECT channel_id, user_id, SUM(games) AS games, SUM(wins) AS wins,
+       SUM(score_sum) AS score_sum, SUM(bids_exact) AS bids_exact, SUM(bids) AS bids
+FROM player_days WHERE guild_id = ?1 AND day >= ?3 AND day < ?4
+GROUP BY channel_id, user_id
+"""
+
+_SUBTRACT = f"""
+UPDATE period_totals SET
+    games = period_totals.games - g.games,
+    wins = period_totals.wins - g.wins,
+    score_sum = period_totals.score_sum - g.score_sum,
+    bids_exact = period_totals.bids_exact - g.bids_exact,
+    bids = period_totals.bids - g.bids,
+    avg_score = CASE WHEN period_totals.games > g.games
+                     THEN CAST(period_totals.score_sum - g.score_sum AS REAL)
+                          / (period_totals.games - g.games)
+                     ELSE 0.0 END,
+    exact_rate = CASE WHEN period_totals.bids > g.bids
+                      THEN CAST(period_totals.bids_exact - g.bids_exact AS REAL)
+                           / (period_totals.bids - g.bids)
+                 END
+FROM ({_LEFT_WINDOW}) AS g
+WHERE period_totals.guild_id = ?1 AND period_totals.days = ?2
+  AND period_totals.channel_id = g.channel_id AND period_totals.user_id = g.user_id
+"""
+
+# First the rows all of whose games left (found by primary key): deleted, not updated and
+# then deleted (each change of a row changes its four sort indexes).
+_DROP_GONE = """
+DELETE FROM period_totals WHERE guild_id = ?1 AND days = ?2
+  AND (channel_id, user_id, games) IN (
+      SELECT channel_id, user_id, SUM(games) FROM player_days
+      WHERE guild_id = ?1 AND day >= ?3 AND day < ?4 GROUP BY channel_id, user_id)
+"""
+
+_REBUILD = """
+INSERT INTO period_totals (guild_id, days, channel_id, user_id, games, wins, score_sum,
+    bids_exact, bids, avg_score, exact_rate, ordinal)
+SELECT ?1, ?2, d.channel_id, d.user_id, SUM(d.games), SUM(d.wins), SUM(d.score_sum),
+       SUM(d.bids_exact), SUM(d.bids), CAST(SUM(d.score_sum) AS REAL) / SUM(d.games),
+       CASE WHEN SUM(d.bids) > 0 THEN CAST(SUM(d.bids_exact) AS REAL) / SUM(d.bids) END,
+       (SELECT r.ordinal FROM ratings AS r WHERE r.guild_id = ?1 AND r.user_id = d.user_id)
+FROM player_days AS d WHERE d.guild_id = ?1 AND d.day >= ?3
+GROUP BY d.channel_id, d.user_id
+"""
+
+
+def first_day(today: str, days: int) -> str:
+    """The oldest day (YYYY-MM-DD) of a period of ``days`` days ending with ``today``."""
+    return (date.fromisoformat(today) - timedelta(days=days - 1)).isoformat()
+
+
+async def _fetch(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    async with db.execute(sql, params) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def _windows(db: aiosqlite.Connection, guild_id: int) -> dict[int, str]:
+    rows = await _fetch(
+        db, "SELECT days, first_day FROM period_windows WHERE guild_id = ?", (guild_id,)
+    )
+    return {int(days): str(first) for days, first in rows}
+
+
+async def rebuild_periods(db: aiosqlite.Connection, guild_id: int, days: int, today: str) -> None:
+    """Sum the period ending ``today`` afresh from the day rows (inside a transaction)."""
+    first = first_day(today, days)
+    await _fetch(db, "DELETE FROM period_totals WHERE guild_id = ? AND days = ?", (guild_id, days))
+    await _fetch(db, _REBUILD, (guild_id, days, first))
+    await _fetch(
+        db,
+        "INSERT INTO period_windows (guild_id, days, first_day) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id, days) DO UPDATE SET first_day = excluded.first_day",
+        (guild_id, days, first),
+    )
+
+
+async def expire_period(db: aiosqlite.Connection, guild_id: int, days: int, today: str) -> bool:
+    """Move a server's window of ``days`` days on to end ``today`` (inside a transaction): the
+    day rows that left it are subtracted from its totals, a player left with no game is
+    dropped. The work is the rows of the days that left (one day's, once a day), at most a
+    period's: a window that moved by a whole period is summed afresh from what is left in it.
+    A window already there (or ahead, if the clock went back) is left alone. Returns whether
+    anything changed."""
+    first = first_day(today, days)
+    old = (await _windows(db, guild_id)).get(days)
+    if old is not None and old >= first:
+        return False
+    if old is None or (date.fromisoformat(first) - date.fromisoformat(old)).days >= days:
+        await rebuild_periods(db, guild_id, days, today)
+        return True
+    params = (guild_id, days, old, first)
+    await _fetch(db, _DROP_GONE, params)
+    await _fetch(db, _SUBTRACT, params)
+    await _fetch(
+        db,
+        "UPDATE period_windows SET first_day = ? WHERE guild_id = ? AND days = ?",
+        (first, guild_id, days),
+    )
+    return True
+
+
+async def expire_periods(db: aiosqlite.Connection, guild_id: int, today: str) -> None:
+    """:func:`expire_period` for every period (inside one transaction)."""
+    for days in PERIOD_DAYS:
+        await expire_period(db, guild_id, days, today)
+
+
+async def windows_behind(db: aiosqlite.Connection, guild_id: int, today: str) -> list[int]:
+    """The periods of a server whose window ends before ``today`` (or that have none)."""
+    windows = await _windows(db, guild_id)
+    return [
+        days
+        for days in PERIOD_DAYS
+        if days not in windows or windows[days] < first_day(today, days)
+    ]
+
+
+async def _add_to_periods(
+    db: aiosqlite.Connection,
+    guild_id: int,
+    channel_id: int,
+    day: str,
+    players: Sequence[FinishedSeat],
+    ordinals: dict[int, float],
+) -> None:
+    """Add a finished game to the period totals whose window holds its day."""
+    rows = []
+    for days, first in (await _windows(db, guild_id)).items():
+        if day < first:
+            continue  # the clock went back past a window: the game is too old for it
+        for seat in players:
+            assert seat.user_id is not None
+            rate = seat.bids_exact / seat.bids if seat.bids else None
+            for scope in (SERVER, channel_id):
+                rows.append(
+                    (
+                        guild_id,
+                        days,
+                        scope,
+                        seat.user_id,
+                        int(seat.won),
+                        seat.score,
+                        seat.bids_exact,
+                        seat.bids,
+                        float(seat.score),
+                        rate,
+                        ordinals.get(seat.user_id),
+                    )
+                )
+    await db.executemany(_UPSERT_PERIOD, rows)
+    await db.executemany(
+        _COPY_ORDINAL,
+        [
+            (guild_id, seat.user_id, ordinals[seat.user_id])
+            for seat in players
+            if seat.user_id in ordinals
+        ],
+    )
+
+
+async def rebuild_all_periods(db: aiosqlite.Connection, today: str) -> None:
+    """Migration 0005: sum every server's periods ending ``today`` from its day rows."""
+    guilds = await _fetch(db, "SELECT guild_id FROM guild_totals ORDER BY guild_id")
+    for (guild_id,) in guilds:
+        for days in PERIOD_DAYS:
+            await rebuild_periods(db, int(guild_id), days, today)
 
 
 def _deal_rows(guild_id: int, players: Sequence[FinishedSeat]) -> list[tuple[Any, ...]]:
@@ -270,6 +487,7 @@ async def backfill(db: aiosqlite.Connection) -> None:
             channel_id=channel_id,
             finished_at=str(rows[0][6]),
             seats=seats,
+            periods=False,  # their tables come with migration 0005, which sums them
         )
     if games:
         log.info("filled in ratings and statistics of %d earlier game(s)", len(games))

@@ -6,6 +6,13 @@ connection in its own thread: a leaderboard being read never delays a move being
 and no read takes the writer's lock. Every query reads the aggregates kept by
 :mod:`bot.store.results` through an index (``EXPLAIN QUERY PLAN`` is checked by the tests);
 none goes through all results.
+
+A 7- or 30-day board reads the running period totals (``period_totals``, kept by
+:mod:`bot.store.results`) through an index of its sort, as the all-time board does. When the
+period's window is behind the day being read (no game finished in the server yet today), the
+reader asks the writer to move it on first (:meth:`Store.expire_periods`, one short
+transaction); only a board of a day before the window's (a ``now`` in the past) is summed
+afresh from the day rows.
 """
 
 from __future__ import annotations
@@ -13,8 +20,8 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import OrderedDict
-from collections.abc import Sequence
-from datetime import datetime, timedelta
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +57,15 @@ _ORDER: dict[SortKey, tuple[str, str]] = {
 }
 
 
+# The column of period_totals each sort orders by (each has an index in that order).
+_PERIOD_KEY: dict[SortKey, str] = {
+    "rating": "ordinal",
+    "wins": "wins",
+    "average": "avg_score",
+    "exact": "exact_rate",
+}
+
+
 def _pages(count: int) -> int:
     return max(1, -(-count // PAGE_SIZE))
 
@@ -57,18 +73,40 @@ def _pages(count: int) -> int:
 RANKINGS_KEPT = 8  # period rankings kept (temporary tables of about 0.5 MB at 10,000 players)
 
 
+# Moves a server's period windows on to end a day (Store.expire_periods, on the writer).
+Expire = Callable[[int, str], Awaitable[None]]
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
 class Reads:
     """The read-only side of the store. Create with :meth:`open`."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        expire: Expire | None = None,
+    ) -> None:
         self._db = db
+        self._clock = clock or _utcnow
+        self._expire = expire
         # Kept period rankings: key -> (temporary table, players).
         self._rankings: OrderedDict[tuple[Any, ...], tuple[str, int]] = OrderedDict()
         self._ranking_lock = asyncio.Lock()  # reads of rankings wait for each other only
         self._made = 0
 
     @classmethod
-    async def open(cls, path: Path) -> Reads:
+    async def open(
+        cls,
+        path: Path,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        expire: Expire | None = None,
+    ) -> Reads:
         uri = path.resolve().as_uri() + "?mode=ro"
         db = await aiosqlite.connect(uri, uri=True, isolation_level=None)
         try:
@@ -77,7 +115,7 @@ class Reads:
         except BaseException:
             await db.close()
             raise
-        return cls(db)
+        return cls(db, clock=clock, expire=expire)
 
     async def close(self) -> None:
         await self._db.close()
@@ -108,15 +146,114 @@ class Reads:
         viewer_id: int | None = None,
         now: datetime | None = None,
     ) -> BoardPage:
-        """One page of players, best first, and the viewer's own row when it is elsewhere."""
+        """One page of players, best first, and the viewer's own row when it is elsewhere.
+        A period is today (UTC, of ``now``, default the store's clock) and the days before."""
         if scope not in SCOPES or period not in PERIODS or sort not in SORTS:
             raise ValueError(f"unknown leaderboard option: {scope}/{period}/{sort}")
         where = (guild_id, 0 if scope == "server" else channel_id)
         days = PERIODS[period]
         if days is None:
             return await self._board_all(where, scope, sort, page, viewer_id)
-        since = ((now or datetime.now().astimezone()) - timedelta(days=days - 1)).date()
+        moment = now or self._clock()
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        today = moment.astimezone(UTC).date()
+        since = today - timedelta(days=days - 1)
+        first = await self._window(guild_id, days)
+        if first is not None and first < since.isoformat() and self._expire is not None:
+            # No game finished in the server yet today: the writer moves the window on.
+            await self._expire(guild_id, today.isoformat())
+            first = await self._window(guild_id, days)
+        if first == since.isoformat():
+            return await self._board_kept(where, days, scope, period, sort, page, viewer_id)
         return await self._board_period(where, scope, period, sort, page, viewer_id, since)
+
+    async def _window(self, guild_id: int, days: int) -> str | None:
+        row = await self._one(
+            "SELECT first_day FROM period_windows WHERE guild_id = ? AND days = ?",
+            (guild_id, days),
+        )
+        return None if row is None else str(row[0])
+
+    def period_board_sql(self, sort: SortKey) -> str:
+        """The page query of a period board from the kept totals (public for the EXPLAIN
+        QUERY PLAN test): as :meth:`board_sql`, the page's user ids are picked from the
+        covering index of the sort, then only the page's rows are looked up. Parameters:
+        guild, channel (0: server), days, limit, offset."""
+        key = _PERIOD_KEY[sort]
+        return (
+            "SELECT t.user_id, n.name, t.games, t.wins, t.avg_score, t.exact_rate, NULL,"
+            f" t.ordinal FROM (SELECT user_id, {key} AS k, games AS g FROM period_totals"
+            " WHERE guild_id = ?1 AND days = ?3 AND channel_id = ?2"
+            f" ORDER BY {key} DESC, games DESC, user_id LIMIT ?4 OFFSET ?5) AS p"
+            " JOIN period_totals AS t ON t.guild_id = ?1 AND t.days = ?3"
+            " AND t.channel_id = ?2 AND t.user_id = p.user_id"
+            " JOIN player_totals AS n"
+            " ON n.guild_id = ?1 AND n.channel_id = ?2 AND n.user_id = p.user_id"
+            " ORDER BY p.k DESC, p.g DESC, p.user_id"
+        )
+
+    def period_rank_sql(self, sort: SortKey, known: bool) -> str:
+        """How many players come before one in a period board (public for the EXPLAIN QUERY
+        PLAN test): three index ranges of the sort's index (a better key; the same key and
+        more games; the same key and games and a lower user id), as an OR of them would walk
+        the whole board. With ``known`` False the player's key is NULL (sorted last), and the
+        first range is counted as every player but those with a NULL key. Parameters: guild,
+        channel, days, key, games, user id, and (not ``known``) players."""
+        key = _PERIOD_KEY[sort]
+        base = (
+            "SELECT COUNT(*) FROM period_totals"
+            " WHERE guild_id = ?1 AND days = ?3 AND channel_id = ?2"
+        )
+        same = f"{key} = ?4" if known else f"{key} IS NULL"
+        better = f"({base} AND {key} > ?4)" if known else f"(?7 - ({base} AND {key} IS NULL))"
+        return (
+            f"SELECT {better} + ({base} AND {same} AND games > ?5)"
+            f" + ({base} AND {same} AND games = ?5 AND user_id < ?6)"
+        )
+
+    async def _board_kept(
+        self,
+        where: tuple[int, int],
+        days: int,
+        scope: Scope,
+        period: Period,
+        sort: SortKey,
+        page: int,
+        viewer_id: int | None,
+    ) -> BoardPage:
+        guild_id, channel = where
+        count_row = await self._one(
+            "SELECT COUNT(*) FROM period_totals WHERE guild_id = ? AND days = ? AND channel_id = ?",
+            (guild_id, days, channel),
+        )
+        players = int(count_row[0]) if count_row else 0
+        pages = _pages(players)
+        page = min(max(page, 0), pages - 1)
+        rows = await self._all(
+            self.period_board_sql(sort), (*where, days, PAGE_SIZE, page * PAGE_SIZE)
+        )
+        board = [_board_row(page * PAGE_SIZE + i + 1, row) for i, row in enumerate(rows)]
+        viewer = None
+        if viewer_id is not None and all(row.user_id != viewer_id for row in board):
+            mine = await self._one(
+                "SELECT t.user_id, n.name, t.games, t.wins, t.avg_score, t.exact_rate, NULL,"
+                " t.ordinal FROM period_totals AS t JOIN player_totals AS n"
+                " ON n.guild_id = t.guild_id AND n.channel_id = t.channel_id"
+                " AND n.user_id = t.user_id"
+                " WHERE t.guild_id = ?1 AND t.days = ?3 AND t.channel_id = ?2 AND t.user_id = ?4",
+                (*where, days, viewer_id),
+            )
+            if mine is not None:
+                value = {"rating": mine[7], "wins": mine[3], "average": mine[4], "exact": mine[5]}
+                key = value[sort]
+                ahead = await self._one(
+                    self.period_rank_sql(sort, key is not None),
+                    (*where, days, key, mine[2], viewer_id)
+                    + (() if key is not None else (players,)),
+                )
+                viewer = _board_row(int(ahead[0]) + 1, mine)
+        return BoardPage(scope, period, sort, page, pages, players, board, viewer)
 
     def board_sql(self, scope: Scope, sort: SortKey) -> str:
         """The all-time page query (public for the EXPLAIN QUERY PLAN test).
@@ -245,8 +382,10 @@ class Reads:
         sort: SortKey,
         page: int,
         viewer_id: int | None,
-        since: Any,
+        since: date,
     ) -> BoardPage:
+        """A period board summed afresh from the day rows: only for a day before the kept
+        window's (a ``now`` in the past), or a store without the writer's expiry."""
         table, players = await self._period_ranking(where, period, sort, since.isoformat())
         pages = _pages(players)
         page = min(max(page, 0), pages - 1)

@@ -23,10 +23,14 @@ def test_results_reads_quick() -> None:
     sizes = result["sizes"]
     assert list(sizes) == ["200", "600"]
     for figures in sizes.values():
-        for name in ("board_rating_all", "board_rating_30d", "board_wins_7d", "stats", "history"):
+        for name in ("board_rating_all", "board_rating_30d", "board_rating_7d", "stats", "history"):
             assert figures[name]["median"] > 0
+        for period in ("30d", "7d"):
+            for sort in ("rating", "wins", "average", "exact"):
+                assert figures[f"board_{sort}_{period}_cold"]["median"] > 0
     last = sizes["600"]
     assert last["move_alone"]["median"] > 0 and last["move_while_a_read_runs"]["median"] > 0
     assert last["reads_meanwhile"] > 0 and last["moves_overlapping_a_read"] > 0
+    assert last["expire_one_day_ms"]["median"] > 0 and last["period_rows"]
     assert result["deals"] == 25 and result["png_bytes"] > 10_000
     assert result["chart_thread_ms"]["median"] > 0 and result["chart_process_ms"]["median"] > 0

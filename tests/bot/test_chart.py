@@ -19,8 +19,8 @@ def test_chart_is_a_png_with_one_line_per_player() -> None:
     figure = chart.score_figure(names, cumulative)
     [axes] = figure.axes
     assert len(axes.get_lines()) == 4
-    legend = [t.get_text() for t in axes.get_legend().get_texts()]
-    assert legend == ["Asha", "Bilal", "Chen (computer)", "Dev"]
+    assert chart.legend_names(figure) == ["Asha", "Bilal", "Chen (computer)", "Dev"]
+    assert [line.get_color() for line in axes.get_lines()] == chart.COLOURS[:4]
     data = chart.score_chart_png(names, cumulative)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert 10_000 < len(data) < 500_000
@@ -44,11 +44,34 @@ async def test_chart_is_drawn_in_a_worker_thread(monkeypatch: object) -> None:
         chart.score_chart_png = original  # type: ignore[assignment]
     assert data.startswith(b"\x89PNG") and threads
     assert threads[0] != threading.main_thread().name
+    assert threads[0].startswith("kachuful-chart")  # the one chart thread
     assert asyncio.get_running_loop() is not None
 
 
 def test_empty_game_draws_an_empty_chart() -> None:
     assert chart.score_chart_png(["A", "B", "C"], [[], [], []]).startswith(b"\x89PNG")
+
+
+def test_the_kept_figure_shows_only_the_last_chart() -> None:
+    """The thread's figure is drawn again for each chart: nothing of the one before is left
+    (lines, names, the score range)."""
+    chart.score_chart_png(["A", "B", "C", "D", "E", "F", "G"], [[100 * s, 900] for s in range(7)])
+    data = chart.score_chart_png(["Asha", "Bilal", "Chen"], [[1, 5], [2, 2], [3, 0]])
+    kept = chart._chart()
+    [axes] = kept.figure.axes
+    assert len(axes.get_lines()) == 3
+    assert chart.legend_names(kept.figure) == ["Asha", "Bilal", "Chen"]
+    low, high = axes.get_ylim()
+    assert low <= 0 and 5 <= high < 10 and axes.get_xlim() == (0, 2)
+    assert data == chart.score_chart_png(["Asha", "Bilal", "Chen"], [[1, 5], [2, 2], [3, 0]])
+    fresh = chart.score_figure(["Asha", "Bilal", "Chen"], [[1, 5], [2, 2], [3, 0]])
+    assert fresh.axes[0].get_ylim() == (low, high)
+
+
+def test_long_names_are_shortened_to_fit_their_column() -> None:
+    assert chart.short_name("Esperanza Long-Name") == "Esperanza Long…"
+    assert chart.short_name("Robo 🤖") == "Robo (computer)"
+    assert len(chart.short_name("x" * 40)) == chart.NAME_CHARS
 
 
 async def test_chart_can_be_drawn_in_its_own_process() -> None:

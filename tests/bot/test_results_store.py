@@ -111,6 +111,12 @@ async def test_stopped_game_changes_no_board_and_no_rating(store: Store) -> None
     await store.save_game(game)
     page = await store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL)
     assert page.rows == [] and page.players == 0
+    for period in ("7d", "30d"):
+        page = await store.reads.leaderboard(
+            guild_id=GUILD, channel_id=CHANNEL, scope="server", period=period
+        )
+        assert page.rows == [] and page.players == 0
+    assert await store.reads._all("SELECT COUNT(*) FROM period_totals") == [(0,)]
     assert await store.reads.player_stats(guild_id=GUILD, user_id=1) is None
     history = await store.reads.history(channel_id=CHANNEL)
     assert [(e.game_id, e.status) for e in history.entries] == [(game.id, "stopped")]
@@ -126,7 +132,8 @@ async def test_a_failure_inside_the_finish_counts_the_game_not_at_all(
     monkeypatch.setattr(store_results, "_rate", broken)
     with pytest.raises(RuntimeError):
         await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)])
-    for table in ("results", "player_totals", "player_days", "ratings", "deal_totals"):
+    tables = ("results", "player_totals", "player_days", "ratings", "deal_totals")
+    for table in (*tables, "period_totals", "period_windows"):
         assert await store.reads._all(f"SELECT COUNT(*) FROM {table}") == [(0,)], table
     [(status,)] = await store.reads._all("SELECT status FROM games")
     assert status == "lobby"
@@ -335,6 +342,18 @@ async def test_a_schema_one_database_upgrades_and_keeps_every_row(tmp_path: Path
         asha = await store.reads.player_stats(guild_id=GUILD, user_id=1)
         assert asha is not None and len(asha.trend) == 2 and asha.best_score == 30
         assert sum(s.deals for s in asha.by_hand_size) == 3  # game 1's record was replayed
+        # Migration 0005 summed the period totals from the day rows (the clock's day is
+        # 2024-01-01; the games finished on 1 and 2 January).
+        kept, fresh = await fresh_period_sums(store)
+        assert kept == fresh and len(kept) == 8  # 2 players x server and channel x 7 and 30 days
+        week = await store.reads.leaderboard(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            period="7d",
+            sort="wins",
+            now=datetime(2024, 1, 2, tzinfo=UTC),
+        )
+        assert [(r.name, r.games, r.wins) for r in week.rows] == [("Asha", 2, 1), ("Bilal", 2, 1)]
         history = await store.reads.history(channel_id=CHANNEL)
         assert [(e.game_id, e.status) for e in history.entries] == [
             (3, "stopped"),
@@ -528,3 +547,246 @@ async def test_a_computer_seats_level_is_kept_with_its_result(store: Store) -> N
     assert asha is not None and beaten_by_heuristic is not None
     # Losing to the search level costs less than losing to the heuristic one.
     assert asha.rating is not None and asha.rating > beaten_by_heuristic.ordinal
+
+
+# ---- the period boards: running totals over a sliding window -----------------------------------
+
+
+async def fresh_period_sums(
+    store: Store,
+) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """The kept period totals, and the same summed afresh from the day rows of each window."""
+    kept = await store.reads._all(
+        "SELECT guild_id, days, channel_id, user_id, games, wins, score_sum, bids_exact, bids,"
+        " avg_score, exact_rate, ordinal FROM period_totals"
+        " ORDER BY guild_id, days, channel_id, user_id"
+    )
+    fresh = await store.reads._all(
+        "SELECT d.guild_id, w.days, d.channel_id, d.user_id, SUM(d.games), SUM(d.wins),"
+        " SUM(d.score_sum), SUM(d.bids_exact), SUM(d.bids),"
+        " CAST(SUM(d.score_sum) AS REAL) / SUM(d.games),"
+        " CASE WHEN SUM(d.bids) > 0 THEN CAST(SUM(d.bids_exact) AS REAL) / SUM(d.bids) END,"
+        " (SELECT ordinal FROM ratings AS r WHERE r.guild_id = d.guild_id"
+        "  AND r.user_id = d.user_id)"
+        " FROM player_days AS d JOIN period_windows AS w"
+        " ON w.guild_id = d.guild_id AND d.day >= w.first_day"
+        " GROUP BY d.guild_id, w.days, d.channel_id, d.user_id"
+        " ORDER BY d.guild_id, w.days, d.channel_id, d.user_id"
+    )
+    return kept, fresh
+
+
+class SettableClock:
+    """The store's clock, set by the test (a second later at every call, as Clock)."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+async def board_users(
+    store: Store, period: str, now: datetime, scope: str = "server", channel: int = CHANNEL
+) -> list[tuple[int, int]]:
+    page = await store.reads.leaderboard(
+        guild_id=GUILD,
+        channel_id=channel,
+        scope=scope,  # type: ignore[arg-type]
+        period=period,  # type: ignore[arg-type]
+        sort="wins",
+        now=now,
+    )
+    assert page.players == len(page.rows)
+    return sorted((row.user_id, row.games) for row in page.rows)
+
+
+async def test_a_game_leaves_the_period_boards_when_it_ages_out(tmp_path: Path) -> None:
+    start = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
+    clock = SettableClock(start)
+    store = await Store.open(tmp_path / "k.sqlite3", clock=clock)
+    try:
+        await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)])  # day 0
+        clock.now = start + timedelta(days=5)
+        await finish(store, [result(0, 2, 40, True), result(1, 3, 10, False)])  # day 5
+        day = start.replace(hour=23)  # reads late on each day
+        assert await board_users(store, "7d", day + timedelta(days=6)) == [(1, 1), (2, 2), (3, 1)]
+        # Game 0 is 7 days old: gone from the 7-day board, still on the 30-day one.
+        assert await board_users(store, "7d", day + timedelta(days=7)) == [(2, 1), (3, 1)]
+        assert await board_users(store, "30d", day + timedelta(days=7)) == [
+            (1, 1),
+            (2, 2),
+            (3, 1),
+        ]
+        # The read found the windows behind (no game finished that day) and had the writer
+        # move them on: the board came from the kept totals, which equal a fresh sum.
+        windows = await store.reads._all("SELECT days, first_day FROM period_windows ORDER BY days")
+        assert windows == [(7, "2024-01-02"), (30, "2023-12-10")]
+        kept, fresh = await fresh_period_sums(store)
+        assert kept == fresh and kept
+        clock.now = start + timedelta(days=20)
+        await finish(store, [result(0, 3, 40, True), result(1, 4, 10, False)], channel=OTHER)
+        # Day 21: game 5 is 16 days old, only game 20 is left in the week.
+        assert await board_users(store, "7d", day + timedelta(days=21)) == [(3, 1), (4, 1)]
+        assert await board_users(store, "7d", day + timedelta(days=21), "channel") == []
+        assert await board_users(store, "7d", day + timedelta(days=21), "channel", OTHER) == [
+            (3, 1),
+            (4, 1),
+        ]
+        # 29 days after game 0 it is still in the last 30 days, 30 days after it is not.
+        assert await board_users(store, "30d", day + timedelta(days=29)) == [
+            (1, 1),
+            (2, 2),
+            (3, 2),
+            (4, 1),
+        ]
+        assert await board_users(store, "30d", day + timedelta(days=30)) == [
+            (2, 1),
+            (3, 2),
+            (4, 1),
+        ]
+        kept, fresh = await fresh_period_sums(store)
+        assert kept == fresh
+        # A game finished 31 days after game 0: the finish moves the windows on itself.
+        clock.now = start + timedelta(days=31)
+        await finish(store, [result(0, 5, 40, True), result(1, 1, 10, False)])
+        windows = await store.reads._all("SELECT days, first_day FROM period_windows ORDER BY days")
+        assert windows == [(7, "2024-01-26"), (30, "2024-01-03")]
+        kept, fresh = await fresh_period_sums(store)
+        assert kept == fresh
+        now = start + timedelta(days=31, hours=1)
+        assert await board_users(store, "30d", now) == [(1, 1), (2, 1), (3, 2), (4, 1), (5, 1)]
+        assert await board_users(store, "7d", now) == [(1, 1), (5, 1)]
+        # A board of a day before the window (a past ``now``) is summed afresh from the day
+        # rows: the days from then on, here every game.
+        assert await board_users(store, "7d", day + timedelta(days=6)) == [
+            (1, 2),
+            (2, 2),
+            (3, 2),
+            (4, 1),
+            (5, 1),
+        ]
+        # Months later nothing is left, and a read on that day empties the kept totals.
+        assert await board_users(store, "30d", day + timedelta(days=200)) == []
+        assert await store.reads._all("SELECT COUNT(*) FROM period_totals") == [(0,)]
+    finally:
+        await store.close()
+
+
+async def test_kept_period_totals_equal_a_fresh_sum(tmp_path: Path) -> None:
+    """Many games over three months, in two channels and two servers, with reads on days
+    without games: after each day the kept totals are the sum of their window's day rows, and
+    every board (scope, period, sort) is the one summed afresh, viewer ranks included."""
+    import random
+
+    from bot.store import stats
+
+    rng = random.Random(9)
+    start = datetime(2024, 1, 1, 0, 30, tzinfo=UTC)
+    clock = SettableClock(start)
+    store = await Store.open(tmp_path / "k.sqlite3", clock=clock)
+    try:
+        for day in range(95):
+            if rng.random() < 0.3:
+                # A day without games; a read may move the windows on.
+                if rng.random() < 0.5:
+                    await store.reads.leaderboard(
+                        guild_id=GUILD,
+                        channel_id=CHANNEL,
+                        period="7d",
+                        now=start + timedelta(days=day, hours=12),
+                    )
+                continue
+            for game in range(rng.randrange(1, 4)):
+                clock.now = start + timedelta(days=day, hours=game * 7)
+                users = rng.sample(range(1, 25), 3)
+                scores = [rng.randrange(0, 60) for _ in users]
+                best = max(scores)
+                seats = [
+                    result(seat, user, score, score == best, exact=rng.randrange(0, 5))
+                    for seat, (user, score) in enumerate(zip(users, scores, strict=True))
+                ]
+                if rng.random() < 0.2:
+                    seats[2] = result(2, None, scores[2], scores[2] == best)
+                await finish(store, seats, channel=rng.choice((CHANNEL, OTHER)))
+            kept, fresh = await fresh_period_sums(store)
+            assert kept == fresh, day
+        now = clock.now + timedelta(hours=1)
+        viewers = [1, 5, 9, 13, 17, 21]
+        for scope in ("channel", "server"):
+            for period in ("30d", "7d"):
+                days = stats.PERIODS[period]  # type: ignore[index]
+                assert days is not None
+                since = (now - timedelta(days=days - 1)).date()
+                where = (GUILD, 0 if scope == "server" else CHANNEL)
+                for sort in SORTS:
+                    for viewer in viewers:
+                        args = (where, scope, period, sort, 0, viewer)
+                        kept_page = await store.reads.leaderboard(
+                            guild_id=GUILD,
+                            channel_id=CHANNEL,
+                            scope=scope,  # type: ignore[arg-type]
+                            period=period,  # type: ignore[arg-type]
+                            sort=sort,
+                            viewer_id=viewer,
+                            now=now,
+                        )
+                        fresh_page = await store.reads._board_period(*args, since)  # type: ignore[arg-type]
+                        assert kept_page == fresh_page, (scope, period, sort, viewer)
+    finally:
+        await store.close()
+
+
+async def test_period_board_queries_use_indexes(store: Store) -> None:
+    await finish(store, [result(0, 1, 40, True), result(1, 2, 12, False)])
+    reads = store.reads
+    for sort in SORTS:
+        plan = " | ".join(await reads.explain(reads.period_board_sql(sort), (GUILD, 0, 7, 10, 0)))
+        steps = plan.split(" | ")
+        assert "player_days" not in plan and "TEMP B-TREE" in plan, plan  # the page's 10 rows
+        assert all(not step.startswith("SCAN") or step == "SCAN p" for step in steps), plan
+        assert any(f"COVERING INDEX period_totals_{_INDEX[sort]}" in s for s in steps), plan
+        # A NULL key: only the rating and exact-rate columns may hold one.
+        for known in (True, False) if sort in ("rating", "exact") else (True,):
+            params = (GUILD, 0, 7, 1.0, 3, 5) + (() if known else (9,))
+            plan = " | ".join(await reads.explain(reads.period_rank_sql(sort, known), params))
+            steps = plan.split(" | ")
+            searches = [step for step in steps if step.startswith("SEARCH")]
+            assert "TEMP" not in plan and len(searches) == 3, plan
+            assert all(not step.startswith("SCAN") or "CONSTANT ROW" in step for step in steps)
+            assert all(f"COVERING INDEX period_totals_{_INDEX[sort]}" in s for s in searches)
+
+
+_INDEX = {"rating": "rating", "wins": "wins", "average": "average", "exact": "exact"}
+
+
+async def test_moving_the_windows_on_is_not_part_of_the_finish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The windows move on after the finish transaction: if that fails, the game is counted
+    all the same, and the next period board read moves them on."""
+    start = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
+    clock = SettableClock(start)
+    store = await Store.open(tmp_path / "k.sqlite3", clock=clock)
+    try:
+        await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)])
+        clock.now = start + timedelta(days=10)
+
+        async def locked(*args: object, **kwargs: object) -> bool:
+            raise sqlite3.OperationalError("database is locked")
+
+        monkeypatch.setattr(store_results, "expire_period", locked)
+        await finish(store, [result(0, 3, 40, True), result(1, 2, 10, False)])
+        windows = await store.reads._all("SELECT days, first_day FROM period_windows ORDER BY days")
+        assert windows == [(7, "2023-12-26"), (30, "2023-12-03")]  # not moved on
+        page = await store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL, sort="wins")
+        assert [(r.user_id, r.games) for r in page.rows] == [(1, 1), (3, 1), (2, 2)]
+        monkeypatch.undo()
+        now = start + timedelta(days=10, hours=1)
+        assert await board_users(store, "7d", now) == [(2, 1), (3, 1)]
+        assert await board_users(store, "30d", now) == [(1, 1), (2, 2), (3, 1)]
+        kept, fresh = await fresh_period_sums(store)
+        assert kept == fresh
+    finally:
+        await store.close()
