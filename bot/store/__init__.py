@@ -550,15 +550,17 @@ class Store:
         rules: dict[str, Any],
         max_seats: int,
         seats: Sequence[Seat],
+        lobby_token: str | None = None,
     ) -> GameRow:
-        """Open a lobby. Raises :class:`ChannelBusy` if the channel has an open game."""
+        """Open a lobby. Raises :class:`ChannelBusy` if the channel has an open game.
+        ``lobby_token``: the interaction that is about to answer with the lobby."""
         now = self._clock()
         await _run(self._db, "BEGIN IMMEDIATE")
         try:
             async with self._db.execute(
                 "INSERT INTO games (guild_id, channel_id, host_id, status, rules, max_seats, seats,"
-                " version, created_at, updated_at, settled)"
-                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?, 0)",
+                " version, created_at, updated_at, settled, lobby_token)"
+                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?, 0, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -568,6 +570,7 @@ class Store:
                     _dump([seat.to_json() for seat in seats]),
                     _iso(now),
                     _iso(now),
+                    lobby_token,
                 ),
             ) as cursor:
                 game_id = cursor.lastrowid
@@ -709,7 +712,21 @@ class Store:
     @_serialized
     async def set_message_id(self, game_id: int, message_id: int | None) -> None:
         """Remember the current public table message (does not change the move counter)."""
-        await _run(self._db, "UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+        await _run(
+            self._db,
+            "UPDATE games SET message_id = ?, lobby_token = NULL WHERE id = ?",
+            (message_id, game_id),
+        )
+
+    @_serialized
+    async def lobby_token(self, game_id: int) -> str | None:
+        """The token of the interaction that answered with this game's lobby, while the
+        lobby's message id is not stored yet (see migration 0006)."""
+        async with self._db.execute(
+            "SELECT lobby_token FROM games WHERE id = ? AND message_id IS NULL", (game_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return str(row[0]) if row and row[0] is not None else None
 
     @_serialized
     async def load_game(self, game_id: int) -> GameRow | None:

@@ -85,6 +85,7 @@ class Lobby:
                     rules=options,
                     max_seats=max_seats,
                     seats=[host],
+                    lobby_token=interaction.token,
                 )
         except ChannelBusy as busy:
             await interaction.response.send_message(self._busy_text(busy.game_id), ephemeral=True)

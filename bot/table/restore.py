@@ -5,9 +5,13 @@ a game) is published to the end."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from bot.store.models import GameRef, GameRow
+import aiohttp
+import discord
+from discord.webhook.async_ import async_context
+
+from bot.store.models import Delivered, GameRef, GameRow
 
 from .session import TableSession, paused, rebuild_game
 
@@ -62,6 +66,8 @@ class Restore:
             return False
         tables.add(session)
         assert session.publisher is not None and session.hand_publisher is not None
+        if row.status == "lobby" and row.message_id is None:
+            await self._find_lobby(session)
         await session.publisher.load()
         await session.hand_publisher.load()
         if row.status == "lobby":
@@ -73,6 +79,34 @@ class Restore:
             tables.driver.schedule(session)
         session.publisher.poke()
         return True
+
+    async def _find_lobby(self, session: TableSession) -> None:
+        """A crash between answering /kachuful start with the lobby and storing the lobby's
+        message id: find that message through the answer's token (valid 15 minutes), so that
+        the publisher does not post a second lobby."""
+        tables, row = self.tables, session.row
+        token = await tables.store.lobby_token(row.id)
+        if token is None or (tables.clock() - row.created_at).total_seconds() >= 14 * 60:
+            return
+        client = tables.client
+        http: Any = client.http
+        try:
+            message = await async_context.get().get_original_interaction_response(
+                client.application_id or 0,
+                token,
+                session=http._HTTPClient__session,
+                proxy=http.proxy,
+                proxy_auth=http.proxy_auth,
+            )
+        except (discord.HTTPException, aiohttp.ClientError, OSError):
+            return  # never answered: the publisher posts the lobby
+        message_id = int(message["id"])
+        row.message_id = message_id
+        await tables.store.set_message_id(row.id, message_id)
+        # An empty digest matches nothing: the publisher redraws it as the lobby stands now.
+        await tables.store.mark_delivered(
+            row.id, "lobby", Delivered(row.channel_id, message_id, "")
+        )
 
     async def _closed(self, row: GameRow) -> None:
         """A finished or stopped game with messages still owed: deliver them, then let go."""

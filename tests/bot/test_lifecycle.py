@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import simcord
 
 from bot.client import KachufulBot
@@ -251,3 +252,30 @@ async def test_hand_token_older_than_14_minutes_is_not_used(
         await second.click(table.message(waiting.id, second), label="Refresh")
         assert enabled_actions(table.message(waiting.id, second))
     await bot.store.close()
+
+
+async def test_a_crash_right_after_the_lobby_was_posted_leaves_one_lobby(
+    env: simcord.Env, make_bot: Callable[[], KachufulBot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot dies after answering /kachuful start with the lobby, before storing the
+    lobby's message id: after the restart the channel still has one lobby, and it works."""
+    from bot.table.lobby import Lobby
+
+    async def crash(*args: object) -> None:  # the id is never stored
+        return None
+
+    channel, members = world(env, "asha", "bilal", "chen")
+    monkeypatch.setattr(Lobby, "_remember_lobby", crash)
+    await members[0].slash(channel, "kachuful start", players=3)
+    monkeypatch.undo()
+    await env.restart_bot(make_bot())
+    await env.advance_time(5)
+    lobbies = [
+        m
+        for m in channel.history()
+        if "Join" in [b.label for b in _buttons(m)]  # type: ignore[attr-defined]
+    ]
+    assert len(lobbies) == 1
+    joined = await members[1].click(lobbies[0], label="Join")
+    assert joined.acknowledged
+    assert env.bot.tables.session_in(channel.id).row.message_id == lobbies[0].id
