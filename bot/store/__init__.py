@@ -819,13 +819,22 @@ class Store:
         await _run(self._book, "DELETE FROM posts WHERE game_id = ? AND key = ?", (game_id, key))
 
     @_bookkeeping
-    async def save_hand(self, game_id: int, user_id: int, token: str, opened_at: datetime) -> None:
+    async def save_hand(
+        self,
+        game_id: int,
+        user_id: int,
+        token: str,
+        opened_at: datetime,
+        message_id: int | None = None,
+    ) -> None:
+        """``message_id``: a follow-up message (None: the interaction's original response)."""
         await _run(
             self._book,
-            "INSERT INTO hand_messages (game_id, user_id, token, opened_at) VALUES (?, ?, ?, ?)"
+            "INSERT INTO hand_messages (game_id, user_id, token, opened_at, message_id)"
+            " VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id, user_id) DO UPDATE SET token = excluded.token,"
-            " opened_at = excluded.opened_at",
-            (game_id, user_id, token, _iso(opened_at)),
+            " opened_at = excluded.opened_at, message_id = excluded.message_id",
+            (game_id, user_id, token, _iso(opened_at), message_id),
         )
 
     @_bookkeeping
@@ -837,13 +846,17 @@ class Store:
         )
 
     @_serialized
-    async def open_hands(self, game_id: int) -> dict[int, tuple[str, datetime]]:
-        """user id -> (interaction token, when it was issued) of the game's open hands."""
+    async def open_hands(self, game_id: int) -> dict[int, tuple[str, datetime, int | None]]:
+        """user id -> (interaction token, when it was issued, follow-up message id or None)
+        of the game's open hands."""
         async with self._db.execute(
-            "SELECT user_id, token, opened_at FROM hand_messages WHERE game_id = ?", (game_id,)
+            "SELECT user_id, token, opened_at, message_id FROM hand_messages WHERE game_id = ?",
+            (game_id,),
         ) as cursor:
             rows = await cursor.fetchall()
-        return {int(row[0]): (str(row[1]), _parse_time(row[2])) for row in rows}
+        return {
+            int(row[0]): (str(row[1]), _parse_time(row[2]), row[3] and int(row[3])) for row in rows
+        }
 
     async def _readable_games(
         self, statuses: Sequence[GameStatus]

@@ -49,9 +49,12 @@ RETRY_SECONDS = 5.0
 HAND_WATCH_SECONDS = 2.0
 
 
-async def edit_original(client: discord.Client, token: str, spec: MessageSpec) -> None:
+async def edit_original(
+    client: discord.Client, token: str, spec: MessageSpec, message_id: int | None = None
+) -> None:
     """Edit the message that answered an interaction, knowing only its token (as discord.py's
-    ``Interaction.edit_original_response`` does), so that it works after a restart too."""
+    ``Interaction.edit_original_response`` does), so that it works after a restart too; or,
+    with ``message_id``, that follow-up message of the interaction."""
     kwargs = send_kwargs(spec, edit=True)
     http: Any = client.http
     with handle_message_parameters(
@@ -61,17 +64,21 @@ async def edit_original(client: discord.Client, token: str, spec: MessageSpec) -
         allowed_mentions=kwargs["allowed_mentions"],
         previous_allowed_mentions=client.allowed_mentions,
     ) as params:
-        await async_context.get().edit_original_interaction_response(
-            client.application_id or 0,
-            token,
+        adapter = async_context.get()
+        common: dict[str, Any] = {
             # discord.py's own HTTP session (what an Interaction uses for the same call).
-            session=http._HTTPClient__session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-        )
+            "session": http._HTTPClient__session,
+            "proxy": http.proxy,
+            "proxy_auth": http.proxy_auth,
+            "payload": params.payload,
+            "multipart": params.multipart,
+            "files": params.files,
+        }
+        app = client.application_id or 0
+        if message_id is None:
+            await adapter.edit_original_interaction_response(app, token, **common)
+        else:
+            await adapter.edit_webhook_message(app, token, message_id, **common)
 
 
 class HandPublisher:
@@ -85,8 +92,10 @@ class HandPublisher:
     async def load(self) -> None:
         """After a restart: the hand messages whose tokens still live."""
         stored = await self.tables.store.open_hands(self.session.row.id)
-        for user_id, (token, opened_at) in stored.items():
-            self.session.hands.setdefault(user_id, HandHandle(token, opened_at))
+        for user_id, (token, opened_at, message_id) in stored.items():
+            self.session.hands.setdefault(
+                user_id, HandHandle(token, opened_at, message_id=message_id)
+            )
 
     def poke(self) -> None:
         self._wake.set()
@@ -214,7 +223,7 @@ class HandPublisher:
         if spec is None:
             return
         try:
-            await edit_original(self.tables.client, handle.token, spec)
+            await edit_original(self.tables.client, handle.token, spec, handle.message_id)
         except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
             # An expired token or a dismissed message: the player can open a fresh one.
             log.debug(

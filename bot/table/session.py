@@ -39,6 +39,8 @@ class HandHandle:
     # time): see HandPublisher.
     stage: tuple[int, str] | None = None
     due: float | None = None
+    # A hand sent as a follow-up (a deferred click) is that message, not the original response.
+    message_id: int | None = None
 
 
 class TableSession:

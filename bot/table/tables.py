@@ -300,6 +300,7 @@ class Tables:
         edit = reply.edit and (reply.public_edit or _clicked_private(interaction))
         kwargs = send_kwargs(reply.spec, edit=edit)
         deferred = interaction.response.is_done()  # deferred: the change took long
+        followup: int | None = None  # a new message sent after deferring: its id
         try:
             if deferred and interaction.type is discord.InteractionType.application_command:
                 # A deferred command shows "thinking…" until its response is edited.
@@ -309,14 +310,17 @@ class Tables:
             elif edit:
                 await interaction.response.edit_message(**kwargs)
             elif deferred:
-                await interaction.followup.send(ephemeral=reply.ephemeral, **kwargs)
+                sent = await interaction.followup.send(
+                    ephemeral=reply.ephemeral, wait=True, **kwargs
+                )
+                followup = sent.id
             else:
                 await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
         except discord.HTTPException:
             log.warning("could not answer an interaction", exc_info=True)
             return
         if reply.hand_of is not None and session is not None:
-            await self.opened_hand(session, reply.hand_of, interaction, reply.spec)
+            await self.opened_hand(session, reply.hand_of, interaction, reply.spec, followup)
 
     async def opened_hand(
         self,
@@ -324,6 +328,7 @@ class Tables:
         user_id: int,
         interaction: discord.Interaction[Any],
         spec: MessageSpec,
+        message_id: int | None = None,
     ) -> None:
         """Remember a player's newest hand message (in the store too: after a restart it is
         brought up to date while its token lives)."""
@@ -335,11 +340,12 @@ class Tables:
             notice=spec.content,
             notice_version=session.row.version,
             stage=hand_stage(session, user_id),
+            message_id=message_id,
         )
         if session.hand_publisher is not None:
             session.hand_publisher.opened()
         try:
-            await self.store.save_hand(session.row.id, user_id, interaction.token, now)
+            await self.store.save_hand(session.row.id, user_id, interaction.token, now, message_id)
         except StoreError:
             log.debug("table %s: hand message not remembered", session.row.id)
 

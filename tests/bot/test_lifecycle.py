@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -279,3 +280,44 @@ async def test_a_crash_right_after_the_lobby_was_posted_leaves_one_lobby(
     joined = await members[1].click(lobbies[0], label="Join")
     assert joined.acknowledged
     assert env.bot.tables.session_in(channel.id).row.message_id == lobbies[0].id
+
+
+async def test_a_deferred_im_back_keeps_its_hand_message_private_and_up_to_date(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'I'm back' answered late (the click was deferred): the hand is a follow-up message,
+    and later redraws edit that message, never the public message the button was on."""
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=5, schedule="down")
+    sleeper = members[0]
+    seat = table.session.row.seat_of(sleeper.id)
+    while not table.session.row.seats[seat].away:
+        if table.game.turn == seat:
+            await env.advance_time(90)
+        else:
+            await table.act(table.member_at(table.game.turn))
+    im_back = f"I'm back ({sleeper.name})"
+    notice = table.last_public_with(im_back)
+    from bot.table.tables import Deferral
+
+    def at_once(self: Deferral, interaction: object) -> None:  # the click runs late
+        self.interaction = interaction  # type: ignore[assignment]
+        loop = asyncio.get_running_loop()
+        self.handle = loop.call_later(3600, lambda: None)
+        self.task = loop.create_task(self._defer())
+
+    monkeypatch.setattr(Deferral, "__init__", at_once)
+    monkeypatch.setattr(env.bot.tables.store, "busy", lambda: True)
+    back = await sleeper.click(notice, label=im_back)
+    monkeypatch.undo()
+    [hand] = back.followups  # deferred, then answered by a follow-up
+    assert hand.ephemeral and "Welcome back" in (hand.content or "")
+    table.hand_ids[sleeper.id] = hand.id
+    shown = table.hand(sleeper).embeds[0].to_dict()
+    while table.game.turn == seat or table.member_at(table.game.turn) is None:
+        await table.act(sleeper) if table.game.turn == seat else await env.advance_time(1)
+    await table.act(table.member_at(table.game.turn))
+    assert table.hand(sleeper).embeds[0].to_dict() != shown  # the follow-up was redrawn
+    public = [m for m in table.public() if m.id == notice.id]
+    for message in public:  # the public message never showed a hand
+        assert all("Only you see" not in (e.footer.text or "") for e in message.embeds)

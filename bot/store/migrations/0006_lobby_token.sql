@@ -4,3 +4,7 @@
 -- 15 minutes) instead of posting a second lobby. Cleared once the id is stored.
 
 ALTER TABLE games ADD COLUMN lobby_token TEXT;
+
+-- A hand message sent as a follow-up (its click had to be deferred: a deferred click's
+-- original response is the message it was on, a public one) is edited by its own id.
+ALTER TABLE hand_messages ADD COLUMN message_id INTEGER;
