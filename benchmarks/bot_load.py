@@ -1064,7 +1064,6 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
             owner: round(size / tables / 1024, 1) for owner, size in sorted(split.items())
         }
 
-    ended = await bench.end_all(heap_before)
     errors = list(env.errors)
 
     stats = bench.stats
@@ -1086,6 +1085,8 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
         for s in sessions
         if s.publisher is not None and s.publisher.delivered is not None
     ]
+    ended = await bench.end_all(heap_before)  # after counting what the tables left
+    errors = list(env.errors)
     result: dict[str, Any] = {
         "tables": tables,
         "moves_per_table": config.moves,
