@@ -96,7 +96,14 @@ class Timed:
 
 
 def is_ismcts(kind: str) -> bool:
-    return kind.startswith("ismcts-")
+    return kind.startswith(("ismcts-", "hismcts-"))
+
+
+def is_honest(kind: str) -> bool:
+    return kind.startswith("hismcts-")
+
+
+HONEST_ROOTS = 8  # hismcts-N: root deals per decision, N simulations each, most votes wins
 
 
 def check_kind(kind: str) -> None:
@@ -164,14 +171,74 @@ class Mirror:
         assert not state.is_chance_node()
         self.state = state
         self.decks = 52
+        self.game = games[h]
+        self.hand_size = h
+        self.dealer = game.dealer
+        self.turned = turned
+        self.history: list[int] = []  # the bids and plays applied, oh_hell's actions
 
     def bid(self, seat: int, bid: int) -> None:
         assert self.state.current_player() == seat
         self.state.apply_action(self.decks + bid)
+        self.history.append(self.decks + bid)
 
     def play(self, seat: int, card: int) -> None:
         assert self.state.current_player() == seat
         self.state.apply_action(os_card(card))
+        self.history.append(os_card(card))
+
+    def honest_root(self, view: SeatView, rng: random.Random) -> Any:
+        """An ``oh_hell`` state for ``view``'s seat in which the other seats' unplayed cards
+        are a fresh deal of the cards this seat cannot place (uniform, never a card of a suit
+        a seat has shown void in), the history replayed on it. OpenSpiel 2.0's
+        ``oh_hell`` ``ResampleFromInfostate`` only permutes the *actual* unplayed cards of the
+        other seats among them, so an ISMCTS bot given the real state knows which cards are
+        in play; given this state it knows only a random guess of them."""
+        n = view.players
+        me = view.seat
+        assert view.hand is not None
+        played: list[list[int]] = [[] for _ in range(n)]
+        void = [set() for _ in range(n)]
+        tricks = [*view.completed_tricks]
+        if view.current_trick:
+            tricks.append(view.current_trick)
+        seen = set(view.hand) | {self.turned}
+        for trick in tricks:
+            led = trick[0][1] // 13
+            for seat, card in trick:
+                played[seat].append(card)
+                seen.add(card)
+                if card // 13 != led:
+                    void[seat].add(led)
+        unseen = [c for c in range(52) if c not in seen]
+        others = sorted((j for j in range(n) if j != me), key=lambda j: -len(void[j]))
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hands[me] = [*view.hand, *played[me]]
+        for _ in range(100):
+            pool = unseen.copy()
+            rng.shuffle(pool)
+            ok = True
+            for j in others:
+                k = self.hand_size - len(played[j])
+                mine = [c for c in pool if c // 13 not in void[j]][:k]
+                if len(mine) < k:
+                    ok = False
+                    break
+                taken = set(mine)
+                pool = [c for c in pool if c not in taken]
+                hands[j] = [*mine, *played[j]]
+            if ok:
+                break
+        state = self.game.new_initial_state()
+        state.apply_action(self.hand_size)
+        state.apply_action(self.dealer)
+        for i in range(self.hand_size):
+            for seat in range(n):
+                state.apply_action(os_card(hands[seat][i]))
+        state.apply_action(os_card(self.turned))
+        for action in self.history:
+            state.apply_action(action)
+        return state
 
 
 def make_ismcts(simulations: int, seed: int) -> Any:
@@ -187,6 +254,17 @@ def make_ismcts(simulations: int, seed: int) -> Any:
         False,
         False,
     )
+
+
+def honest_step(bot: Any, mirror: Mirror, view: SeatView, game_seed: int) -> int:
+    """The most voted action of ``HONEST_ROOTS`` ISMCTS searches, each from its own honest
+    root (:meth:`Mirror.honest_root`); ties go to the lowest action."""
+    rng = random.Random(f"{game_seed}/{view.seat}/{len(mirror.history)}/{view.deal_index}")
+    votes: dict[int, int] = {}
+    for _ in range(HONEST_ROOTS):
+        a = bot.step(mirror.honest_root(view, rng))
+        votes[a] = votes.get(a, 0) + 1
+    return max(votes, key=lambda a: (votes[a], -a))
 
 
 # ---- one game -------------------------------------------------------------------------------
@@ -230,7 +308,10 @@ def play_game(kinds: tuple[str, ...], game_seed: int, mirrorable_only: bool) -> 
                 assert mirror is not None
                 cpu0 = time.thread_time()
                 start = time.perf_counter()
-                action = seats[seat].step(mirror.state)
+                if is_honest(kind):
+                    action = honest_step(seats[seat], mirror, game.view(seat), game_seed)
+                else:
+                    action = seats[seat].step(mirror.state)
                 times[kind].append(time.perf_counter() - start)
                 cpu[kind].append(time.thread_time() - cpu0)
                 if game.phase is Phase.BIDDING:
