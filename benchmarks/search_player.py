@@ -8,6 +8,16 @@ level of :data:`kachuful_core.players.LEVELS` (``random``, ``heuristic``, ``sear
 UCT constant 2, unlimited world samples, the most visited action), acting on a mirrored
 ``oh_hell`` state.
 
+Honest ISMCTS. OpenSpiel 2.0's ``oh_hell`` ``ResampleFromInfostate`` deals the other seats
+only the cards they really hold, shuffled among them (the undealt cards never appear in a
+sample), so an ``ismcts-N`` seat, given the mirrored state, knows which cards are in play: in
+a one-card deal it bids 1 on the ten of trumps when nobody else holds a higher trump and 0
+when someone does, ten times out of ten. ``hismcts-N`` is the same bot given honest roots
+instead: for every decision, ``HONEST_ROOTS`` states with the other seats' unplayed cards
+dealt afresh from the cards the seat cannot place (never a card of a suit a seat has shown
+void in), the history replayed; each is searched with ``N`` simulations and the most voted
+action is played (so it costs ``HONEST_ROOTS`` times as much).
+
 Mirroring. When a match has an ISMCTS seat, each deal is mirrored into ``oh_hell`` by forcing
 its chance outcomes: ``num_tricks_fixed`` = the hand size, the deal's dealer, every dealt card
 to its seat (``oh_hell`` deals card ``i`` to player ``i mod n``; a suit is the suit of the
@@ -31,6 +41,7 @@ the difference in points per deal A - B with a 95% interval over deal sets. Time
     .venv/bin/python benchmarks/search_player.py --match field --kinds search --games 100
     .venv/bin/python benchmarks/search_player.py --match h2h --kinds search,ismcts-1000 --games 40
     .venv/bin/python benchmarks/search_player.py --match levels --games 40
+    .venv/bin/python benchmarks/search_player.py --match field --kinds hismcts-1000 --max-hand 3
     .venv/bin/python benchmarks/search_player.py --quick     # CI smoke run (no OpenSpiel)
 
 ``--workers`` plays games in parallel processes (default 1). The last line printed is the
@@ -96,14 +107,21 @@ class Timed:
 
 
 def is_ismcts(kind: str) -> bool:
-    return kind.startswith("ismcts-")
+    return kind.startswith(("ismcts-", "hismcts-"))
+
+
+def is_honest(kind: str) -> bool:
+    return kind.startswith("hismcts-")
+
+
+HONEST_ROOTS = 8  # hismcts-N: root deals per decision, N simulations each, most votes wins
 
 
 def check_kind(kind: str) -> None:
     if is_ismcts(kind):
         int(kind.split("-", 1)[1])
     elif kind not in LEVELS:
-        raise SystemExit(f"unknown seat kind {kind!r}: one of {[*LEVELS]} or ismcts-N")
+        raise SystemExit(f"unknown seat kind {kind!r}: one of {[*LEVELS]}, ismcts-N, hismcts-N")
 
 
 # ---- OpenSpiel mirroring ------------------------------------------------------------------
@@ -164,14 +182,74 @@ class Mirror:
         assert not state.is_chance_node()
         self.state = state
         self.decks = 52
+        self.game = games[h]
+        self.hand_size = h
+        self.dealer = game.dealer
+        self.turned = turned
+        self.history: list[int] = []  # the bids and plays applied, oh_hell's actions
 
     def bid(self, seat: int, bid: int) -> None:
         assert self.state.current_player() == seat
         self.state.apply_action(self.decks + bid)
+        self.history.append(self.decks + bid)
 
     def play(self, seat: int, card: int) -> None:
         assert self.state.current_player() == seat
         self.state.apply_action(os_card(card))
+        self.history.append(os_card(card))
+
+    def honest_root(self, view: SeatView, rng: random.Random) -> Any:
+        """An ``oh_hell`` state for ``view``'s seat in which the other seats' unplayed cards
+        are a fresh deal of the cards this seat cannot place (uniform, never a card of a suit
+        a seat has shown void in), the history replayed on it. OpenSpiel 2.0's
+        ``oh_hell`` ``ResampleFromInfostate`` only permutes the *actual* unplayed cards of the
+        other seats among them, so an ISMCTS bot given the real state knows which cards are
+        in play; given this state it knows only a random guess of them."""
+        n = view.players
+        me = view.seat
+        assert view.hand is not None
+        played: list[list[int]] = [[] for _ in range(n)]
+        void = [set() for _ in range(n)]
+        tricks = [*view.completed_tricks]
+        if view.current_trick:
+            tricks.append(view.current_trick)
+        seen = set(view.hand) | {self.turned}
+        for trick in tricks:
+            led = trick[0][1] // 13
+            for seat, card in trick:
+                played[seat].append(card)
+                seen.add(card)
+                if card // 13 != led:
+                    void[seat].add(led)
+        unseen = [c for c in range(52) if c not in seen]
+        others = sorted((j for j in range(n) if j != me), key=lambda j: -len(void[j]))
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hands[me] = [*view.hand, *played[me]]
+        for _ in range(100):
+            pool = unseen.copy()
+            rng.shuffle(pool)
+            ok = True
+            for j in others:
+                k = self.hand_size - len(played[j])
+                mine = [c for c in pool if c // 13 not in void[j]][:k]
+                if len(mine) < k:
+                    ok = False
+                    break
+                taken = set(mine)
+                pool = [c for c in pool if c not in taken]
+                hands[j] = [*mine, *played[j]]
+            if ok:
+                break
+        state = self.game.new_initial_state()
+        state.apply_action(self.hand_size)
+        state.apply_action(self.dealer)
+        for i in range(self.hand_size):
+            for seat in range(n):
+                state.apply_action(os_card(hands[seat][i]))
+        state.apply_action(os_card(self.turned))
+        for action in self.history:
+            state.apply_action(action)
+        return state
 
 
 def make_ismcts(simulations: int, seed: int) -> Any:
@@ -189,12 +267,27 @@ def make_ismcts(simulations: int, seed: int) -> Any:
     )
 
 
+def honest_step(bot: Any, mirror: Mirror, view: SeatView, game_seed: int) -> int:
+    """The most voted action of ``HONEST_ROOTS`` ISMCTS searches, each from its own honest
+    root (:meth:`Mirror.honest_root`); ties go to the lowest action."""
+    rng = random.Random(f"{game_seed}/{view.seat}/{len(mirror.history)}/{view.deal_index}")
+    votes: dict[int, int] = {}
+    for _ in range(HONEST_ROOTS):
+        a = bot.step(mirror.honest_root(view, rng))
+        votes[a] = votes.get(a, 0) + 1
+    return max(votes, key=lambda a: (votes[a], -a))
+
+
 # ---- one game -------------------------------------------------------------------------------
 
 
-def play_game(kinds: tuple[str, ...], game_seed: int, mirrorable_only: bool) -> dict[str, Any]:
+def play_game(
+    kinds: tuple[str, ...], game_seed: int, mirrorable_only: bool, max_hand: int | None = None
+) -> dict[str, Any]:
     """One game; per kind: deals, exact bids, points, decision times; deals left out."""
-    rules = Rules(players=PLAYERS)
+    rules = (
+        Rules(players=PLAYERS) if max_hand is None else Rules(players=PLAYERS, max_hand=max_hand)
+    )
     game = Game.new(rules, seed=game_seed)
     game.opening_events()
     mirror_needed = mirrorable_only or any(is_ismcts(k) for k in kinds)
@@ -230,7 +323,10 @@ def play_game(kinds: tuple[str, ...], game_seed: int, mirrorable_only: bool) -> 
                 assert mirror is not None
                 cpu0 = time.thread_time()
                 start = time.perf_counter()
-                action = seats[seat].step(mirror.state)
+                if is_honest(kind):
+                    action = honest_step(seats[seat], mirror, game.view(seat), game_seed)
+                else:
+                    action = seats[seat].step(mirror.state)
                 times[kind].append(time.perf_counter() - start)
                 cpu[kind].append(time.thread_time() - cpu0)
                 if game.phase is Phase.BIDDING:
@@ -260,7 +356,10 @@ def play_game(kinds: tuple[str, ...], game_seed: int, mirrorable_only: bool) -> 
     }
 
 
-def _play(args: tuple[tuple[str, ...], int, bool]) -> dict[str, Any]:
+Job = tuple[tuple[str, ...], int, bool, int | None]
+
+
+def _play(args: Job) -> dict[str, Any]:
     return play_game(*args)
 
 
@@ -340,7 +439,9 @@ def line(kind: str, f: dict[str, Any]) -> str:
 PROGRESS: list[Path] = []  # --progress: each game's result appended as a JSON line
 
 
-def run_games(jobs: list[tuple[tuple[str, ...], int, bool]], workers: int) -> list[dict[str, Any]]:
+def run_games(
+    jobs: list[tuple[tuple[str, ...], int, bool, int | None]], workers: int
+) -> list[dict[str, Any]]:
     if workers <= 1:
         return [_logged(_play(j)) for j in jobs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -354,7 +455,9 @@ def _logged(result: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def field_match(kind: str, games: int, seed: int, workers: int, mirror: bool) -> dict[str, Any]:
+def field_match(
+    kind: str, games: int, seed: int, workers: int, mirror: bool, max_hand: int | None = None
+) -> dict[str, Any]:
     """One seat of ``kind`` (its seat rotating from game to game), three HeuristicPlayers."""
     jobs = []
     for g in range(games):
@@ -362,7 +465,7 @@ def field_match(kind: str, games: int, seed: int, workers: int, mirror: bool) ->
         kinds[g % PLAYERS] = kind
         if kind == "heuristic":
             kinds = ["heuristic"] * PLAYERS
-        jobs.append((tuple(kinds), seed * 100_003 + g, mirror))
+        jobs.append((tuple(kinds), seed * 100_003 + g, mirror, max_hand))
     results = run_games(jobs, workers)
     if kind == "heuristic":
         return {"results": results, "summary": summarize(results, ["heuristic"])}
@@ -370,13 +473,21 @@ def field_match(kind: str, games: int, seed: int, workers: int, mirror: bool) ->
     return {"results": results, "summary": summarize(results, [kind, "heuristic"])}
 
 
-def h2h_match(a: str, b: str, games: int, seed: int, workers: int, mirror: bool) -> dict[str, Any]:
+def h2h_match(
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    workers: int,
+    mirror: bool,
+    max_hand: int | None = None,
+) -> dict[str, Any]:
     """Two seats of ``a`` and two of ``b``, alternating; each deal set twice, seats swapped."""
     jobs = []
     for g in range(games):
         game_seed = seed * 100_003 + g
-        jobs.append(((a, b, a, b), game_seed, mirror))
-        jobs.append(((b, a, b, a), game_seed, mirror))
+        jobs.append(((a, b, a, b), game_seed, mirror, max_hand))
+        jobs.append(((b, a, b, a), game_seed, mirror, max_hand))
     results = run_games(jobs, workers)
     diffs = []
     for first, second in zip(results[::2], results[1::2], strict=False):
@@ -450,6 +561,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="count only deals OpenSpiel's oh_hell can mirror, even without an ISMCTS seat",
     )
+    parser.add_argument(
+        "--max-hand",
+        type=int,
+        default=None,
+        help="play a shorter schedule (hands of at most this many cards; default: the profile's)",
+    )
     parser.add_argument("--quick", action="store_true", help="CI smoke run: seconds, no OpenSpiel")
     parser.add_argument(
         "--progress", type=Path, default=None, help="append each game's figures to this file"
@@ -488,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
         out["games"] = games
         out["field"] = {}
         for kind in kinds or ["heuristic", "search"]:
-            m = field_match(kind, games, args.seed, args.workers, mirror)
+            m = field_match(kind, games, args.seed, args.workers, mirror, args.max_hand)
             left = sum(r["left_out"] for r in m["results"])
             total = sum(r["deals"] for r in m["results"])
             print(
@@ -502,7 +619,7 @@ def main(argv: list[str] | None = None) -> int:
         if not kinds or len(kinds) != 2:
             raise SystemExit("--match h2h needs --kinds A,B")
         games = args.games or 40
-        m = h2h_match(kinds[0], kinds[1], games, args.seed, args.workers, mirror)
+        m = h2h_match(kinds[0], kinds[1], games, args.seed, args.workers, mirror, args.max_hand)
         left = sum(r["left_out"] for r in m["results"])
         total = sum(r["deals"] for r in m["results"])
         d = m["difference"]

@@ -37,6 +37,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import replace
+from functools import lru_cache
 
 from ..cards import BITS, SUIT_MASKS, Card, cards_of
 from ..game import Phase
@@ -60,10 +61,10 @@ S0, S1, S2, S3 = SUIT_MASKS
 TAU = 1.5  # temperature of the bidder model, in points
 BID_CANDIDATES = 5  # bids searched (the heuristic's best by expected score)
 PRIOR_WEIGHT = 3.0  # rollouts' worth of the heuristic's estimate of a bid
-CARD_BUDGET = 32_000  # card plays of rollouts per card decision
-BID_BUDGET = 38_000  # card plays of rollouts per bid decision
+CARD_BUDGET = 48_000  # card plays of rollouts per card decision
+BID_BUDGET = 42_000  # card plays of rollouts per bid decision
 MIN_SAMPLES = 12
-MAX_SAMPLES = 120
+MAX_SAMPLES = 180
 OVERSAMPLE = 3  # candidate deals per kept deal
 DEAL_COST = 25 * OVERSAMPLE  # drawing and weighing a kept deal, in rollout card plays
 SURE = True
@@ -515,12 +516,25 @@ class SearchPlayer:
         h = v.hand_size
         before = sit.before(j)
         made = [b for s in before if (b := v.bids[s]) is not None]
+        bid = v.bids[j]
+        assert bid is not None
+        forbidden = sit.rules.forbidden_bid(h, sum(made)) if j == v.dealer else None
+        fast = _table_mean(sit.n, h, sit.trump, j == sit.order[0], dealt)
+        if fast is not None and sit.rules.scoring == "exact":
+            # The same model as below, tabulated: the mean and variance to 1/20 of a trick.
+            mu, var = fast
+            if made and PRESSURE:
+                unclaimed = (h - sum(made)) / (sit.n - len(made))
+                mu += max(-PRESSURE_CLIP, min(PRESSURE * (unclaimed - mu), PRESSURE_CLIP))
+            e = _exact_weights(h, round(mu * 20.0), round(var * 20.0))
+            z = sum(e) - (e[forbidden] if forbidden is not None else 0.0)
+            p = e[bid] / z if bid != forbidden else 1e-3
+            cache[key] = p
+            return p
         values = sit.values(j, dealt, made)
         legal = _legal(h, sum(made), j == v.dealer, sit.rules)
         top = max(values[b] for b in legal)
         z = sum(math.exp((values[b] - top) / TAU) for b in legal)
-        bid = v.bids[j]
-        assert bid is not None
         p = math.exp((values[bid] - top) / TAU) / z if bid in legal else 1e-3
         cache[key] = p
         return p
@@ -708,24 +722,45 @@ class SearchPlayer:
 def _table_mean(n: int, h: int, trump: int, lead: bool, dealt: int) -> tuple[float, float] | None:
     """Expected trick count of a dealt hand, and its variance, by the distilled table
     (:mod:`._bid_table`); None where the table has no entry (one-card deals, other sizes)."""
-    cells = TABLE.get(n, {}).get(h)
-    if cells is None:
+    if h not in TABLE.get(n, {}):
         return None
-    base = 104 if lead else 0
     mu = 0.0
     var = 0.0
     for s in range(4):
-        sm = dealt & SUIT_MASKS[s]
-        if not sm:
-            continue
-        length = sm.bit_count()
-        length = 3 if length > 4 else length - 1
-        off = base + (52 if s == trump else 0) - 13 * s * 4 + length
-        while sm:
-            low = sm & -sm
-            c = low.bit_length() - 1
-            p = cells[off + c * 4]
+        pattern = dealt >> (13 * s) & 0x1FFF
+        if pattern:
+            m, v = _suit_stats(n, h, lead, s == trump, pattern)
+            mu += m
+            var += v
+    return mu, var
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_stats(n: int, h: int, lead: bool, trump: bool, pattern: int) -> tuple[float, float]:
+    """One suit's share of :func:`_table_mean`: its cards' trick chances (``pattern``: the
+    13-bit set of their ranks) summed, and their variances."""
+    cells = TABLE[n][h]
+    length = pattern.bit_count()
+    length = 3 if length > 4 else length - 1
+    off = (104 if lead else 0) + (52 if trump else 0) + length
+    mu = 0.0
+    var = 0.0
+    for r in range(13):
+        if pattern >> r & 1:
+            p = cells[off + r * 4]
             mu += p
             var += p * (1.0 - p)
-            sm ^= low
     return mu, var
+
+
+@lru_cache(maxsize=1 << 14)
+def _exact_weights(h: int, mu20: int, var20: int) -> tuple[float, ...]:
+    """The bidder model under exact scoring for a trick count of mean ``mu20 / 20`` and
+    variance ``var20 / 20``: ``exp((EV(b) - max EV) / TAU)`` for every bid ``b`` 0..h."""
+    mu = mu20 / 20.0
+    scale = 1.0 / math.sqrt(2.0 * (var20 / 20.0 + 0.05))
+    erf = math.erf
+    cdf = [0.0] + [0.5 + 0.5 * erf((t + 0.5 - mu) * scale) for t in range(h)] + [1.0]
+    values = [(cdf[b + 1] - cdf[b]) * (10 + b) for b in range(h + 1)]
+    top = max(values)
+    return tuple(math.exp((v - top) / TAU) for v in values)

@@ -216,3 +216,41 @@ def test_a_decision_applied_is_the_players_move() -> None:
             decided = apply_decision(games[0], seat, decide("heuristic", 7, games[0].view(seat)))
             acted = act(games[1], seat, LEVELS["heuristic"](7))
             assert decided == acted
+
+
+def test_tabulated_bidder_model_matches_the_general_one() -> None:
+    # The bidder model's fast path (exact scoring: the trick count's mean and variance to
+    # 1/20 of a trick, from per-suit tables) gives the likelihood the general path gives, up
+    # to that rounding.
+    import math
+    import random
+
+    from kachuful_core.players import search
+
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(40):
+        game = Game.new(Rules(players=4, max_hand=9), seed)
+        heuristic = HeuristicPlayer(0)
+        while game.phase is Phase.BIDDING and game.turn != game.dealer:
+            act(game, game.turn, heuristic)
+        view = game.view(game.turn)
+        sit = search._Situation(view)
+        player = SearchPlayer(0)
+        for j in range(4):
+            bid = view.bids[j]
+            if bid is None:
+                continue
+            made = [b for s in sit.before(j) if (b := view.bids[s]) is not None]
+            dealt = 0
+            for c in rng.sample([c for c in range(52) if c not in view.hand], view.hand_size):
+                dealt |= 1 << c
+            values = sit.values(j, dealt, made)
+            legal = search._legal(view.hand_size, sum(made), j == view.dealer, view.rules)
+            top = max(values[b] for b in legal)
+            z = sum(math.exp((values[b] - top) / search.TAU) for b in legal)
+            general = math.exp((values[bid] - top) / search.TAU) / z
+            fast = player._bid_likelihood(sit, j, dealt, {})
+            assert fast == pytest.approx(general, rel=0.2, abs=0.005)
+            checked += 1
+    assert checked > 60
