@@ -92,9 +92,9 @@ in a game (a 3-player game is 1,014 moves).
 
 Keeping SimCord's costs out of the bot's figures
 ------------------------------------------------
-SimCord runs in the same process. Its work on each request (validating and deep-copying
-bodies, building gateway payloads) stays in the measured latency (``--profile`` shows how much),
-but what only happens because the tables run without SimCord's settles is undone:
+SimCord runs in the same process. Its work on each request (validating and copying bodies,
+building gateway payloads) stays in the measured latency (``--profile`` shows how much), but
+what only happens because the tables run without SimCord's settles is undone:
 
 - the request log and transcript keep nothing (a deep copy of every body, for ever);
 - SimCord's list of the bot's pending callbacks is pruned of cancelled timers (one turn clock
