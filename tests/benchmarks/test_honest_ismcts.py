@@ -16,9 +16,8 @@ from kachuful_core.cards import parse_card
 from kachuful_core.game import PresetDeal
 from kachuful_core.players import HeuristicPlayer, act
 
-pyspiel = pytest.importorskip("pyspiel")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-import search_player as sp  # noqa: E402
+import search_player as sp
 
 HANDS = ["TS 2C 3D", "KS 6C 7D", "2H 8C 9D", "3H TC JD"]
 
