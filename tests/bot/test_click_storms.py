@@ -86,7 +86,7 @@ def new_bot(db: Path) -> KachufulBot:
     def seed() -> str:  # the same deals in every example: the clicks make the difference
         return hashlib.sha256(f"click-storms/{next(count)}".encode()).hexdigest()
 
-    return KachufulBot(config, new_seed=seed, post_limit=10_000)
+    return KachufulBot(config, new_seed=seed, post_limit=10_000, hand_delay=0.0)
 
 
 class Storm:

@@ -156,7 +156,7 @@ async def test_the_idle_time_is_a_setting(settings: Settings) -> None:
     short = settings.model_copy(
         update={"idle_hours": 1.5, "db_path": settings.db_path.with_name("short.sqlite3")}
     )
-    bot = KachufulBot(short)
+    bot = KachufulBot(short, hand_delay=0.0)  # a watcher's pause would move the clock
     try:
         async with simcord.run(bot) as env:
             table, _ = await _abandoned_table(env)

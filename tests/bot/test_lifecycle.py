@@ -225,7 +225,7 @@ async def test_hand_token_older_than_14_minutes_is_not_used(
     settings: Settings, tmp_path: Path
 ) -> None:
     slow = settings.model_copy(update={"turn_seconds": 3600.0, "db_path": tmp_path / "slow.db"})
-    bot = KachufulBot(slow)
+    bot = KachufulBot(slow, hand_delay=0.0)  # a watcher's pause would move the clock
     async with simcord.run(bot) as env:
         channel, members = world(env, "asha", "bilal", "chen")
         table = await start_game(env, channel, members, max_hand=3)

@@ -16,7 +16,7 @@ async def test_computer_player_waits_the_configured_pause(
     settings: Settings, tmp_path: Path
 ) -> None:
     slow = settings.model_copy(update={"bot_delay_seconds": 10.0, "db_path": tmp_path / "p.db"})
-    bot = KachufulBot(slow)
+    bot = KachufulBot(slow, hand_delay=0.0)  # a watcher's pause would move the clock
     try:
         async with simcord.run(bot) as env:
             channel, members = world(env, "asha", "bilal")
