@@ -49,6 +49,16 @@ RETRY_SECONDS = 5.0
 HAND_WATCH_SECONDS = 2.0
 
 
+def webhook_session(client: discord.Client) -> dict[str, Any]:
+    """discord.py's own HTTP session and proxy (what an Interaction uses for webhook calls)."""
+    http: Any = client.http
+    return {
+        "session": http._HTTPClient__session,
+        "proxy": http.proxy,
+        "proxy_auth": http.proxy_auth,
+    }
+
+
 async def edit_original(
     client: discord.Client, token: str, spec: MessageSpec, message_id: int | None = None
 ) -> None:
@@ -56,7 +66,6 @@ async def edit_original(
     ``Interaction.edit_original_response`` does), so that it works after a restart too; or,
     with ``message_id``, that follow-up message of the interaction."""
     kwargs = send_kwargs(spec, edit=True)
-    http: Any = client.http
     with handle_message_parameters(
         content=kwargs["content"],
         embeds=kwargs["embeds"],
@@ -66,10 +75,7 @@ async def edit_original(
     ) as params:
         adapter = async_context.get()
         common: dict[str, Any] = {
-            # discord.py's own HTTP session (what an Interaction uses for the same call).
-            "session": http._HTTPClient__session,
-            "proxy": http.proxy,
-            "proxy_auth": http.proxy_auth,
+            **webhook_session(client),
             "payload": params.payload,
             "multipart": params.multipart,
             "files": params.files,

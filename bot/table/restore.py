@@ -5,7 +5,7 @@ a game) is published to the end."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
@@ -13,6 +13,7 @@ from discord.webhook.async_ import async_context
 
 from bot.store.models import Delivered, GameRef, GameRow
 
+from .hands import webhook_session
 from .session import TableSession, paused, rebuild_game
 
 if TYPE_CHECKING:
@@ -89,14 +90,9 @@ class Restore:
         if token is None or (tables.clock() - row.created_at).total_seconds() >= 14 * 60:
             return
         client = tables.client
-        http: Any = client.http
         try:
             message = await async_context.get().get_original_interaction_response(
-                client.application_id or 0,
-                token,
-                session=http._HTTPClient__session,
-                proxy=http.proxy,
-                proxy_auth=http.proxy_auth,
+                client.application_id or 0, token, **webhook_session(client)
             )
         except (discord.HTTPException, aiohttp.ClientError, OSError):
             return  # never answered: the publisher posts the lobby
