@@ -158,6 +158,8 @@ if str(ROOT) not in sys.path:
 
 import discord  # noqa: E402
 import simcord  # noqa: E402
+from simcord import actors as _sc_actors  # noqa: E402
+from simcord import enums as _sc_enums  # noqa: E402
 from simcord import interactions as _sc_interactions  # noqa: E402
 from simcord.actors import _find_component  # noqa: E402
 from simcord.backend import serializers as _sc_serializers  # noqa: E402
@@ -172,7 +174,7 @@ ACTION_PREFIXES = ("kf:b:", "kf:p:", "kf:u:")
 HAND_PREFIX = "kf:h:"
 ANSWER_TIMEOUT = 30.0  # seconds of real time before a click counts as unanswered
 MAX_REFUSED = 20  # refused clicks in a row before a table is declared stuck
-READY_POLL = 0.01  # seconds: re-check a table's readiness at least this often
+READY_POLL = 0.05  # seconds: re-check a table's readiness at least this often
 KEEP_MESSAGES = 8  # latest messages kept per channel in the simulated Discord (see --no-prune)
 EPHEMERAL = 64  # message flag
 CALLBACK_PATH = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
@@ -226,6 +228,10 @@ class AnswerClock:
         self.answered_at: dict[int, float] = {}
         self.calls: Counter[str] = Counter()
         self._original: Callable[..., Any] | None = None
+        # Who to wake when the bot calls Discord about a table: its channel's agent (an
+        # interaction's token or webhook path names no channel: the token is mapped to one).
+        self.agents: dict[int, TableAgent] = {}
+        self.token_channel: dict[str, int] = {}
 
     def install(self) -> None:
         self._original = _sc_router.dispatch
@@ -242,13 +248,30 @@ class AnswerClock:
                     self.answered_at.setdefault(interaction_id, now)
                 elif not future.done():
                     future.set_result(now)
-            return original(backend, method, path, *args, **kwargs)
+            try:
+                return original(backend, method, path, *args, **kwargs)
+            finally:
+                self._wake(path)
 
         _sc_router.dispatch = timed_dispatch  # type: ignore[assignment]
 
         # The router deep-copies every body for its request log only (the log is discarded).
         self._copy_module = _sc_router.copy
         _sc_router.copy = types.SimpleNamespace(deepcopy=lambda value, memo=None: value)  # type: ignore[assignment]
+
+    def _wake(self, path: str) -> None:
+        parts = path.split("/", 4)  # "", "channels", id, ... or "", kind, id/app, token, ...
+        if len(parts) < 3:
+            return
+        if parts[1] == "channels":
+            channel_id = int(parts[2]) if parts[2].isdigit() else None
+        elif len(parts) > 3:
+            channel_id = self.token_channel.get(parts[3])
+        else:
+            channel_id = None
+        agent = self.agents.get(channel_id) if channel_id is not None else None
+        if agent is not None:
+            agent.wake()
 
     def uninstall(self) -> None:
         if self._original is not None:
@@ -286,7 +309,12 @@ def _kind(method: str, path: str) -> str:
 
 
 def emit_click(
-    env: simcord.Env, member: simcord.MemberActor, channel_id: int, message_id: int, custom_id: str
+    env: simcord.Env,
+    member: simcord.MemberActor,
+    channel_id: int,
+    message_id: int,
+    custom_id: str,
+    token_channel: dict[str, int] | None = None,
 ) -> tuple[Any, float]:
     """Send the INTERACTION_CREATE of a click on an enabled button, as ``MemberActor.click``
     builds it, without settling; returns SimCord's interaction record and the send time."""
@@ -312,9 +340,41 @@ def emit_click(
     payload["message"] = dict(_sc_serializers.message_payload(backend, stored))
     record.source_message_id = stored.id
     env._notify_dispatch_observers(record)
+    if token_channel is not None:
+        token_channel[record.token] = channel_id
     sent = time.perf_counter()
     backend.emit("INTERACTION_CREATE", payload)
     return record, sent
+
+
+def emit_slash(env: simcord.Env, member: simcord.MemberActor, channel: Any, name: str) -> Any:
+    """Send a slash command without options as ``MemberActor.slash`` builds it, without
+    settling (SimCord's settle looks at every task of the bot: one per command, with hundreds
+    of tables running, is quadratic)."""
+    parts = name.split()
+    root = _sc_actors._resolve_visible_command(
+        member, channel.id, parts[0], _sc_enums.AppCommandType.CHAT_INPUT
+    )
+    _leaf, nesting = _sc_interactions.walk_to_subcommand(root, parts[1:])
+    data: dict[str, Any] = {
+        "id": root["id"],
+        "name": root["name"],
+        "type": root.get("type", _sc_enums.AppCommandType.CHAT_INPUT),
+        "options": _sc_interactions.nest_options(root, nesting, []),
+    }
+    if root.get("guild_id"):
+        data["guild_id"] = root["guild_id"]
+    record, payload = _sc_interactions.base_payload(
+        env.backend,
+        type=InteractionType.APPLICATION_COMMAND,
+        channel_id=channel.id,
+        guild_id=member.guild.id,
+        user_id=member.id,
+        data=data,
+    )
+    env._notify_dispatch_observers(record)
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return record
 
 
 def _buttons(stored: Any) -> Iterable[dict[str, Any]]:
@@ -364,6 +424,26 @@ class TableAgent:
         self.start_moves = 0
         self.target = bench.config.moves
         self.moves = 0
+        self._waiter: asyncio.Future[None] | None = None
+        bench.clock.agents[channel.id] = self
+
+    def wake(self) -> None:
+        """The bot called Discord about this table: its state may have changed."""
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def _nap(self) -> None:
+        """Until the bot next calls Discord about this table, or READY_POLL at most: polling
+        every table on a short timer was a third of the process (the players' cost, not the
+        bot's), and a table's state changes only with the bot's work on it."""
+        loop = asyncio.get_running_loop()
+        waiter = self._waiter = loop.create_future()
+        timer = loop.call_later(READY_POLL, self.wake)
+        try:
+            await waiter
+        finally:
+            timer.cancel()
+            self._waiter = None
 
     @property
     def session(self) -> Any:
@@ -416,23 +496,24 @@ class TableAgent:
         return max(versions) if versions else None
 
     async def _ready(self) -> str:
-        waited = 0.0
+        started = time.perf_counter()
         while True:
             state = self._state()
             if state is not None:
                 return state
-            if waited > ANSWER_TIMEOUT:
+            if time.perf_counter() - started > ANSWER_TIMEOUT:
                 # Reported (and the run fails), but the other tables play on to be measured.
                 self.bench.stats.stuck.append(f"table {self.index}: {self._why()}")
                 return "done"
-            await asyncio.sleep(READY_POLL)
-            waited += READY_POLL
+            await self._nap()
 
     async def _click(self, member: simcord.MemberActor, message_id: int, custom_id: str) -> Any:
         bench = self.bench
         loop = asyncio.get_running_loop()
         future: asyncio.Future[float] = loop.create_future()
-        record, sent = emit_click(bench.env, member, self.channel.id, message_id, custom_id)
+        record, sent = emit_click(
+            bench.env, member, self.channel.id, message_id, custom_id, bench.clock.token_channel
+        )
         bench.stats.sent += 1
         # The bot answers from a task, so not before this coroutine yields; just in case:
         answered = bench.clock.answered_at.pop(record.id, None)
@@ -466,15 +547,14 @@ class TableAgent:
         message carries it; while the publisher moves it to a new message, none may)."""
         backend = self.bench.env.backend
         wanted = f"{HAND_PREFIX}{self.table_id}"
-        waited = 0.0
-        while waited <= ANSWER_TIMEOUT:
+        started = time.perf_counter()
+        while time.perf_counter() - started <= ANSWER_TIMEOUT:
             for message in reversed(backend.messages.get(self.channel.id, {}).values()):
                 if message.flags & EPHEMERAL:
                     continue
                 if any(b.get("custom_id") == wanted for b in _buttons(message)):
                     return int(message.id)
-            await asyncio.sleep(READY_POLL)
-            waited += READY_POLL
+            await self._nap()
         raise AssertionError(f"table {self.index}: no public message with a Your hand button")
 
     async def play(self, moves: int, think_ms: float) -> None:
@@ -771,7 +851,8 @@ async def _end_all(bench: LoadBench, before: Heap) -> dict[str, Any]:
     (discord.py's cache of the members and channels the run created aside)."""
     for agent in bench.agents:
         host = next(iter(agent.members.values()))
-        await host.slash(agent.channel, "kachuful stop")
+        emit_slash(bench.env, host, agent.channel, "kachuful stop")
+        await asyncio.sleep(0)
     await bench.env.settle()
     gc.collect()
     tables = bench.bot.tables
