@@ -174,6 +174,7 @@ ACTION_PREFIXES = ("kf:b:", "kf:p:", "kf:u:")
 HAND_PREFIX = "kf:h:"
 ANSWER_TIMEOUT = 30.0  # seconds of real time before a click counts as unanswered
 MAX_REFUSED = 20  # refused clicks in a row before a table is declared stuck
+END_TIMEOUT = 300.0  # seconds for every table to go after its /kachuful stop
 READY_POLL = 0.05  # seconds: re-check a table's readiness at least this often
 KEEP_MESSAGES = 8  # latest messages kept per channel in the simulated Discord (see --no-prune)
 EPHEMERAL = 64  # message flag
@@ -853,15 +854,29 @@ async def _end_all(bench: LoadBench, before: Heap) -> dict[str, Any]:
         host = next(iter(agent.members.values()))
         emit_slash(bench.env, host, agent.channel, "kachuful stop")
         await asyncio.sleep(0)
-    await bench.env.settle()
-    gc.collect()
+    # The stops' last posts and hand messages take a while at hundreds of tables, longer
+    # than one settle allows: wait for the tables to go, then let the bot go quiet.
+    started = time.perf_counter()
     tables = bench.bot.tables
+    work = bench.env._work
+    while time.perf_counter() - started < END_TIMEOUT and (
+        tables.sessions or any(not task.done() for task in work.tasks)
+    ):
+        await asyncio.sleep(0.2)
+    settled = True
+    try:
+        await bench.env.settle()
+    except TimeoutError:
+        settled = False
+    gc.collect()
     after = heap_graph(bot_roots(bench))
     state = bench.bot._connection
     guilds = heap_graph(list(state._guilds.values()), set(before.ids))
     running = [t for t in bench.env._work.tasks if not t.done()]
     grown = after.bytes - before.bytes - guilds.bytes
     return {
+        "seconds_to_end": round(time.perf_counter() - started, 1),
+        "settled": settled,
         "sessions": len(tables.sessions),
         "channels_with_a_table": len(tables.by_channel),
         "bot_tasks_running": len(running),
@@ -1299,7 +1314,8 @@ def print_report(result: dict[str, Any]) -> None:
         f"  after every game ended: {end['sessions']} sessions, {end['bot_tasks_running']} bot "
         f"tasks running, heap {end['heap_growth_kb']:+.1f} KB against before the tables "
         f"({end['heap_growth_per_table_kb']:+.2f} KB a table; discord.py's cache of the run's "
-        f"members and channels, {end['guild_cache_kb']:.0f} KB, aside)"
+        f"members and channels, {end['guild_cache_kb']:.0f} KB, aside); "
+        f"{end['seconds_to_end']} s to end them{'' if end['settled'] else ', NOT SETTLED'}"
     )
     gcs = result["gc"]
     print(
@@ -1500,7 +1516,12 @@ def main(argv: list[str] | None = None) -> int:
         print("\ntop 25 functions by own time:")
         stats = pstats.Stats(config.profile, stream=sys.stdout)
         stats.sort_stats("tottime").print_stats(25)
-    ok = result["unanswered"] == 0 and not result["bot_errors"] and not result["stuck_tables"]
+    ok = (
+        result["unanswered"] == 0
+        and not result["bot_errors"]
+        and not result["stuck_tables"]
+        and result["after_every_game_ended"]["settled"]
+    )
     return 0 if ok else 1
 
 

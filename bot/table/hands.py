@@ -173,8 +173,10 @@ class HandPublisher:
                 await self._drop(user_id, handle)
                 continue
             async with self.session.lock:  # released before the Discord call
-                spec = self._spec(user_id, handle)
                 stage, urgent = self._stage(user_id, handle)
+                if not (urgent or over) and self._held(handle):
+                    continue  # drawn when due (the timer wakes this publisher then)
+                spec = self._spec(user_id, handle)
             if spec is None:
                 await self._drop(user_id, handle)
                 continue
@@ -196,6 +198,11 @@ class HandPublisher:
         my_turn = game is not None and seat is not None and game.turn == seat
         noticed = handle.notice is not None and handle.notice_version == self.session.row.version
         return stage, my_turn or noticed or stage != handle.stage
+
+    def _held(self, handle: HandHandle) -> bool:
+        """A watcher's redraw already held back and not yet due: not even drawn (at a table
+        of quick computer players, most commits would draw it only to hold it back)."""
+        return handle.due is not None and asyncio.get_running_loop().time() < handle.due
 
     def _due(self, handle: HandHandle) -> bool:
         """A watcher's redraw: due ``hand_delay`` seconds after it was first held back."""
