@@ -14,7 +14,11 @@ Every decision, from the seat's view only:
   a seat short of its bid wins tricks as cheaply as it can and leads its sure winners; a seat
   that has made it ducks with its highest losing card and sheds dangerous cards when void; a
   seat whose bid is lost sheds high cards, as the heuristic does. The policy sees only what a
-  seat could know (played cards, own hand) when it judges a card a sure winner.
+  seat could know (played cards, own hand) when it judges a card a sure winner. On the
+  compiled path (:mod:`._fast`) this seat looks one card ahead at each of its turns in a
+  rollout: it tries its legal cards, the policy's own first, each by a policy playout of the
+  sampled deal, and plays the first that lands its bid exactly, so a candidate is judged by
+  how this seat would follow it up rather than by the policy's play alone.
 * **Objective.** The seat's own deal score under the table's scoring (``10 + bid`` exact, 0 on
   a miss by default): the card with the best mean score over the kept deals is played (cards
   that are equivalent, with nothing unplayed between them, are tried once).
@@ -23,6 +27,10 @@ Every decision, from the seat's view only:
   as the heuristic would on their sampled hands (knowing this seat's candidate bid), and the
   deal is played out with this seat aiming at the candidate. The mean score, shrunk a little
   towards the heuristic's own estimate of that bid, picks the bid.
+
+The sampling, the bidder model's weights and the rollouts run compiled by numba
+(:mod:`._fast`) wherever the distilled bid table has an entry (every hand of two cards or
+more); one-card deals keep the Python path below.
 
 Deterministic for a seed: each decision draws from its own ``random.Random`` seeded with the
 player's seed and a digest of the view, so the same view always gets the same answer (and a
@@ -38,6 +46,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..cards import BITS, SUIT_MASKS, Card, cards_of
 from ..game import Phase
@@ -56,6 +65,9 @@ from .heuristic import (
     _Table,
 )
 
+if TYPE_CHECKING:
+    from . import _fast
+
 FULL = (1 << 52) - 1
 S0, S1, S2, S3 = SUIT_MASKS
 TAU = 1.5  # temperature of the bidder model, in points
@@ -68,6 +80,14 @@ MAX_SAMPLES = 180
 OVERSAMPLE = 3  # candidate deals per kept deal
 DEAL_COST = 25 * OVERSAMPLE  # drawing and weighing a kept deal, in rollout card plays
 SURE = True
+# The compiled path (:mod:`._fast`, wherever the distilled table has an entry): budgets in
+# card plays of the plain policy, fifty times the Python path's; a rollout with this seat's
+# lookahead is counted as LOOK_COST plain ones (it costs about five).
+LOOK_COST = 8
+FAST_CARD_BUDGET = 2_400_000
+FAST_BID_BUDGET = 2_000_000
+FAST_MAX_SAMPLES = 4_000
+FAST_DEAL_COST = 12 * OVERSAMPLE
 
 
 def _rank_high(mask: int, tmask: int) -> Card:
@@ -412,7 +432,8 @@ class SearchPlayer:
 
     ``seed`` seeds every decision's own ``random.Random`` (with a digest of the view).
     ``card_budget`` / ``bid_budget``: rollout card plays per decision, which set how many
-    sampled deals are searched (between ``min_samples`` and ``max_samples``).
+    sampled deals are searched (between ``min_samples`` and ``max_samples``); None takes the
+    default of the path the decision runs on (compiled, or Python for one-card deals).
     """
 
     name = "search"
@@ -421,10 +442,10 @@ class SearchPlayer:
         self,
         seed: int = 0,
         *,
-        card_budget: int = CARD_BUDGET,
-        bid_budget: int = BID_BUDGET,
+        card_budget: int | None = None,
+        bid_budget: int | None = None,
         min_samples: int = MIN_SAMPLES,
-        max_samples: int = MAX_SAMPLES,
+        max_samples: int | None = None,
     ) -> None:
         self.seed = seed
         self.card_budget = card_budget
@@ -432,6 +453,13 @@ class SearchPlayer:
         self.min_samples = min_samples
         self.max_samples = max_samples
         self.heuristic = HeuristicPlayer(seed)
+
+    def _budget(self, given: int | None, fast: bool, card: bool) -> int:
+        if given is not None:
+            return given
+        if fast:
+            return FAST_CARD_BUDGET if card else FAST_BID_BUDGET
+        return CARD_BUDGET if card else BID_BUDGET
 
     def _rng(self, view: SeatView) -> random.Random:
         key = (
@@ -554,13 +582,8 @@ class SearchPlayer:
         spends about the same share of ``budget`` card plays (``cost`` per rollout, and
         ``DEAL_COST`` per sampled deal).
         ``bonus`` adds a prior to a candidate's total; ``tiebreak`` orders equal scores."""
-        rounds = max(1, math.ceil(math.log2(len(cands))))
-        plan = []
-        k = len(cands)
-        for _ in range(rounds):
-            m = budget // (rounds * (k * max(1, cost) + DEAL_COST))
-            plan.append(max(self.min_samples, min(self.max_samples, m)))
-            k = (k + 1) // 2
+        plan = self._plan(len(cands), cost, budget, False)
+        rounds = len(plan)
         deals = make_deals(sum(plan))
         alive = list(cands)
         totals = dict.fromkeys(cands, 0.0)
@@ -574,6 +597,103 @@ class SearchPlayer:
             if r < rounds - 1:
                 alive = alive[: (len(alive) + 1) // 2]
         return alive[0]
+
+    def _plan(self, k: int, cost: int, budget: int, fast: bool) -> list[int]:
+        """Sampled deals per round of successive halving for ``k`` candidates."""
+        rounds = max(1, math.ceil(math.log2(k)))
+        top = self.max_samples
+        if top is None:
+            top = FAST_MAX_SAMPLES if fast else MAX_SAMPLES
+        deal_cost = FAST_DEAL_COST if fast else DEAL_COST
+        plan = []
+        for _ in range(rounds):
+            m = budget // (rounds * (k * max(1, cost) + deal_cost))
+            plan.append(max(self.min_samples, min(top, m)))
+            k = (k + 1) // 2
+        return plan
+
+    def _race_fast(
+        self,
+        cands: list[int],
+        cost: int,
+        budget: int,
+        deals: Callable[[int], _fast.Arr],
+        run: Callable[[_fast.Arr, int, int, _fast.Arr, _fast.Arr], None],
+        bonus: Callable[[int], float],
+        tiebreak: Callable[[int], int],
+    ) -> int:
+        """:meth:`_race` with the deals drawn and played out by the compiled kernels:
+        ``run(deals, start, stop, candidates, totals)`` adds each candidate's scores."""
+        from . import _fast
+
+        plan = self._plan(len(cands), cost, budget, True)
+        dealt = deals(sum(plan))
+        alive = list(cands)
+        totals = dict.fromkeys(cands, 0.0)
+        start = 0
+        for r, m in enumerate(plan):
+            batch = _fast.floats([0.0] * len(alive))
+            run(dealt, start, start + m, _fast.ints(alive), batch)
+            for c, t in zip(alive, batch.tolist(), strict=True):
+                totals[c] += t
+            start += m
+            alive.sort(key=lambda c: (-(totals[c] + bonus(c)), tiebreak(c)))
+            if r < len(plan) - 1:
+                alive = alive[: (len(alive) + 1) // 2]
+        return alive[0]
+
+    def _sampler(
+        self, sit: _Situation, rng: random.Random, tabs: _fast.Arr, score: _fast.Arr
+    ) -> Callable[[int], _fast.Arr]:
+        """The compiled :meth:`_deals`: ``wanted`` -> an array of deals (a row per deal)."""
+        from . import _fast
+
+        n = sit.n
+        me = sit.me
+        v = sit.view
+        others = sorted(
+            (j for j in range(n) if j != me and sit.counts[j] > 0),
+            key=lambda j: -sit.void[j].bit_count(),
+        )
+        rows = []
+        for j in others:
+            bid = v.bids[j]
+            if bid is None:
+                continue
+            made = [b for s in sit.before(j) if (b := v.bids[s]) is not None]
+            forbidden = sit.rules.forbidden_bid(v.hand_size, sum(made)) if j == v.dealer else None
+            lead = 1 if j == sit.order[0] else 0
+            rows.append(
+                [j, bid, -1 if forbidden is None else forbidden, sum(made), len(made), lead]
+            )
+        bidders = _fast.ints(rows, 6)
+        st = _fast.ints([rng.getrandbits(32) | 1 for _ in range(4)])
+        arrays = (
+            _fast.ints(others),
+            _fast.ints(sit.counts),
+            _fast.ints(sit.void),
+            _fast.ints(sit.played_by),
+        )
+
+        def deals(wanted: int) -> _fast.Arr:
+            return _fast.sample(
+                st,
+                wanted,
+                OVERSAMPLE,
+                n,
+                me,
+                sit.hand,
+                sit.unseen,
+                *arrays,
+                bidders,
+                tabs,
+                sit.trump,
+                v.hand_size,
+                score,
+                TAU,
+            )
+
+        return deals
 
     # ---- bidding ------------------------------------------------------------------------------
 
@@ -601,6 +721,47 @@ class SearchPlayer:
         seen = sit.seen
         bids0 = list(view.bids)
         dealer = view.dealer
+        from . import _fast  # numba loads with the first search, not with the engine
+
+        tabs = _fast.suit_tables(n, h)
+        if tabs is not None:
+            score = _fast.score_matrix(rules.score, h)
+            tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+            fbids = _fast.ints([-1 if x is None else x for x in bids0])
+            order = _fast.ints(sit.order)
+            pos = sit.order.index(me)
+
+            def run(deals: _fast.Arr, start: int, stop: int, cs: _fast.Arr, out: _fast.Arr) -> None:
+                _fast.eval_bids(
+                    deals,
+                    start,
+                    stop,
+                    cs,
+                    out,
+                    fbids,
+                    order,
+                    pos,
+                    me,
+                    n,
+                    h,
+                    trump,
+                    tmask,
+                    seen,
+                    rules.hook,
+                    dealer,
+                    tabs,
+                    score,
+                )
+
+            return self._race_fast(
+                candidates,
+                n * h * LOOK_COST,
+                self._budget(self.bid_budget, True, False),
+                self._sampler(sit, rng, tabs, score),
+                run,
+                lambda b: PRIOR_WEIGHT * prior[b],
+                lambda b: b,
+            )
 
         def evaluate(hands: list[int], b: int) -> float:
             bids = bids0.copy()
@@ -620,7 +781,7 @@ class SearchPlayer:
         return self._race(
             candidates,
             n * h,
-            self.bid_budget,
+            self._budget(self.bid_budget, False, False),
             lambda m: self._deals(sit, rng, m),
             evaluate,
             lambda b: PRIOR_WEIGHT * prior[b],
@@ -668,6 +829,44 @@ class SearchPlayer:
         nxt = (me + 1) % n
         in_trick = len(trick)
         seen0 = sit.seen
+        h = view.hand_size
+        from . import _fast  # numba loads with the first search, not with the engine
+
+        tabs = _fast.suit_tables(n, h)
+        if tabs is not None:
+            score = _fast.score_matrix(rules.score, h)
+            scores = _fast.floats([rules.score(bid, won + t, blind) for t in range(left + 1)])
+            fneed = _fast.ints(need0)
+            led_mask = SUIT_MASKS[led0] if trick else 0
+
+            def run(deals: _fast.Arr, start: int, stop: int, cs: _fast.Arr, out: _fast.Arr) -> None:
+                _fast.eval_cards(
+                    deals,
+                    start,
+                    stop,
+                    cs,
+                    out,
+                    fneed,
+                    me,
+                    n,
+                    tmask,
+                    in_trick,
+                    led_mask,
+                    best,
+                    best_seat,
+                    seen0,
+                    scores,
+                )
+
+            return self._race_fast(
+                cands,
+                n * left * LOOK_COST,
+                self._budget(self.card_budget, True, True),
+                self._sampler(sit, rng, tabs, score),
+                run,
+                lambda c: 0.0,
+                lambda c: c % 13,
+            )
 
         def evaluate(hands: list[int], c: int) -> float:
             hs = hands.copy()
@@ -693,7 +892,7 @@ class SearchPlayer:
         return self._race(
             cands,
             n * left,
-            self.card_budget,
+            self._budget(self.card_budget, False, True),
             lambda m: self._deals(sit, rng, m),
             evaluate,
             lambda c: 0.0,
