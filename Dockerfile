@@ -8,7 +8,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    KACHUFUL_DB_PATH=/data/kachuful.sqlite3
+    KACHUFUL_DB_PATH=/data/kachuful.sqlite3 \
+    NUMBA_CACHE_DIR=/opt/numba-cache
 
 # tini as PID 1: it forwards docker stop's SIGTERM to the bot (whose own handler then closes
 # the database cleanly) and reaps zombies; a signal that arrives before the bot has installed
@@ -34,8 +35,13 @@ COPY README.md ./
 COPY kachuful_core ./kachuful_core
 COPY bot ./bot
 COPY cogs ./cogs
+# The search player's loops are compiled here, once (about 20 s), into numba's cache: the
+# bot's workers then load them in half a second. The bot's user may add to the cache (numba
+# recompiles for a different CPU than the build machine's).
 RUN pip install --no-deps . \
-    && python -c "import bot.health, bot.client, cogs.kachuful"
+    && python -c "import bot.health, bot.client, cogs.kachuful" \
+    && python -c "from kachuful_core.players import warm_up; warm_up()" \
+    && chown -R kachuful:kachuful /opt/numba-cache
 
 # The database lives on a volume so games and leaderboards survive new images.
 VOLUME ["/data"]

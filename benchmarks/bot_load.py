@@ -1315,7 +1315,8 @@ def print_report(result: dict[str, Any]) -> None:
         f"tasks running, heap {end['heap_growth_kb']:+.1f} KB against before the tables "
         f"({end['heap_growth_per_table_kb']:+.2f} KB a table; discord.py's cache of the run's "
         f"members and channels, {end['guild_cache_kb']:.0f} KB, aside); "
-        f"{end['seconds_to_end']} s to end them{'' if end['settled'] else ' (SimCord did not settle)'}"
+        f"{end['seconds_to_end']} s to end them"
+        f"{'' if end['settled'] else ' (SimCord did not settle)'}"
     )
     gcs = result["gc"]
     print(

@@ -12,8 +12,10 @@ no table waits for ever.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
@@ -24,11 +26,17 @@ log = logging.getLogger(__name__)
 
 SLOW_LEVELS = frozenset({"search"})
 DECISION_TIMEOUT = 5.0
+# A worker's warm-up: numba compiles the search's inner loops on a machine's first run
+# (about 20 s on one core; then cached on disk, half a second to load in a new process).
+WARM_UP_TIMEOUT = 120.0
 
 
 def _warm_up() -> None:
-    """Import the players in the worker once, before its first decision is timed."""
-    import kachuful_core.players  # noqa: F401
+    """Load the search player in the worker (its compiled loops included), before its first
+    decision is timed."""
+    from kachuful_core.players import warm_up
+
+    warm_up()
 
 
 class Thinker:
@@ -36,6 +44,7 @@ class Thinker:
         self.workers = workers
         self._slots = asyncio.Semaphore(queue)
         self._pool: ProcessPoolExecutor | None = None
+        self._warming: asyncio.Future[int] | None = None
         self.decisions = 0
         self.fallbacks = 0
         self.levels: Counter[str] = Counter()  # decisions asked for, by level
@@ -47,12 +56,21 @@ class Thinker:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=context, initializer=_warm_up
             )
+            # Every worker runs the initializer before its first task: this no-op returns once
+            # one of them is warm. Until then a decision is not timed (see decide).
+            self._warming = asyncio.wrap_future(self._pool.submit(os.getpid))
         return self._pool
 
     def start(self) -> None:
-        """Start the workers now: the first decision would otherwise wait for them (1-2 s)."""
+        """Start the workers now: the first decision would otherwise wait for them."""
         if self.workers and self._pool is None:
-            self._executor().submit(_warm_up)
+            self._executor()
+
+    async def _warm(self) -> None:
+        warming = self._warming
+        if warming is not None and not warming.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(warming), WARM_UP_TIMEOUT)
 
     async def decide(self, level: str, seed: int, view: SeatView) -> Decision:
         self.levels[level] += 1
@@ -61,7 +79,9 @@ class Thinker:
         async with self._slots:
             loop = asyncio.get_running_loop()
             try:
-                future = loop.run_in_executor(self._executor(), decide, level, seed, view)
+                executor = self._executor()
+                await self._warm()
+                future = loop.run_in_executor(executor, decide, level, seed, view)
                 decision = await asyncio.wait_for(future, DECISION_TIMEOUT)
             except (TimeoutError, OSError, RuntimeError) as error:
                 # RuntimeError covers a broken pool (a worker that died): start a new one.
@@ -78,3 +98,4 @@ class Thinker:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+            self._warming = None

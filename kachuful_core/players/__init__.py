@@ -5,7 +5,7 @@ function for a worker process."""
 
 from .base import Player, act
 from .heuristic import HeuristicPlayer
-from .levels import LEVEL_LABELS, LEVELS, Decision, apply_decision, decide
+from .levels import LEVEL_LABELS, LEVELS, Decision, apply_decision, decide, warm_up
 from .random_player import RandomPlayer
 from .search import SearchPlayer
 
@@ -20,4 +20,5 @@ __all__ = [
     "act",
     "apply_decision",
     "decide",
+    "warm_up",
 ]

@@ -97,3 +97,18 @@ def apply_decision(game: Game, seat: int, decision: Decision) -> list[Event]:
             return game.play_unseen(seat)
         return game.play(seat, decision.card)
     raise ValueError(f"a {decision.kind!r} decision is not applied here")
+
+
+def warm_up(level: str = "search") -> None:
+    """Take a bid and a card decision of ``level`` on a fixed deal, so that a process's first
+    real decision does not pay for loading the search player's compiled inner loops (numba
+    compiles them on a machine's first search, about 15 s, and loads its on-disk cache in
+    about half a second in every new process)."""
+    from ..rules import Rules
+
+    game = Game.new(Rules(players=4), 0)
+    while game.phase is Phase.BIDDING and game.turn is not None:
+        seat = game.turn
+        apply_decision(game, seat, decide(level, 0, game.view(seat)))
+    if game.phase is Phase.PLAYING and game.turn is not None:
+        decide(level, 0, game.view(game.turn))

@@ -3,10 +3,13 @@ strongest allowed one taking over a timed-out seat, and the slow level off the e
 
 from __future__ import annotations
 
+import pytest
 import simcord
 
 from bot.render.words import level_name
-from kachuful_core.players import LEVELS
+from bot.table import thinking
+from kachuful_core import Game, Rules
+from kachuful_core.players import LEVELS, decide
 
 from .helpers import add_computer, buttons, lobby_message, start_game, world
 
@@ -72,3 +75,20 @@ async def test_a_timed_out_seat_is_played_at_the_strongest_allowed_level(
     seat = table.game.turn
     await env.advance_time(90)
     assert (seat, "heuristic") in table.session.players
+
+
+async def test_a_workers_first_decision_waits_for_its_warm_up_untimed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new worker loads the search player's compiled loops first (seconds): the first
+    decision waits for that, and only the decision itself is held to the time limit, so an
+    Expert seat is not handed to the heuristic because the bot just started."""
+    monkeypatch.setattr(thinking, "DECISION_TIMEOUT", 0.3)
+    game = Game.new(Rules(players=4, max_hand=2), 3)
+    thinker = thinking.Thinker(workers=1)
+    try:
+        decision = await thinker.decide("search", 1, game.view(game.turn))
+    finally:
+        thinker.close()
+    assert thinker.fallbacks == 0 and thinker.decisions == 1
+    assert decision == decide("search", 1, game.view(game.turn))
