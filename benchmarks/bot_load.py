@@ -1230,6 +1230,11 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
         },
         "warmup": warmup,
         "bot_errors": [f"{type(e).__name__}: {e}" for e in errors][:10],
+        "computer_decisions": {
+            "by_level": dict(bench.bot.tables.thinker.levels),
+            "in_workers": bench.bot.tables.thinker.decisions,
+            "heuristic_fallbacks": bench.bot.tables.thinker.fallbacks,
+        },
         "tracemalloc": config.tracemalloc,
         "max_messages": config.max_messages if config.max_messages != -1 else "bot setting (off)",
         "commit": _commit(),
@@ -1338,6 +1343,12 @@ def print_report(result: dict[str, Any]) -> None:
         f"per move {public['posted_per_move']}, deleted per move {public['deleted_per_move']}, "
         f"left per table {public['left_per_table']}"
     )
+    computers = result["computer_decisions"]
+    if computers["by_level"]:
+        print(
+            f"  computer decisions {computers['by_level']}: {computers['in_workers']} in worker "
+            f"processes, {computers['heuristic_fallbacks']} taken by the heuristic (too slow)"
+        )
     if result["bot_errors"]:
         print(f"  bot errors: {result['bot_errors']}")
 
