@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -122,6 +124,29 @@ async def test_stale_write_changes_nothing(store: Store) -> None:
         await store.save_game(game)
     loaded = await store.load_game(game.id)
     assert loaded is not None and loaded.version == 1 and len(loaded.seats) == 1
+
+
+async def test_moves_of_many_tables_saved_at_once_each_count_or_fail_alone(
+    store: Store,
+) -> None:
+    """Moves of several tables handed in together share one commit: each is on disk when its
+    save returns, and a stale one fails alone, changing nothing, while the others count."""
+    games = [await new_game(store, channel=100 + i, host=i + 1) for i in range(6)]
+    for game in games:
+        game.version = 1
+    games[2].version = 7  # based on 6, but the database holds 0
+    outcomes = await asyncio.gather(
+        *(store.save_game(game) for game in games), return_exceptions=True
+    )
+    assert isinstance(outcomes[2], StaleWrite)
+    assert [o for i, o in enumerate(outcomes) if i != 2] == [None] * 5
+    await store.close()
+    reopened = await Store.open(store.path)
+    try:
+        loaded = [await reopened.load_game(game.id) for game in games]
+    finally:
+        await reopened.close()
+    assert [g.version if g else None for g in loaded] == [1, 1, 0, 1, 1, 1]
 
 
 async def test_one_open_game_per_channel(store: Store) -> None:
