@@ -381,6 +381,20 @@ class _PendingMove:
     done: asyncio.Future[None]
 
 
+def _update_all(conn: sqlite3.Connection, updates: list[tuple[Any, ...]]) -> list[bool]:
+    """Apply game UPDATEs in one transaction (on aiosqlite's thread); which ones changed a
+    row (a stale one changes nothing)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        changed = [conn.execute(_UPDATE_GAME, update).rowcount == 1 for update in updates]
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return changed
+
+
 def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
     if future.done():
         return
@@ -741,17 +755,12 @@ class Store:
         if len(batch) == 1:  # its own transaction (autocommit): one round trip
             cursor = await self._db.execute(_UPDATE_GAME, batch[0].update)
             return [cursor.rowcount == 1]
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            changed = []
-            for pending in batch:
-                cursor = await self._db.execute(_UPDATE_GAME, pending.update)
-                changed.append(cursor.rowcount == 1)
-            await self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                await _run(self._db, "ROLLBACK")
-            raise
+        # The whole transaction in one call on the database thread: as separate round trips
+        # it would hold SQLite's write lock while the event loop is busy elsewhere, and the
+        # bookkeeping connection's writes would wait past their busy timeout.
+        updates = [pending.update for pending in batch]
+        run: Any = self._db._execute  # aiosqlite's own "call on the thread" (untyped)
+        changed: list[bool] = await run(_update_all, self._db._conn, updates)
         return changed
 
     @_serialized
