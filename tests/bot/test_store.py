@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
