@@ -748,8 +748,11 @@ class Store:
                         _settle(pending.done, StoreError(f"not saved ({type(error).__name__})"))
                     raise
             for pending, ok in zip(batch, changed, strict=True):
-                stale = StaleWrite(f"game {pending.game_id} is not at version {pending.based_on}")
-                _settle(pending.done, None if ok else stale)
+                if ok:
+                    _settle(pending.done, None)
+                else:
+                    stale = f"game {pending.game_id} is not at version {pending.based_on}"
+                    _settle(pending.done, StaleWrite(stale))
 
     async def _update_games(self, batch: list[_PendingMove]) -> list[bool]:
         if len(batch) == 1:  # its own transaction (autocommit): one round trip
