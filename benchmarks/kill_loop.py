@@ -29,20 +29,24 @@ killed until every game is finished and every public message delivered. Then it 
 
 Kills land at random moments: during start-up (the migrations, the restore of the tables, the
 first publishing passes), anywhere in the play, right after the child announced a click (while
-the bot handles it), or right after SimCord took a post (before the bot could store it as
-delivered). The children's log (``children.log`` in ``--workdir``) must hold no error and no
-traceback of the bot. ``--fault`` injects a known bug (the final standings posted twice, a post
-stored as delivered but never sent, a finished game without its results) to see the checks fail.
+the bot handles it), right after SimCord took a post (before the bot could store it as
+delivered), or right after a ``/kachuful start`` was answered with its lobby (before the bot
+could store the lobby's message id). The children's log (``children.log`` in ``--workdir``)
+must hold no error and no traceback of the bot. ``--fault`` injects a known bug (the final
+standings posted twice, a post stored as delivered but never sent, a finished game without its
+results) to see the checks fail.
 
 Simulated Discord across processes
 ----------------------------------
 SimCord lives in the child's memory, so each child would start with an empty Discord. Real
 Discord keeps the bot's messages, so the child keeps the channels' public messages in a journal
 beside the database (``FILE.discord``: each create, edit and delete appended as it happens) and
-puts them back, with their ids, before the bot starts. The guild, channels and members are made
+puts them back, with their ids, before the bot starts; a public message that answered an
+interaction keeps that interaction, so its token still finds the message (as on Discord, for
+15 minutes). The guild, channels and members are made
 in the same order on every start: SimCord's ids are deterministic (a virtual clock that starts
 at the same instant and a per-millisecond sequence), so they are the same in every child.
-Private (ephemeral) hand messages and interaction tokens are not kept: after a restart the
+Private (ephemeral) hand messages and their interactions' tokens are not kept: after a restart the
 bot's edits of old hand messages fail (as for an expired token) and the member opens a new
 one. While the child imports Python it waits for a "go" from the parent, which starts it
 while the previous child still runs and says "go" once that one is dead: the kill loop does not
@@ -60,6 +64,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextvars
+import dataclasses
 import json
 import os
 import pickle
@@ -103,7 +108,8 @@ class Journal:
         self.fd: int | None = None
 
     def load(self) -> dict[int, Any]:
-        """The messages as last written (a record cut short by a kill is dropped)."""
+        """The messages as last written (a record cut short by a kill is dropped). A message
+        that answered an interaction is kept as (message, interaction)."""
         messages: dict[int, Any] = {}
         try:
             data = self.path.read_bytes()
@@ -116,6 +122,10 @@ class Journal:
                 break
             op, message_id, message = pickle.loads(data[at + 4 : at + 4 + size])
             if op == "put":
+                old = messages.get(message_id)
+                answered = old[1] if isinstance(old, tuple) else None
+                messages[message_id] = (message, answered) if answered else message
+            elif op == "answer":
                 messages[message_id] = message
             else:
                 messages.pop(message_id, None)
@@ -125,16 +135,17 @@ class Journal:
     def compact(self, messages: dict[int, Any]) -> dict[int, Any]:
         """Rewrite with the last KEEP_MESSAGES messages of each channel; open for appending."""
         by_channel: dict[int, list[Any]] = defaultdict(list)
-        for message in messages.values():
-            by_channel[message.channel_id].append(message)
+        for entry in messages.values():
+            by_channel[_message(entry).channel_id].append(entry)
         kept = {}
         for items in by_channel.values():
-            for message in sorted(items, key=lambda m: m.id)[-KEEP_MESSAGES:]:
-                kept[message.id] = message
+            for entry in sorted(items, key=lambda e: _message(e).id)[-KEEP_MESSAGES:]:
+                kept[_message(entry).id] = entry
         tmp = self.path.with_suffix(".tmp")
         with open(tmp, "wb") as out:
-            for message in sorted(kept.values(), key=lambda m: m.id):
-                out.write(self._record("put", message.id, message))
+            for message_id, entry in sorted(kept.items()):
+                op = "answer" if isinstance(entry, tuple) else "put"
+                out.write(self._record(op, message_id, entry))
         os.replace(tmp, self.path)
         self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         return kept
@@ -147,6 +158,10 @@ class Journal:
     def write(self, op: str, message_id: int, message: Any = None) -> None:
         assert self.fd is not None
         os.write(self.fd, self._record(op, message_id, message))
+
+
+def _message(entry: Any) -> Any:
+    return entry[0] if isinstance(entry, tuple) else entry
 
 
 CURRENT_POST: contextvars.ContextVar[tuple[int, str] | None] = contextvars.ContextVar(
@@ -244,7 +259,13 @@ def instrument(env: Any, journal: Journal) -> None:
                 and not stored.is_ephemeral
                 and stored.author_id == backend.bot_user.id
             ):
-                journal.write("put", stored.id, stored)
+                answered = _answered(backend, stored) if event == "MESSAGE_CREATE" else None
+                if answered is not None:
+                    # Real Discord keeps the interaction: its token finds this message for
+                    # 15 minutes (how a restarted bot finds a lobby it had no time to store).
+                    journal.write("answer", stored.id, (stored, answered))
+                else:
+                    journal.write("put", stored.id, stored)
                 if event == "MESSAGE_CREATE":
                     lobby = _lobby_table(stored)
                     if lobby is not None:
@@ -265,6 +286,17 @@ def instrument(env: Any, journal: Journal) -> None:
             emit(ev="finished", game=game.id)
 
     Store.save_game = save_game  # type: ignore[method-assign]
+
+
+def _answered(backend: Any, message: Any) -> Any:
+    """The interaction a new public message answers, as it stands once answered."""
+    meta = message.interaction_metadata or {}
+    record = backend.interactions.get(int(meta.get("id") or 0))
+    if record is None:
+        return None
+    return dataclasses.replace(
+        record, responded=True, response_kind="message", message_id=message.id
+    )
 
 
 def _buttons(message: Any) -> list[dict[str, Any]]:
@@ -346,11 +378,16 @@ class Child:
         backend = self.env.backend
         messages = self.journal.compact(self.journal.load())
         last_ms = 0
-        for message in messages.values():
+        for entry in messages.values():
+            message = _message(entry)
             if message.channel_id not in backend.messages:
                 continue
             backend.reserve_id(message.id)
             backend.messages[message.channel_id][message.id] = message
+            if isinstance(entry, tuple):
+                answered = entry[1]
+                backend.interactions[answered.id] = answered
+                backend.interaction_tokens[answered.token] = answered.id
             last_ms = max(last_ms, message.id >> 22)
         # New ids after the restored ones (history is in id order), as on real Discord.
         now_ms = backend.snowflake() >> 22
@@ -612,6 +649,9 @@ class Run:
                 events.append(event)
 
 
+KILL_AFTER = {"click": "click", "post": "post", "lobby": "lobby_message"}
+
+
 def supervise(run: Run, plan: tuple[str, float, int], timeout: float) -> list[dict[str, Any]]:
     """Follow the child's events and SIGKILL it as planned; its events, in order."""
     mode, delay, count = plan
@@ -631,9 +671,7 @@ def supervise(run: Run, plan: tuple[str, float, int], timeout: float) -> list[di
             run.events.put((time.monotonic(), None))
             break
         seen.append(event)
-        if (mode == "click" and event.get("ev") == "click") or (
-            mode == "post" and event.get("ev") == "post"
-        ):
+        if event.get("ev") == KILL_AFTER.get(mode):
             hits += 1
             if hits >= count:
                 if delay:
@@ -654,8 +692,11 @@ def choose(rng: random.Random, max_delay: float) -> tuple[str, float, int]:
     if draw < 0.75:
         # Right after the child announced its n-th click: the bot is handling it.
         return ("click", rng.choice([0.0, 0.0, rng.uniform(0.0, 0.01)]), rng.randint(1, 8))
-    # Right after SimCord took the n-th post: before the bot stores it as delivered.
-    return ("post", rng.choice([0.0, rng.uniform(0.0, 0.003)]), rng.randint(1, 12))
+    if draw < 0.9:
+        # Right after SimCord took the n-th post: before the bot stores it as delivered.
+        return ("post", rng.choice([0.0, rng.uniform(0.0, 0.003)]), rng.randint(1, 12))
+    # Right after /kachuful start was answered with a lobby: before the bot stores its id.
+    return ("lobby", rng.choice([0.0, rng.uniform(0.0, 0.003)]), rng.randint(1, 2))
 
 
 def parent_main(args: argparse.Namespace) -> int:

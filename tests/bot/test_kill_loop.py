@@ -27,11 +27,14 @@ def run(tmp_path: Path, *args: str, timeout: float) -> tuple[int, dict[str, obje
 
 def test_twenty_kills_lose_nothing_and_double_nothing(tmp_path: Path) -> None:
     code, summary, output = run(
-        tmp_path, "--kills", "20", "--seed", "1", "--max-delay", "0.8", timeout=150
+        tmp_path, "--kills", "20", "--seed", "8", "--max-delay", "0.8", timeout=150
     )
     assert code == 0, output
     assert summary["ok"] is True and summary["violations"] == []
     assert summary["kills"] == 20
+    # Seed 8 kills at every kind of moment, three times right after a lobby was posted.
+    modes = summary["kill_modes"]
+    assert isinstance(modes, dict) and set(modes) == {"startup", "random", "click", "post", "lobby"}
     assert summary["integrity_check"] == "ok"
     assert summary["games_finished"] == summary["games"] >= 3
     assert summary["member_moves_seen_accepted"] > 0
