@@ -19,7 +19,7 @@ from discord import app_commands
 
 from bot.render import stats as words
 from bot.store.models import GameRow
-from bot.ui import ComponentsView
+from bot.ui import page_buttons
 from bot.ui.items import add_feature_items, remove_feature_items
 from kachuful_core import deal_in_progress, public_record
 from kachuful_core.dealing import commitment, deal_seed, draw_seed, normalize_seed
@@ -34,29 +34,6 @@ def history_custom_id(direction: str, page: int) -> str:
     return f"kf:hi:{direction}:{page}"
 
 
-def _buttons(page: int, pages: int) -> ComponentsView:
-    def button(direction: str, label: str, target: int, disabled: bool) -> dict[str, Any]:
-        return {
-            "type": 2,
-            "style": discord.ButtonStyle.secondary.value,
-            "label": label,
-            "custom_id": history_custom_id(direction, target),
-            "disabled": disabled,
-        }
-
-    return ComponentsView(
-        [
-            {
-                "type": 1,
-                "components": [
-                    button("p", "Previous", max(page - 1, 0), page <= 0),
-                    button("n", "Next", min(page + 1, pages - 1), page >= pages - 1),
-                ],
-            }
-        ]
-    )
-
-
 async def history_message(
     bot: KachufulBot, interaction: discord.Interaction[Any], page: int
 ) -> dict[str, Any]:
@@ -65,7 +42,7 @@ async def history_message(
     spec = words.history(found, interaction.guild_id, interaction.channel_id)
     return {
         "embeds": list(spec.embeds),
-        "view": _buttons(found.page, found.pages),
+        "view": page_buttons(found.page, found.pages, history_custom_id),
         "allowed_mentions": spec.allowed_mentions,
     }
 

@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.render import stats as words
 from bot.store.stats import PERIODS, SCOPES, SORTS
-from bot.ui import ComponentsView
+from bot.ui import page_buttons
 from bot.ui.items import add_feature_items, remove_feature_items
 
 from .group import KachufulFeature
@@ -61,29 +61,6 @@ def bad_option(scope: str, period: str, sort: str) -> str | None:
     return None
 
 
-def _buttons(scope: str, period: str, sort: str, page: int, pages: int) -> ComponentsView:
-    def button(direction: str, label: str, target: int, disabled: bool) -> dict[str, Any]:
-        return {
-            "type": 2,
-            "style": discord.ButtonStyle.secondary.value,
-            "label": label,
-            "custom_id": page_custom_id(direction, scope, period, sort, target),
-            "disabled": disabled,
-        }
-
-    return ComponentsView(
-        [
-            {
-                "type": 1,
-                "components": [
-                    button("p", "Previous", max(page - 1, 0), page <= 0),
-                    button("n", "Next", min(page + 1, pages - 1), page >= pages - 1),
-                ],
-            }
-        ]
-    )
-
-
 async def board_message(
     bot: KachufulBot,
     interaction: discord.Interaction[Any],
@@ -105,7 +82,11 @@ async def board_message(
     spec = words.leaderboard(board, viewer_name=interaction.user.display_name)
     return {
         "embeds": list(spec.embeds),
-        "view": _buttons(scope, period, sort, board.page, board.pages),
+        "view": page_buttons(
+            board.page,
+            board.pages,
+            lambda direction, target: page_custom_id(direction, scope, period, sort, target),
+        ),
         "allowed_mentions": spec.allowed_mentions,
     }
 

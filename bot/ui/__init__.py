@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -17,6 +18,7 @@ __all__ = [
     "answer_unknown_click",
     "build_view",
     "matches_any",
+    "page_buttons",
     "register",
     "send_kwargs",
 ]
@@ -69,6 +71,23 @@ class ComponentsView(discord.ui.View):
 
     def __repr__(self) -> str:
         return object.__repr__(self)  # View's would read the items this view does not have
+
+
+def page_buttons(page: int, pages: int, custom_id: Callable[[str, int], str]) -> ComponentsView:
+    """Previous / Next under a paged reply; ``custom_id(direction, page)`` ("p" or "n")."""
+
+    def button(direction: str, label: str, target: int, disabled: bool) -> dict[str, Any]:
+        return {
+            "type": 2,
+            "style": discord.ButtonStyle.secondary.value,
+            "label": label,
+            "custom_id": custom_id(direction, target),
+            "disabled": disabled,
+        }
+
+    previous = button("p", "Previous", max(page - 1, 0), page <= 0)
+    following = button("n", "Next", min(page + 1, pages - 1), page >= pages - 1)
+    return ComponentsView([{"type": 1, "components": [previous, following]}])
 
 
 @functools.cache
