@@ -1142,7 +1142,11 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(config.profile)
-    await env.settle()
+    # Past capacity the publishers are still catching up when the clicks stop: wait for them
+    # (and say how long it took) rather than give up after SimCord's default 30 s.
+    catch_up_started = time.perf_counter()
+    await env.settle(timeout=END_TIMEOUT)
+    catch_up_seconds = time.perf_counter() - catch_up_started
 
     moves = sum(a.session.game.move_count for a in bench.agents if a.session) - moves_before
     calls = Counter(bench.clock.calls)
@@ -1197,6 +1201,7 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
         "answered": answered,
         "unanswered": stats.unanswered + warmup["unanswered"],
         "stuck_tables": stats.stuck,
+        "seconds_to_catch_up": round(catch_up_seconds, 1),
         "refused": stats.refused,
         "hand_reopened": stats.reopened,
         "moves": moves,
