@@ -188,8 +188,12 @@ def compact(row: GameRow, game: Game, index: int, turn: Turn | None) -> MessageS
         # The next trick has no card yet: say who leads it.
         lines.append(trick_lines(row, game, index, len(log.tricks), turn))
     if lines:
-        bids = embed.description or ""
-        embed.description = clip(bids + "\n\n" + "\n".join(lines), 4096)
+        # Fields come after the description: the bids' total moves up from its field, so that
+        # the message reads seats, bids, then the tricks in order.
+        total = next(f.value for f in embed.fields if f.name == "Bids")
+        embed.remove_field(next(i for i, f in enumerate(embed.fields) if f.name == "Bids"))
+        seats = embed.description or ""
+        embed.description = clip(f"{seats}\n**Bids:** {total}\n\n" + "\n".join(lines), 4096)
     content = spec.content if game.phase is Phase.BIDDING and game.deal_index == index else None
     if content is None and playing and not lines:
         content = _turn_text(row, game, turn, "lead")

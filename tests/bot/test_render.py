@@ -238,3 +238,20 @@ def test_final_standings_with_a_shared_win() -> None:
     assert [line.endswith("🏆") for line in lines] == [True, True, False, False]
     # Names in bold, not mentions: the standings notify nobody.
     assert spec.mention_ids == () and "<@" not in text
+
+
+def test_a_compact_deal_reads_seats_then_bids_then_tricks() -> None:
+    from bot.render import deal as deal_render
+
+    game = Game.new(Rules(players=3, max_hand=3), "compact", players=list("ABC"))
+    row = row_for(3)
+    bots = [RandomPlayer(seat) for seat in range(3)]
+    while game.phase is not Phase.PLAYING or len(game.deals[0].trick_winners) < 1:
+        act(game, game.turn, bots[game.turn])
+    spec = deal_render.compact(row, game, 0, None)
+    embed = spec.embeds[0]
+    text = embed.description or ""
+    assert [f.name for f in embed.fields if f.name == "Bids"] == []  # not below the tricks
+    bids_at = text.index("**Bids:** ")
+    assert all(text.index(name) < bids_at for name in (s.name for s in row.seats))
+    assert bids_at < text.index("**Trick 1 of 3**") < text.index("takes it")
