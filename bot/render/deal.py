@@ -97,7 +97,7 @@ def _turn_text(row: GameRow, game: Game, turn: Turn | None, verb: str) -> str:
         return ""
     entry = row.seats[turn.seat]
     if all(seat.computer_plays for seat in row.seats):
-        return "⏸️ Paused: everyone is away until someone clicks “I'm back”."
+        return ""  # paused: the newest message's seat notes say so, and until when
     if entry.computer_plays:
         return f"▶ {seat_name(entry)} to {verb}: computer thinking…"
     return f"▶ {seat_name(entry)} to {verb}{countdown(turn.deadline)}"
@@ -196,7 +196,7 @@ def compact(row: GameRow, game: Game, index: int, turn: Turn | None) -> MessageS
         embed.description = clip(f"{seats}\n**Bids:** {total}\n\n" + "\n".join(lines), 4096)
     content = spec.content if game.phase is Phase.BIDDING and game.deal_index == index else None
     if content is None and playing and not lines:
-        content = _turn_text(row, game, turn, "lead")
+        content = _turn_text(row, game, turn, "lead") or None
     return MessageSpec(content=content, embeds=(embed,))
 
 

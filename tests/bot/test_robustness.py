@@ -169,6 +169,7 @@ async def test_everyone_away_pauses_the_game_until_im_back(
     assert timeouts == 3
     paused = table.last_public_with("I'm back (asha)")
     assert "Nobody is playing" in (paused.content or "")
+    assert (paused.content or "").count("⏸️") == 1  # the pause said once, not as a turn too
     assert paused.id == table.last_public_with("Your hand").id  # the newest live message
 
     # Nobody is playing: the game waits instead of playing itself to the end.
