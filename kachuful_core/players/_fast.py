@@ -1,8 +1,9 @@
 """The search player's inner loops compiled by numba: sampling and weighing deals, and the
 rollouts of card and bid candidates.
 
-The same policy and bidder model as :mod:`.search`'s Python code, written in the subset of
-Python numba compiles (int64 bit sets, NumPy arrays). Interpreted (``NUMBA_DISABLE_JIT=1``)
+The rollout policy lives here alone (:mod:`.search`'s one-card path calls :func:`playout`
+too); the bidder model is :mod:`.search`'s Python one, written in the subset of Python numba
+compiles (int64 bit sets, NumPy arrays). Interpreted (``NUMBA_DISABLE_JIT=1``)
 the functions run as plain Python and give the same answers, which the tests check; compiled
 they run about fifty times faster, and that speed is what buys the search its budget.
 
@@ -257,7 +258,8 @@ def playout(
     me: int,
 ) -> int:
     """The tricks ``me`` takes from here to the end of the deal (``hands``, ``need`` are
-    changed in place), as :func:`.search.playout`."""
+    changed in place): every seat plays :func:`lead` or :func:`follow` for what it still
+    needs (its bid less its tricks)."""
     mine = 0
     while True:
         h = hands[turn]

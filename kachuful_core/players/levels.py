@@ -106,9 +106,11 @@ def warm_up(level: str = "search") -> None:
     about half a second in every new process)."""
     from ..rules import Rules
 
-    game = Game.new(Rules(players=4), 0)
-    while game.phase is Phase.BIDDING and game.turn is not None:
-        seat = game.turn
-        apply_decision(game, seat, decide(level, 0, game.view(seat)))
-    if game.phase is Phase.PLAYING and game.turn is not None:
-        decide(level, 0, game.view(game.turn))
+    # A long deal and a one-card deal: the search takes a different path on each.
+    for rules in (Rules(players=4), Rules(players=4, max_hand=1)):
+        game = Game.new(rules, 0)
+        while game.phase is Phase.BIDDING and game.turn is not None:
+            seat = game.turn
+            apply_decision(game, seat, decide(level, 0, game.view(seat)))
+        if game.phase is Phase.PLAYING and game.turn is not None:
+            decide(level, 0, game.view(game.turn))

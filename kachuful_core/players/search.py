@@ -30,7 +30,8 @@ Every decision, from the seat's view only:
 
 The sampling, the bidder model's weights and the rollouts run compiled by numba
 (:mod:`._fast`) wherever the distilled bid table has an entry (every hand of two cards or
-more); one-card deals keep the Python path below.
+more); one-card deals keep the Python sampling and weighing below, with the same compiled
+rollouts.
 
 Deterministic for a seed: each decision draws from its own ``random.Random`` seeded with the
 player's seed and a digest of the view, so the same view always gets the same answer (and a
@@ -69,7 +70,6 @@ if TYPE_CHECKING:
     from . import _fast
 
 FULL = (1 << 52) - 1
-S0, S1, S2, S3 = SUIT_MASKS
 TAU = 1.5  # temperature of the bidder model, in points
 BID_CANDIDATES = 5  # bids searched (the heuristic's best by expected score)
 PRIOR_WEIGHT = 3.0  # rollouts' worth of the heuristic's estimate of a bid
@@ -79,7 +79,6 @@ MIN_SAMPLES = 12
 MAX_SAMPLES = 180
 OVERSAMPLE = 3  # candidate deals per kept deal
 DEAL_COST = 25 * OVERSAMPLE  # drawing and weighing a kept deal, in rollout card plays
-SURE = True
 # The compiled path (:mod:`._fast`, wherever the distilled table has an entry): budgets in
 # card plays of the plain policy, fifty times the Python path's; a rollout with this seat's
 # lookahead is counted as LOOK_COST plain ones (it costs about five).
@@ -88,158 +87,6 @@ FAST_CARD_BUDGET = 2_400_000
 FAST_BID_BUDGET = 2_000_000
 FAST_MAX_SAMPLES = 4_000
 FAST_DEAL_COST = 12 * OVERSAMPLE
-
-
-def _rank_high(mask: int, tmask: int) -> Card:
-    """The card of highest rank (a trump before a side card of the same rank)."""
-    best = -1
-    best_key = -1
-    for s in range(4):
-        sm = mask & SUIT_MASKS[s]
-        if sm:
-            c = sm.bit_length() - 1
-            key = (c - 13 * s) * 2 + (1 if sm & tmask else 0)
-            if key > best_key:
-                best_key, best = key, c
-    return best
-
-
-def _rank_low(mask: int, tmask: int) -> Card:
-    """The card of lowest rank, a side card before a trump."""
-    side = mask & ~tmask
-    m = side or mask
-    best = -1
-    best_key = 99
-    for s in range(4):
-        sm = m & SUIT_MASKS[s]
-        if sm:
-            c = (sm & -sm).bit_length() - 1
-            key = c - 13 * s
-            if key < best_key:
-                best_key, best = key, c
-    return best
-
-
-def _danger(mask: int, tmask: int) -> Card:
-    """The card most likely to take an unwanted trick later: high rank, trumps weighted up."""
-    best = -1
-    best_key = -1
-    for s in range(4):
-        sm = mask & SUIT_MASKS[s]
-        if sm:
-            c = sm.bit_length() - 1
-            key = c - 13 * s + (4 if sm & tmask else 0)
-            if key > best_key:
-                best_key, best = key, c
-    return best
-
-
-def _lead(h: int, nd: int, tmask: int, seen: int) -> Card:
-    left = h.bit_count()
-    if nd < 0 or nd > left:
-        return _rank_high(h, tmask)
-    if nd == 0:
-        return _rank_low(h, tmask)
-    if nd == left:
-        return _rank_high(h, tmask)
-    outside = FULL & ~(seen | h)
-    trump_boss = -1
-    short = -1
-    short_len = 99
-    for s in range(4):
-        sm = h & SUIT_MASKS[s]
-        if not sm:
-            continue
-        top = sm.bit_length() - 1
-        boss = not (outside & SUIT_MASKS[s] & ~((2 << top) - 1))
-        if sm & tmask:
-            if boss:
-                trump_boss = top
-            continue
-        if boss:
-            return top
-        n = sm.bit_count()
-        if n < short_len:
-            short_len, short = n, (sm & -sm).bit_length() - 1
-    if trump_boss >= 0:
-        return trump_boss
-    if short >= 0:
-        return short
-    return h.bit_length() - 1  # only trumps, none sure: the highest
-
-
-def _follow(h: int, nd: int, tmask: int, seen: int, last: bool, led_mask: int, best: int) -> Card:
-    """The rollout policy's card to an open trick: ``best`` is winning it, ``last`` says
-    whether this seat plays last to it."""
-    follow = h & led_mask
-    legal = follow or h
-    above = FULL & ~((2 << best) - 1)
-    bm = SUIT_MASKS[best // 13]
-    if bm == tmask:
-        win = legal & tmask & above
-    else:
-        win = legal & bm & above
-        if not follow:
-            win |= legal & tmask
-    left = h.bit_count()
-    if nd < 0 or nd > left:
-        return _rank_high(legal, tmask)
-    if nd > 0 and SURE and tmask:
-        mine = h & tmask
-        top_out = (tmask & ~(seen | h)).bit_length()
-        sure = (mine >> top_out).bit_count() if top_out else mine.bit_count()
-        if sure >= nd and not (win & mine & ~((1 << top_out) - 1) if top_out else win & mine):
-            nd = 0  # the sure trumps will make the bid: duck with the rest
-    if nd > 0:
-        if win:
-            if last or not follow:
-                return (win & -win).bit_length() - 1
-            # The cheapest card no unplayed card of the suit beats, else the highest.
-            outside = FULL & ~(seen | h) & led_mask
-            sm = win
-            while sm:
-                low = sm & -sm
-                c = low.bit_length() - 1
-                if not outside & ~((2 << c) - 1):
-                    return c
-                sm ^= low
-            return win.bit_length() - 1
-        if follow:
-            return (follow & -follow).bit_length() - 1
-        return _rank_low(legal, tmask)
-    lose = legal & ~win
-    if lose:
-        return lose.bit_length() - 1 if follow else _danger(lose, tmask)
-    if last:
-        return win.bit_length() - 1 if follow else _danger(win, tmask)
-    return (win & -win).bit_length() - 1
-
-
-def policy_card(view: SeatView) -> Card:
-    """The rollout policy's card for a seat's turn, from its view alone."""
-    assert view.hand is not None
-    h = _hand_mask(view.hand)
-    trump = -1 if view.trump is None else view.trump
-    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
-    seen = 0
-    for trick in view.completed_tricks:
-        for _, c in trick:
-            seen |= 1 << c
-    trick = view.current_trick
-    for _, c in trick:
-        seen |= 1 << c
-    if view.turned is not None:
-        seen |= 1 << view.turned
-    bid = view.bids[view.seat]
-    nd = (bid if bid is not None else 0) - view.tricks_won[view.seat]
-    if not trick:
-        return _lead(h, nd, tmask, seen)
-    best = trick[0][1]
-    for _, c in trick[1:]:
-        if (c // 13 == best // 13 and c > best) or (c // 13 == trump and best // 13 != trump):
-            best = c
-    last = len(trick) == view.players - 1
-    return _follow(h, nd, tmask, seen, last, SUIT_MASKS[trick[0][1] // 13], best)
 
 
 def playout(
@@ -255,43 +102,29 @@ def playout(
     seen: int,
     me: int,
 ) -> int:
-    """Play the deal to its end with the rollout policy; the tricks ``me`` takes from here.
+    """The compiled rollout (:func:`._fast.playout`) from Python lists: the tricks ``me`` takes
+    from here to the end of the deal. ``need``: each seat's bid less its tricks; ``in_trick``
+    cards of the open trick are down, suit ``led`` led, ``best`` (by ``best_seat``) winning
+    it; ``seen``: the cards every seat knows are out of play."""
+    from . import _fast
 
-    ``hands`` and ``need`` (each seat's bid less its tricks) are changed in place.
-    ``in_trick`` cards of the open trick are down, suit ``led`` led, ``best`` (by
-    ``best_seat``) winning it. ``seen``: the cards every seat knows are out of play."""
     tmask = SUIT_MASKS[trump] if trump >= 0 else 0
-    mine = 0
     led_mask = SUIT_MASKS[led] if in_trick else 0
-    while True:
-        h = hands[turn]
-        if not h:
-            return mine
-        nd = need[turn]
-        if in_trick == 0:
-            card = _lead(h, nd, tmask, seen)
-            led_mask = SUIT_MASKS[card // 13]
-            best = card
-            best_seat = turn
-        else:
-            card = _follow(h, nd, tmask, seen, in_trick == n - 1, led_mask, best)
-            bm = SUIT_MASKS[best // 13]
-            cm = SUIT_MASKS[card // 13]
-            if (cm == bm and card > best) or (cm == tmask and bm != tmask):
-                best = card
-                best_seat = turn
-        bit = 1 << card
-        hands[turn] = h ^ bit
-        seen |= bit
-        in_trick += 1
-        if in_trick == n:
-            need[best_seat] -= 1
-            if best_seat == me:
-                mine += 1
-            turn = best_seat
-            in_trick = 0
-        else:
-            turn = turn + 1 if turn + 1 < n else 0
+    return int(
+        _fast.playout(
+            _fast.ints(hands),
+            _fast.ints(need),
+            tmask,
+            n,
+            turn,
+            in_trick,
+            led_mask,
+            best,
+            best_seat,
+            seen,
+            me,
+        )
+    )
 
 
 class _Situation:

@@ -256,47 +256,6 @@ def test_tabulated_bidder_model_matches_the_general_one() -> None:
     assert checked > 60
 
 
-def test_compiled_rollouts_play_as_the_python_policy() -> None:
-    # The compiled rollout policy (kachuful_core.players._fast) is search.py's policy: from
-    # random mid-deal positions both play the deal out to the same tricks.
-    import random
-
-    import numpy as np
-
-    from kachuful_core.cards import SUIT_MASKS
-    from kachuful_core.players import _fast, search
-
-    rng = random.Random(2)
-    for _ in range(400):
-        n = rng.choice([3, 4, 5])
-        left = rng.randint(1, 51 // n)
-        deck = rng.sample(range(52), n * left + 1)
-        hands = [sum(1 << c for c in deck[s * left : (s + 1) * left]) for s in range(n)]
-        seen = 1 << deck[-1]
-        trump = rng.choice([-1, 0, 1, 2, 3])
-        need = [rng.randint(-1, left) for _ in range(n)]
-        turn = rng.randrange(n)
-        me = rng.randrange(n)
-        tmask = SUIT_MASKS[trump] if trump >= 0 else 0
-        expected = search.playout(
-            hands.copy(), need.copy(), trump, n, turn, 0, -1, -1, -1, seen, me
-        )
-        got = _fast.playout(
-            np.array(hands, dtype=np.int64),
-            np.array(need, dtype=np.int64),
-            tmask,
-            n,
-            turn,
-            0,
-            0,
-            -1,
-            -1,
-            seen,
-            me,
-        )
-        assert got == expected
-
-
 INTERPRETED = """
 import sys
 from kachuful_core import Game, Phase, Rules
