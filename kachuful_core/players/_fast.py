@@ -244,6 +244,53 @@ def follow(h: int, nd: int, tmask: int, seen: int, last: bool, led_mask: int, be
 
 
 @_jit
+def _policy(
+    h: int, nd: int, tmask: int, seen: int, n: int, in_trick: int, led_mask: int, best: int
+) -> int:
+    """The rollout policy's card for a seat holding ``h`` that still needs ``nd`` tricks."""
+    if in_trick == 0:
+        return lead(h, nd, tmask, seen)
+    return follow(h, nd, tmask, seen, in_trick == n - 1, led_mask, best)
+
+
+@_jit
+def _play(
+    hands: Arr,
+    need: Arr,
+    tmask: int,
+    n: int,
+    turn: int,
+    in_trick: int,
+    led_mask: int,
+    best: int,
+    best_seat: int,
+    seen: int,
+    card: int,
+) -> tuple[int, int, int, int, int, int]:
+    """``turn`` plays ``card`` (``hands``, ``need`` changed in place): the next seat to play,
+    and ``in_trick``, ``led_mask``, ``best``, ``best_seat``, ``seen`` after it. ``in_trick``
+    comes back 0 when the card ended the trick, whose winner is then ``best_seat``."""
+    if in_trick == 0:
+        led_mask = SUIT[card // 13]
+        best = card
+        best_seat = turn
+    else:
+        bm = SUIT[best // 13]
+        cm = SUIT[card // 13]
+        if (cm == bm and card > best) or (cm == tmask and bm != tmask):
+            best = card
+            best_seat = turn
+    bit = 1 << card
+    hands[turn] ^= bit
+    seen |= bit
+    in_trick += 1
+    if in_trick == n:
+        need[best_seat] -= 1
+        return best_seat, 0, led_mask, best, best_seat, seen
+    return (turn + 1 if turn + 1 < n else 0), in_trick, led_mask, best, best_seat, seen
+
+
+@_jit
 def playout(
     hands: Arr,
     need: Arr,
@@ -261,35 +308,14 @@ def playout(
     changed in place): every seat plays :func:`lead` or :func:`follow` for what it still
     needs (its bid less its tricks)."""
     mine = 0
-    while True:
-        h = hands[turn]
-        if not h:
-            return mine
-        nd = need[turn]
-        if in_trick == 0:
-            card = lead(h, nd, tmask, seen)
-            led_mask = SUIT[card // 13]
-            best = card
-            best_seat = turn
-        else:
-            card = follow(h, nd, tmask, seen, in_trick == n - 1, led_mask, best)
-            bm = SUIT[best // 13]
-            cm = SUIT[card // 13]
-            if (cm == bm and card > best) or (cm == tmask and bm != tmask):
-                best = card
-                best_seat = turn
-        bit = 1 << card
-        hands[turn] = h ^ bit
-        seen |= bit
-        in_trick += 1
-        if in_trick == n:
-            need[best_seat] -= 1
-            if best_seat == me:
-                mine += 1
-            turn = best_seat
-            in_trick = 0
-        else:
-            turn = turn + 1 if turn + 1 < n else 0
+    while hands[turn]:
+        card = _policy(hands[turn], need[turn], tmask, seen, n, in_trick, led_mask, best)
+        turn, in_trick, led_mask, best, best_seat, seen = _play(
+            hands, need, tmask, n, turn, in_trick, led_mask, best, best_seat, seen, card
+        )
+        if in_trick == 0 and best_seat == me:
+            mine += 1
+    return mine
 
 
 @_jit
@@ -311,22 +337,14 @@ def playout_look(
     playout on this deal and the first that lands the bid exactly is played (the policy's
     own card first). ``scratch``: 2 x n int64 of working space."""
     mine = 0
-    while True:
+    while hands[turn]:
         h = hands[turn]
-        if not h:
-            return mine
         nd = need[turn]
-        if in_trick == 0:
-            card = lead(h, nd, tmask, seen)
-        else:
-            card = follow(h, nd, tmask, seen, in_trick == n - 1, led_mask, best)
+        card = _policy(h, nd, tmask, seen, n, in_trick, led_mask, best)
         if turn == me and nd >= 0 and popcount(h) > 1:
-            legal = h & led_mask if in_trick else h
-            if not legal:
-                legal = h
-            choice = card
-            m = legal & ~(1 << card)
-            ok = _lands(
+            m = (h & led_mask if in_trick else h) or h  # the legal cards
+            c = card
+            while not _lands(
                 hands,
                 need,
                 tmask,
@@ -338,52 +356,21 @@ def playout_look(
                 best_seat,
                 seen,
                 me,
-                card,
+                c,
                 scratch,
-            )
-            while m and not ok:
+            ):
+                m &= ~(1 << c)
+                if not m:
+                    c = card  # none lands it: the policy's card
+                    break
                 c = low_card(m)
-                m ^= 1 << c
-                if _lands(
-                    hands,
-                    need,
-                    tmask,
-                    n,
-                    turn,
-                    in_trick,
-                    led_mask,
-                    best,
-                    best_seat,
-                    seen,
-                    me,
-                    c,
-                    scratch,
-                ):
-                    choice = c
-                    ok = True
-            card = choice
-        if in_trick == 0:
-            led_mask = SUIT[card // 13]
-            best = card
-            best_seat = turn
-        else:
-            bm = SUIT[best // 13]
-            cm = SUIT[card // 13]
-            if (cm == bm and card > best) or (cm == tmask and bm != tmask):
-                best = card
-                best_seat = turn
-        bit = 1 << card
-        hands[turn] = h ^ bit
-        seen |= bit
-        in_trick += 1
-        if in_trick == n:
-            need[best_seat] -= 1
-            if best_seat == me:
-                mine += 1
-            turn = best_seat
-            in_trick = 0
-        else:
-            turn = turn + 1 if turn + 1 < n else 0
+            card = c
+        turn, in_trick, led_mask, best, best_seat, seen = _play(
+            hands, need, tmask, n, turn, in_trick, led_mask, best, best_seat, seen, card
+        )
+        if in_trick == 0 and best_seat == me:
+            mine += 1
+    return mine
 
 
 @_jit
@@ -409,26 +396,9 @@ def _lands(
     for s in range(n):
         hs[s] = hands[s]
         nd[s] = need[s]
-    if in_trick == 0:
-        led_mask = SUIT[card // 13]
-        best = card
-        best_seat = turn
-    else:
-        bm = SUIT[best // 13]
-        cm = SUIT[card // 13]
-        if (cm == bm and card > best) or (cm == tmask and bm != tmask):
-            best = card
-            best_seat = turn
-    bit = 1 << card
-    hs[turn] ^= bit
-    seen |= bit
-    in_trick += 1
-    if in_trick == n:
-        nd[best_seat] -= 1
-        nxt = best_seat
-        in_trick = 0
-    else:
-        nxt = turn + 1 if turn + 1 < n else 0
+    nxt, in_trick, led_mask, best, best_seat, seen = _play(
+        hs, nd, tmask, n, turn, in_trick, led_mask, best, best_seat, seen, card
+    )
     playout(hs, nd, tmask, n, nxt, in_trick, led_mask, best, best_seat, seen, me)
     return bool(nd[turn] == 0)
 
@@ -691,37 +661,16 @@ def eval_cards(
     hs = np.zeros(n, dtype=np.int64)
     need = np.zeros(n, dtype=np.int64)
     scratch = np.zeros((2, n), dtype=np.int64)
-    nxt = me + 1 if me + 1 < n else 0
     for d in range(start, stop):
         for i in range(cands.shape[0]):
-            c = cands[i]
-            bit = 1 << c
             for s in range(n):
                 hs[s] = deals[d, s]
                 need[s] = need0[s]
-            hs[me] ^= bit
-            seen = seen0 | bit
-            if in_trick == 0:
-                b = c
-                bs = me
-                lm = SUIT[c // 13]
-            else:
-                b = best0
-                bs = best_seat0
-                lm = led_mask
-                cm = SUIT[c // 13]
-                bm = SUIT[b // 13]
-                if (cm == bm and c > b) or (cm == tmask and bm != tmask):
-                    b = c
-                    bs = me
-            if in_trick + 1 == n:
-                need[bs] -= 1
-                got = 1 if bs == me else 0
-                got += playout_look(hs, need, tmask, n, bs, 0, 0, -1, -1, seen, me, scratch)
-            else:
-                got = playout_look(
-                    hs, need, tmask, n, nxt, in_trick + 1, lm, b, bs, seen, me, scratch
-                )
+            turn, it, lm, b, bs, seen = _play(
+                hs, need, tmask, n, me, in_trick, led_mask, best0, best_seat0, seen0, cands[i]
+            )
+            got = 1 if it == 0 and bs == me else 0
+            got += playout_look(hs, need, tmask, n, turn, it, lm, b, bs, seen, me, scratch)
             totals[i] += scores[got]
 
 
