@@ -190,8 +190,9 @@ def compact(row: GameRow, game: Game, index: int, turn: Turn | None) -> MessageS
     if lines:
         # Fields come after the description: the bids' total moves up from its field, so that
         # the message reads seats, bids, then the tricks in order.
-        total = next(f.value for f in embed.fields if f.name == "Bids")
-        embed.remove_field(next(i for i, f in enumerate(embed.fields) if f.name == "Bids"))
+        at = next(i for i, field in enumerate(embed.fields) if field.name == "Bids")
+        total = embed.fields[at].value
+        embed.remove_field(at)
         seats = embed.description or ""
         embed.description = clip(f"{seats}\n**Bids:** {total}\n\n" + "\n".join(lines), 4096)
     content = spec.content if game.phase is Phase.BIDDING and game.deal_index == index else None
