@@ -107,45 +107,48 @@ class Journal:
         self.path = path
         self.fd: int | None = None
 
-    def load(self) -> dict[int, Any]:
-        """The messages as last written (a record cut short by a kill is dropped). A message
-        that answered an interaction is kept as (message, interaction)."""
+    def load(self) -> tuple[dict[int, Any], dict[int, Any]]:
+        """The messages as last written (a record cut short by a kill is dropped), and by
+        message id the interaction that each message answering one answered."""
         messages: dict[int, Any] = {}
+        answers: dict[int, Any] = {}
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
-            return messages
+            return messages, answers
         at = 0
         while at + 4 <= len(data):
             (size,) = struct.unpack_from(">I", data, at)
             if at + 4 + size > len(data):
                 break
-            op, message_id, message = pickle.loads(data[at + 4 : at + 4 + size])
-            if op == "put":
-                old = messages.get(message_id)
-                answered = old[1] if isinstance(old, tuple) else None
-                messages[message_id] = (message, answered) if answered else message
-            elif op == "answer":
-                messages[message_id] = message
+            op, message_id, entry = pickle.loads(data[at + 4 : at + 4 + size])
+            if op == "answer":  # the message and its interaction, in one record
+                messages[message_id], answers[message_id] = entry
+            elif op == "put":
+                messages[message_id] = entry
             else:
                 messages.pop(message_id, None)
+                answers.pop(message_id, None)
             at += 4 + size
-        return messages
+        return messages, answers
 
-    def compact(self, messages: dict[int, Any]) -> dict[int, Any]:
+    def compact(self, messages: dict[int, Any], answers: dict[int, Any]) -> dict[int, Any]:
         """Rewrite with the last KEEP_MESSAGES messages of each channel; open for appending."""
         by_channel: dict[int, list[Any]] = defaultdict(list)
-        for entry in messages.values():
-            by_channel[_message(entry).channel_id].append(entry)
+        for message in messages.values():
+            by_channel[message.channel_id].append(message)
         kept = {}
         for items in by_channel.values():
-            for entry in sorted(items, key=lambda e: _message(e).id)[-KEEP_MESSAGES:]:
-                kept[_message(entry).id] = entry
+            for message in sorted(items, key=lambda m: m.id)[-KEEP_MESSAGES:]:
+                kept[message.id] = message
         tmp = self.path.with_suffix(".tmp")
         with open(tmp, "wb") as out:
-            for message_id, entry in sorted(kept.items()):
-                op = "answer" if isinstance(entry, tuple) else "put"
-                out.write(self._record(op, message_id, entry))
+            for message in sorted(kept.values(), key=lambda m: m.id):
+                answered = answers.get(message.id)
+                if answered is None:
+                    out.write(self._record("put", message.id, message))
+                else:
+                    out.write(self._record("answer", message.id, (message, answered)))
         os.replace(tmp, self.path)
         self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         return kept
@@ -158,10 +161,6 @@ class Journal:
     def write(self, op: str, message_id: int, message: Any = None) -> None:
         assert self.fd is not None
         os.write(self.fd, self._record(op, message_id, message))
-
-
-def _message(entry: Any) -> Any:
-    return entry[0] if isinstance(entry, tuple) else entry
 
 
 CURRENT_POST: contextvars.ContextVar[tuple[int, str] | None] = contextvars.ContextVar(
@@ -290,12 +289,14 @@ def instrument(env: Any, journal: Journal) -> None:
 
 def _answered(backend: Any, message: Any) -> Any:
     """The interaction a new public message answers, as it stands once answered."""
+    from simcord.backend.models.interaction import ResponseKind
+
     meta = message.interaction_metadata or {}
     record = backend.interactions.get(int(meta.get("id") or 0))
     if record is None:
         return None
     return dataclasses.replace(
-        record, responded=True, response_kind="message", message_id=message.id
+        record, responded=True, response_kind=ResponseKind.MESSAGE, message_id=message.id
     )
 
 
@@ -376,16 +377,16 @@ class Child:
 
     def _restore_discord(self) -> None:
         backend = self.env.backend
-        messages = self.journal.compact(self.journal.load())
+        messages, answers = self.journal.load()
+        messages = self.journal.compact(messages, answers)
         last_ms = 0
-        for entry in messages.values():
-            message = _message(entry)
+        for message in messages.values():
             if message.channel_id not in backend.messages:
                 continue
             backend.reserve_id(message.id)
             backend.messages[message.channel_id][message.id] = message
-            if isinstance(entry, tuple):
-                answered = entry[1]
+            answered = answers.get(message.id)
+            if answered is not None:
                 backend.interactions[answered.id] = answered
                 backend.interaction_tokens[answered.token] = answered.id
             last_ms = max(last_ms, message.id >> 22)
