@@ -16,7 +16,13 @@ when someone does, ten times out of ten. ``hismcts-N`` is the same bot given hon
 instead: for every decision, ``HONEST_ROOTS`` states with the other seats' unplayed cards
 dealt afresh from the cards the seat cannot place (never a card of a suit a seat has shown
 void in), the history replayed; each is searched with ``N`` simulations and the most voted
-action is played (so it costs ``HONEST_ROOTS`` times as much).
+action is played (so it costs ``HONEST_ROOTS`` times as much). Each of those roots still
+fixes which cards are in play for its own simulations, so ``hismcts-N`` is a fair player but
+not OpenSpiel's algorithm exactly. ``pismcts-N`` is: OpenSpiel's own Python ``ISMCTSBot`` (a
+port of the C++ bot, the same settings) given, through its ``set_resampler`` hook, an honest
+deal of the hidden cards at *every* simulation, as Cowling et al.'s ISMCTS samples a
+determinization per iteration. ``lpismcts-N`` is that Python bot with OpenSpiel's own
+resampling, to check the port against ``ismcts-N``.
 
 Mirroring. When a match has an ISMCTS seat, each deal is mirrored into ``oh_hell`` by forcing
 its chance outcomes: ``num_tricks_fixed`` = the hand size, the deal's dealer, every dealt card
@@ -42,6 +48,7 @@ the difference in points per deal A - B with a 95% interval over deal sets. Time
     .venv/bin/python benchmarks/search_player.py --match h2h --kinds search,ismcts-1000 --games 40
     .venv/bin/python benchmarks/search_player.py --match levels --games 40
     .venv/bin/python benchmarks/search_player.py --match field --kinds hismcts-1000 --max-hand 3
+    .venv/bin/python benchmarks/search_player.py --match h2h --kinds search,pismcts-1000 --games 24
     .venv/bin/python benchmarks/search_player.py --quick     # CI smoke run (no OpenSpiel)
 
 ``--workers`` plays games in parallel processes (default 1). The last line printed is the
@@ -58,6 +65,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -107,11 +115,15 @@ class Timed:
 
 
 def is_ismcts(kind: str) -> bool:
-    return kind.startswith(("ismcts-", "hismcts-"))
+    return kind.startswith(("ismcts-", "hismcts-", "pismcts-", "lpismcts-"))
 
 
 def is_honest(kind: str) -> bool:
     return kind.startswith("hismcts-")
+
+
+def is_python_ismcts(kind: str) -> bool:
+    return kind.startswith(("pismcts-", "lpismcts-"))
 
 
 HONEST_ROOTS = 8  # hismcts-N: root deals per decision, N simulations each, most votes wins
@@ -121,7 +133,10 @@ def check_kind(kind: str) -> None:
     if is_ismcts(kind):
         int(kind.split("-", 1)[1])
     elif kind not in LEVELS:
-        raise SystemExit(f"unknown seat kind {kind!r}: one of {[*LEVELS]}, ismcts-N, hismcts-N")
+        raise SystemExit(
+            f"unknown seat kind {kind!r}: one of {[*LEVELS]}, ismcts-N, hismcts-N, pismcts-N,"
+            " lpismcts-N"
+        )
 
 
 # ---- OpenSpiel mirroring ------------------------------------------------------------------
@@ -205,11 +220,16 @@ class Mirror:
         ``oh_hell`` ``ResampleFromInfostate`` only permutes the *actual* unplayed cards of the
         other seats among them, so an ISMCTS bot given the real state knows which cards are
         in play; given this state it knows only a random guess of them."""
+        return self.honest_sampler(view, rng)()
+
+    def honest_sampler(self, view: SeatView, rng: random.Random) -> Callable[[], Any]:
+        """:meth:`honest_root` as a function drawing a fresh root at each call (what the
+        seat knows worked out once, for the many roots of one decision)."""
         n = view.players
         me = view.seat
         assert view.hand is not None
         played: list[list[int]] = [[] for _ in range(n)]
-        void = [set() for _ in range(n)]
+        void: list[set[int]] = [set() for _ in range(n)]
         tricks = [*view.completed_tricks]
         if view.current_trick:
             tricks.append(view.current_trick)
@@ -223,33 +243,39 @@ class Mirror:
                     void[seat].add(led)
         unseen = [c for c in range(52) if c not in seen]
         others = sorted((j for j in range(n) if j != me), key=lambda j: -len(void[j]))
-        hands: list[list[int]] = [[] for _ in range(n)]
-        hands[me] = [*view.hand, *played[me]]
-        for _ in range(100):
-            pool = unseen.copy()
-            rng.shuffle(pool)
-            ok = True
-            for j in others:
-                k = self.hand_size - len(played[j])
-                mine = [c for c in pool if c // 13 not in void[j]][:k]
-                if len(mine) < k:
-                    ok = False
+        mine = [*view.hand, *played[me]]
+        history = [*self.history]
+
+        def root() -> Any:
+            hands: list[list[int]] = [[] for _ in range(n)]
+            hands[me] = mine
+            for _ in range(100):
+                pool = unseen.copy()
+                rng.shuffle(pool)
+                ok = True
+                for j in others:
+                    k = self.hand_size - len(played[j])
+                    got = [c for c in pool if c // 13 not in void[j]][:k]
+                    if len(got) < k:
+                        ok = False
+                        break
+                    taken = set(got)
+                    pool = [c for c in pool if c not in taken]
+                    hands[j] = [*got, *played[j]]
+                if ok:
                     break
-                taken = set(mine)
-                pool = [c for c in pool if c not in taken]
-                hands[j] = [*mine, *played[j]]
-            if ok:
-                break
-        state = self.game.new_initial_state()
-        state.apply_action(self.hand_size)
-        state.apply_action(self.dealer)
-        for i in range(self.hand_size):
-            for seat in range(n):
-                state.apply_action(os_card(hands[seat][i]))
-        state.apply_action(os_card(self.turned))
-        for action in self.history:
-            state.apply_action(action)
-        return state
+            state = self.game.new_initial_state()
+            state.apply_action(self.hand_size)
+            state.apply_action(self.dealer)
+            for i in range(self.hand_size):
+                for seat in range(n):
+                    state.apply_action(os_card(hands[seat][i]))
+            state.apply_action(os_card(self.turned))
+            for action in history:
+                state.apply_action(action)
+            return state
+
+        return root
 
 
 def make_ismcts(simulations: int, seed: int) -> Any:
@@ -267,6 +293,58 @@ def make_ismcts(simulations: int, seed: int) -> Any:
     )
 
 
+class RandomRollouts:
+    """OpenSpiel's Python ``RandomRolloutEvaluator`` (one rollout: uniformly random legal
+    actions to the end, the returns; uniform priors), drawing from ``random.Random``: NumPy's
+    ``choice`` at every step made a decision take seconds."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def evaluate(self, state: Any) -> Any:
+        working = state.clone()
+        choice = self.rng.choice
+        while not working.is_terminal():
+            working.apply_action(choice(working.legal_actions()))
+        return working.returns()
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+def make_python_ismcts(simulations: int, seed: int) -> Any:
+    """OpenSpiel's own Python ``ISMCTSBot`` (a port of the C++ bot), with the C++ bot's
+    settings; :func:`python_ismcts_step` gives it an honest resampler."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts
+
+    return ismcts.ISMCTSBot(
+        game=None,  # unused by the bot: every state it searches carries its own game
+        evaluator=RandomRollouts(seed),
+        uct_c=2.0,
+        max_simulations=simulations,
+        max_world_samples=ismcts.UNLIMITED_NUM_WORLD_SAMPLES,
+        random_state=np.random.RandomState(seed),
+        final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+    )
+
+
+def python_ismcts_step(
+    bot: Any, mirror: Mirror, view: SeatView, game_seed: int, leaky: bool = False
+) -> int:
+    """One decision of OpenSpiel's Python ISMCTS, every simulation from a fresh honest deal
+    of the hidden cards (:meth:`Mirror.honest_sampler`) through the bot's own resampler hook,
+    ``set_resampler``: the C++ bot's algorithm without its view of which cards are in play."""
+    rng = random.Random(f"{game_seed}/{view.seat}/{len(mirror.history)}/{view.deal_index}")
+    if leaky:  # OpenSpiel's own resampling, for checking the port against the C++ bot
+        bot.set_resampler(None)
+    else:
+        sampler = mirror.honest_sampler(view, rng)
+        bot.set_resampler(lambda state, player: sampler())
+    return int(bot.step(mirror.state))
+
+
 def honest_step(bot: Any, mirror: Mirror, view: SeatView, game_seed: int) -> int:
     """The most voted action of ``HONEST_ROOTS`` ISMCTS searches, each from its own honest
     root (:meth:`Mirror.honest_root`); ties go to the lowest action."""
@@ -279,6 +357,24 @@ def honest_step(bot: Any, mirror: Mirror, view: SeatView, game_seed: int) -> int
 
 
 # ---- one game -------------------------------------------------------------------------------
+
+
+def new_stats(kinds: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    return {k: {"deals": 0, "exact": 0, "points": 0, "by_hand": {}} for k in kinds}
+
+
+def count_deal(stats: dict[str, dict[str, Any]], kinds: tuple[str, ...], e: DealScored) -> None:
+    """Adds a scored deal to each kind's totals, and to its row for the deal's hand size."""
+    hand = str(sum(e.tricks_won))
+    for s, k in enumerate(kinds):
+        made = int(e.bids[s] == e.tricks_won[s])
+        stats[k]["deals"] += 1
+        stats[k]["exact"] += made
+        stats[k]["points"] += e.scores[s]
+        row = stats[k]["by_hand"].setdefault(hand, [0, 0, 0])
+        row[0] += 1
+        row[1] += made
+        row[2] += e.scores[s]
 
 
 def play_game(
@@ -296,13 +392,15 @@ def play_game(
     seats: list[Any] = []
     for seat, kind in enumerate(kinds):
         player_seed = game_seed * 7 + seat
-        if is_ismcts(kind):
+        if is_python_ismcts(kind):
+            seats.append(make_python_ismcts(int(kind.split("-", 1)[1]), player_seed % (2**31)))
+        elif is_ismcts(kind):
             seats.append(make_ismcts(int(kind.split("-", 1)[1]), player_seed % (2**31)))
         else:
             seats.append(Timed(LEVELS[kind](player_seed), times[kind], cpu[kind]))
     stand_in = HeuristicPlayer(0)
     os_games: dict[int, Any] = {}
-    stats = {k: {"deals": 0, "exact": 0, "points": 0} for k in kinds}
+    stats = new_stats(kinds)
     left_out = 0
     while game.phase is not Phase.FINISHED:
         index = game.deal_index
@@ -323,7 +421,11 @@ def play_game(
                 assert mirror is not None
                 cpu0 = time.thread_time()
                 start = time.perf_counter()
-                if is_honest(kind):
+                if is_python_ismcts(kind):
+                    action = python_ismcts_step(
+                        seats[seat], mirror, game.view(seat), game_seed, kind.startswith("l")
+                    )
+                elif is_honest(kind):
                     action = honest_step(seats[seat], mirror, game.view(seat), game_seed)
                 else:
                     action = seats[seat].step(mirror.state)
@@ -341,10 +443,7 @@ def play_game(
                 elif mirror is not None and isinstance(e, CardPlayed):
                     mirror.play(e.seat, e.card)
                 elif isinstance(e, DealScored) and counted:
-                    for s, k in enumerate(kinds):
-                        stats[k]["deals"] += 1
-                        stats[k]["exact"] += e.bids[s] == e.tricks_won[s]
-                        stats[k]["points"] += e.scores[s]
+                    count_deal(stats, kinds, e)
         if mirror is not None:
             assert mirror.state.is_terminal()
     return {
@@ -415,8 +514,24 @@ def summarize(results: list[dict[str, Any]], kinds: list[str]) -> dict[str, Any]
             # Thread CPU time: what one core spends, whatever else the machine is doing.
             "decision_cpu_ms_median": round(statistics.median(cpu) * 1e3, 3) if cpu else None,
             "decision_cpu_ms_p99": round(percentile(cpu, 0.99) * 1e3, 3) if cpu else None,
+            "by_hand": by_hand(per_game),
         }
     return out
+
+
+def by_hand(per_game: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Exact-bid rate and points per deal for each hand size (where the gaps between kinds lie)."""
+    rows: dict[int, list[int]] = {}
+    for g in per_game:
+        for hand, (deals, exact, points) in g.get("by_hand", {}).items():
+            row = rows.setdefault(int(hand), [0, 0, 0])
+            row[0] += deals
+            row[1] += exact
+            row[2] += points
+    return {
+        str(h): {"deals": d, "exact_rate": round(x / d, 3), "points_per_deal": round(p / d, 2)}
+        for h, (d, x, p) in sorted(rows.items())
+    }
 
 
 def line(kind: str, f: dict[str, Any]) -> str:
@@ -668,16 +783,13 @@ def play_short_game(kinds: tuple[str, ...], game_seed: int) -> dict[str, Any]:
     times: dict[str, list[float]] = {k: [] for k in kinds}
     cpu: dict[str, list[float]] = {k: [] for k in kinds}
     seats = [Timed(LEVELS[k](game_seed * 7 + s), times[k], cpu[k]) for s, k in enumerate(kinds)]
-    stats = {k: {"deals": 0, "exact": 0, "points": 0} for k in kinds}
+    stats = new_stats(kinds)
     while game.phase is not Phase.FINISHED:
         seat = game.turn
         assert seat is not None
         for e in act(game, seat, seats[seat]):
             if isinstance(e, DealScored):
-                for s, k in enumerate(kinds):
-                    stats[k]["deals"] += 1
-                    stats[k]["exact"] += e.bids[s] == e.tricks_won[s]
-                    stats[k]["points"] += e.scores[s]
+                count_deal(stats, kinds, e)
     return {"stats": stats, "times": times, "cpu": cpu, "left_out": 0, "deals": game.num_deals}
 
 
