@@ -80,3 +80,46 @@ def test_honest_roots_keep_the_information_state_and_vary_the_cards(plays: int) 
         assert root.current_player() == seat
         differ += other_cards(root, seat) != real
     assert differ >= 15
+
+
+def simulated_roots(bot: object, seat: int) -> list[set[str]]:
+    """Records the other seats' cards of every root ``bot`` draws for a simulation."""
+    seen: list[set[str]] = []
+    sample = bot.sample_root_state  # type: ignore[attr-defined]
+
+    def recording(state: object) -> object:
+        root = sample(state)
+        seen.append(other_cards(root, seat))
+        return root
+
+    bot.sample_root_state = recording  # type: ignore[attr-defined]
+    return seen
+
+
+@pytest.mark.parametrize("plays", [0, 6])
+def test_python_ismcts_deals_the_hidden_cards_afresh_at_every_simulation(plays: int) -> None:
+    # pismcts-N: OpenSpiel's own Python ISMCTS, each of its simulations from an honest deal.
+    game, mirror = mirrored(plays)
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    bot = sp.make_python_ismcts(60, 3)
+    roots = simulated_roots(bot, seat)
+    action = sp.python_ismcts_step(bot, mirror, view, 5)
+    real = other_cards(mirror.state, seat)
+    assert action in mirror.state.legal_actions()
+    assert len(roots) == 60
+    assert sum(r != real for r in roots) >= 45
+    assert len({frozenset(r) for r in roots}) >= 30
+
+
+def test_python_ismcts_with_openspiel_resampling_keeps_the_real_cards() -> None:
+    # lpismcts-N, the check of the port: OpenSpiel's resampling, the real cards every time.
+    game, mirror = mirrored(0)
+    seat = game.turn
+    assert seat is not None
+    bot = sp.make_python_ismcts(60, 3)
+    roots = simulated_roots(bot, seat)
+    sp.python_ismcts_step(bot, mirror, game.view(seat), 5, leaky=True)
+    real = other_cards(mirror.state, seat)
+    assert roots and all(r == real for r in roots)
