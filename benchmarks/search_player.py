@@ -74,44 +74,18 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from kachuful_core import Card, Game, Phase, Rules, SeatView  # noqa: E402
+from kachuful_core import Game, Phase, Rules, SeatView  # noqa: E402
 from kachuful_core.events import BidPlaced, CardPlayed, DealScored  # noqa: E402
-from kachuful_core.players import LEVELS, HeuristicPlayer, Player, act  # noqa: E402
+from kachuful_core.players import LEVELS, HeuristicPlayer, act  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from heuristic_player import Timed  # noqa: E402
 
 INSTALL_HINT = "open_spiel is not installed: pip install -e '.[bench]'"
 PLAYERS = 4
 
 
 # ---- seats ------------------------------------------------------------------------------
-
-
-class Timed:
-    """Wraps a player and records how long each of its decisions takes."""
-
-    def __init__(self, player: Player, times: list[float], cpu: list[float]) -> None:
-        self.player = player
-        self.name = player.name
-        self.times = times
-        self.cpu = cpu
-
-    def choose_blind(self, view: SeatView) -> bool:
-        return self.player.choose_blind(view)
-
-    def choose_bid(self, view: SeatView) -> int:
-        cpu = time.thread_time()
-        start = time.perf_counter()
-        bid = self.player.choose_bid(view)
-        self.times.append(time.perf_counter() - start)
-        self.cpu.append(time.thread_time() - cpu)
-        return bid
-
-    def choose_card(self, view: SeatView) -> Card | None:
-        cpu = time.thread_time()
-        start = time.perf_counter()
-        card = self.player.choose_card(view)
-        self.times.append(time.perf_counter() - start)
-        self.cpu.append(time.thread_time() - cpu)
-        return card
 
 
 def is_ismcts(kind: str) -> bool:
