@@ -515,10 +515,12 @@ def line(kind: str, f: dict[str, Any]) -> str:
         if f["decisions"]
         else "-"
     )
+    hands = " ".join(f"{h}:{r['exact_rate']:.0%}" for h, r in f.get("by_hand", {}).items())
     return (
         f"  {kind:<14} {f['seat_deals']:>6} seat-deals  exact {f['exact_rate']:.1%}"
         f" ±{f['exact_rate_ci95']:.1%}  points/deal {f['points_per_deal']:.2f}"
         f" ±{f['points_per_deal_ci95']:.2f}  time/decision {t}"
+        + (f"\n  {'':<14} exact by hand size: {hands}" if hands else "")
     )
 
 
