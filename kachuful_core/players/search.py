@@ -64,6 +64,7 @@ from .heuristic import (
     _one_card_chance,
     _shift,
     _Table,
+    _trick_winner,
 )
 
 if TYPE_CHECKING:
@@ -73,8 +74,7 @@ FULL = (1 << 52) - 1
 TAU = 1.5  # temperature of the bidder model, in points
 BID_CANDIDATES = 5  # bids searched (the heuristic's best by expected score)
 PRIOR_WEIGHT = 3.0  # rollouts' worth of the heuristic's estimate of a bid
-CARD_BUDGET = 48_000  # card plays of rollouts per card decision
-BID_BUDGET = 42_000  # card plays of rollouts per bid decision
+BID_BUDGET = 42_000  # card plays of rollouts per bid decision (one-card deals)
 MIN_SAMPLES = 12
 MAX_SAMPLES = 180
 OVERSAMPLE = 3  # candidate deals per kept deal
@@ -292,7 +292,7 @@ class SearchPlayer:
             return given
         if fast:
             return FAST_CARD_BUDGET if card else FAST_BID_BUDGET
-        return CARD_BUDGET if card else BID_BUDGET
+        return BID_BUDGET  # the Python path: bids on one-card deals only
 
     def _rng(self, view: SeatView) -> random.Random:
         key = (
@@ -650,84 +650,47 @@ class SearchPlayer:
         trump = sit.trump
         trick = view.current_trick
         tmask = SUIT_MASKS[trump] if trump >= 0 else 0
-        best, best_seat = -1, -1
-        if trick:
-            best_seat, best = trick[0]
-            for seat, card in trick[1:]:
-                if (card // 13 == best // 13 and card > best) or (
-                    card // 13 == trump and best // 13 != trump
-                ):
-                    best_seat, best = seat, card
-        led0 = trick[0][1] // 13 if trick else -1
-        nxt = (me + 1) % n
+        best_seat, best = _trick_winner(trick, view.trump) if trick else (-1, -1)
         in_trick = len(trick)
         seen0 = sit.seen
         h = view.hand_size
         from . import _fast  # numba loads with the first search, not with the engine
 
         tabs = _fast.suit_tables(n, h)
-        if tabs is not None:
-            score = _fast.score_matrix(rules.score, h)
-            scores = _fast.floats([rules.score(bid, won + t, blind) for t in range(left + 1)])
-            fneed = _fast.ints(need0)
-            led_mask = SUIT_MASKS[led0] if trick else 0
+        if tabs is None:
+            # The distilled table has every hand of two cards or more, and a one-card hand
+            # leaves no choice (returned above): not reached.
+            return self.heuristic.choose_card(view)
+        score = _fast.score_matrix(rules.score, h)
+        scores = _fast.floats([rules.score(bid, won + t, blind) for t in range(left + 1)])
+        fneed = _fast.ints(need0)
+        led_mask = SUIT_MASKS[trick[0][1] // 13] if trick else 0
 
-            def run(deals: _fast.Arr, start: int, stop: int, cs: _fast.Arr, out: _fast.Arr) -> None:
-                _fast.eval_cards(
-                    deals,
-                    start,
-                    stop,
-                    cs,
-                    out,
-                    fneed,
-                    me,
-                    n,
-                    tmask,
-                    in_trick,
-                    led_mask,
-                    best,
-                    best_seat,
-                    seen0,
-                    scores,
-                )
-
-            return self._race_fast(
-                cands,
-                n * left * LOOK_COST,
-                self._budget(self.card_budget, True, True),
-                self._sampler(sit, rng, tabs, score),
-                run,
-                lambda c: 0.0,
-                lambda c: c % 13,
+        def run(deals: _fast.Arr, start: int, stop: int, cs: _fast.Arr, out: _fast.Arr) -> None:
+            _fast.eval_cards(
+                deals,
+                start,
+                stop,
+                cs,
+                out,
+                fneed,
+                me,
+                n,
+                tmask,
+                in_trick,
+                led_mask,
+                best,
+                best_seat,
+                seen0,
+                scores,
             )
 
-        def evaluate(hands: list[int], c: int) -> float:
-            hs = hands.copy()
-            hs[me] ^= 1 << c
-            need = need0.copy()
-            seen = seen0 | (1 << c)
-            if in_trick == 0:
-                b, bs, led = c, me, c // 13
-            else:
-                b, bs, led = best, best_seat, led0
-                cm = SUIT_MASKS[c // 13]
-                bm = SUIT_MASKS[b // 13]
-                if (cm == bm and c > b) or (cm == tmask and bm != tmask):
-                    b, bs = c, me
-            if in_trick + 1 == n:
-                need[bs] -= 1
-                got = 1 if bs == me else 0
-                got += playout(hs, need, trump, n, bs, 0, -1, -1, -1, seen, me)
-            else:
-                got = playout(hs, need, trump, n, nxt, in_trick + 1, led, b, bs, seen, me)
-            return float(rules.score(bid, won + got, blind))
-
-        return self._race(
+        return self._race_fast(
             cands,
-            n * left,
-            self._budget(self.card_budget, False, True),
-            lambda m: self._deals(sit, rng, m),
-            evaluate,
+            n * left * LOOK_COST,
+            self._budget(self.card_budget, True, True),
+            self._sampler(sit, rng, tabs, score),
+            run,
             lambda c: 0.0,
             lambda c: c % 13,
         )

@@ -283,3 +283,14 @@ def test_compiled_search_decides_as_interpreted() -> None:
         [sys.executable, "-c", INTERPRETED], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout == compiled
+
+
+def test_the_distilled_table_covers_every_hand_with_a_choice_of_card() -> None:
+    # The search's card decisions run compiled only (a one-card hand has no choice), so the
+    # distilled table must hold every hand size of two cards or more at every table size.
+    from kachuful_core.players import _fast
+    from kachuful_core.rules import MAX_PLAYERS, MIN_PLAYERS
+
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        for h in range(2, 52 // n + 1):
+            assert _fast.suit_tables(n, h) is not None, (n, h)
