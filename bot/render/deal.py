@@ -103,8 +103,11 @@ def _turn_text(row: GameRow, game: Game, turn: Turn | None, verb: str) -> str:
     return f"▶ {seat_name(entry)} to {verb}{countdown(turn.deadline)}"
 
 
-def bidding(row: GameRow, game: Game, index: int, turn: Turn | None) -> MessageSpec:
-    """The deal's bidding message: live while bids come in, then the bids as they stand."""
+def bidding(
+    row: GameRow, game: Game, index: int, turn: Turn | None, tricks: Sequence[str] = ()
+) -> MessageSpec:
+    """The deal's bidding message: live while bids come in, then the bids as they stand;
+    ``tricks`` (compact mode) follow the bids in the description."""
     log = game.deals[index]
     size = game.rules.hand_sizes[index]
     lines = []
@@ -117,7 +120,13 @@ def bidding(row: GameRow, game: Game, index: int, turn: Turn | None) -> MessageS
     live = turn is not None and game.deal_index == index and game.phase is Phase.BIDDING
     if live and game.forbidden_bid is not None:
         total += f"\nThe dealer, {name_of(row, log.dealer)}, may not bid {game.forbidden_bid}."
-    embed.add_field(name="Bids", value=total, inline=False)
+    if tricks:
+        # Fields come after the description: the bids' total goes in it, so that the message
+        # reads seats, bids, then the tricks in order.
+        body = "\n".join(lines) + f"\n**Bids:** {total}\n\n" + "\n".join(tricks)
+        embed.description = clip(body, 4096)
+    else:
+        embed.add_field(name="Bids", value=total, inline=False)
     if log.turned is not None:
         embed.add_field(name="Turned card", value=f"`{label(log.turned)}`", inline=True)
     elif game.rules.trump == "turned" and log.hands:
@@ -177,8 +186,6 @@ def trick(row: GameRow, game: Game, index: int, number: int, turn: Turn | None) 
 
 def compact(row: GameRow, game: Game, index: int, turn: Turn | None) -> MessageSpec:
     """Compact mode: the whole deal in one message, bids first, then a line per trick."""
-    spec = bidding(row, game, index, turn if game.phase is Phase.BIDDING else None)
-    embed = spec.embeds[0]
     log = game.deals[index]
     playing = game.deal_index == index and game.phase is Phase.PLAYING
     lines = []
@@ -187,14 +194,8 @@ def compact(row: GameRow, game: Game, index: int, turn: Turn | None) -> MessageS
     if playing and len(log.tricks) == len(log.trick_winners):
         # The next trick has no card yet: say who leads it.
         lines.append(trick_lines(row, game, index, len(log.tricks), turn))
-    if lines:
-        # Fields come after the description: the bids' total moves up from its field, so that
-        # the message reads seats, bids, then the tricks in order.
-        at = next(i for i, field in enumerate(embed.fields) if field.name == "Bids")
-        total = embed.fields[at].value
-        embed.remove_field(at)
-        seats = embed.description or ""
-        embed.description = clip(f"{seats}\n**Bids:** {total}\n\n" + "\n".join(lines), 4096)
+    spec = bidding(row, game, index, turn if game.phase is Phase.BIDDING else None, lines)
+    embed = spec.embeds[0]
     content = spec.content if game.phase is Phase.BIDDING and game.deal_index == index else None
     if content is None and playing and not lines:
         content = _turn_text(row, game, turn, "lead") or None
