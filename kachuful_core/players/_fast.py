@@ -24,7 +24,17 @@ from numba import njit, types
 from numba.extending import intrinsic, overload
 
 from ._bid_table import TABLE
-from .heuristic import PRESSURE, PRESSURE_CLIP
+from .heuristic import (
+    FUTURE_INTENT_FLOOR,
+    GUARD,
+    INTENT_MADE,
+    INTENT_NEED,
+    INTENT_OVER,
+    PRESSURE,
+    PRESSURE_CLIP,
+    RUFF_FUTURE,
+    RUFF_NOW,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 Arr = Any  # a NumPy array (numba's signatures, not mypy's, type these)
@@ -728,3 +738,361 @@ def eval_bids(
                 total += bj
             got = playout_look(hs, need, tmask, n, leader, 0, 0, -1, -1, seen, me, scratch)
             totals[i] += score[b, got]
+
+
+# ---- inference from the other seats' plays -------------------------------------------------
+# The heuristic's card rule, compiled: the likelihood of a sampled deal given what the other
+# seats played (they are modelled as HeuristicPlayers, whose choices the rule matches).
+
+
+@_jit
+def _binom_cdf(k: int, m: int, p: float) -> float:
+    if k < 0:
+        return 0.0
+    if k >= m or p <= 0.0:
+        return 1.0
+    if p >= 1.0:
+        return 0.0
+    q = 1.0 - p
+    term = q**m
+    total = term
+    ratio = p / q
+    for i in range(k):
+        term *= (m - i) / (i + 1) * ratio
+        total += term
+    return total if total < 1.0 else 1.0
+
+
+@_jit
+def _top_chance(higher: int, q: float, guards: int) -> float:
+    """Sum over k <= guards of P(k of the ``higher`` cards are held against us) GUARD**k."""
+    if higher == 0 or q <= 0.0:
+        return 1.0
+    if q >= 1.0:
+        return GUARD**higher if guards >= higher else 0.0
+    qq = 1.0 - q
+    term = qq**higher
+    total = term
+    ratio = q / qq
+    absorb = 1.0
+    top = guards if guards < higher else higher
+    for i in range(top):
+        term *= (higher - i) / (i + 1) * ratio
+        absorb *= GUARD
+        total += term * absorb
+    return total
+
+
+@_jit
+def model_card(
+    h: int,
+    me: int,
+    n: int,
+    hands: Arr,
+    need: Arr,
+    void: Arr,
+    tmask: int,
+    seen: int,
+    in_trick: int,
+    led_mask: int,
+    best: int,
+    w: Arr,
+) -> int:
+    """The card a bid-seeking player plays, :class:`.heuristic.HeuristicPlayer`'s card rule
+    on what the seat knows (its hand, the cards seen, the seats' counts, needs and shown
+    voids): the legal card with the best chance that this trick plus the rest of the hand
+    make exactly the tricks still needed. ``w``: at least 128 floats of working space."""
+    fol = h & led_mask if in_trick else 0
+    legal = fol if fol else h
+    left = popcount(h)
+    nd = need[me]
+    if nd < 0 or nd > left:
+        return rank_high(legal, 0)
+    if not legal & (legal - 1):
+        return low_card(legal)
+    unseen = FULL & ~(seen | h)
+    trump = -1
+    for s in range(4):
+        if SUIT[s] == tmask:
+            trump = s
+    # w[0:52]: each own card's chance of a trick later; w[52:68]: a count distribution;
+    # w[68 + 4k + s]: seat me + k's chance of holding a given unseen card of suit s;
+    # w[100 + k]: its wish to take tricks; w[108 + k]: its chance of holding a trump.
+    s_un0 = popcount(unseen & SUIT[0])
+    s_un1 = popcount(unseen & SUIT[1])
+    s_un2 = popcount(unseen & SUIT[2])
+    s_un3 = popcount(unseen & SUIT[3])
+    t_un = popcount(unseen & tmask)
+    suit_held0 = 0.0
+    suit_held1 = 0.0
+    suit_held2 = 0.0
+    suit_held3 = 0.0
+    for k in range(1, n):
+        j = me + k if me + k < n else me + k - n
+        cards = popcount(hands[j])
+        vj = void[j]
+        pool = 0
+        if not vj & SUIT[0]:
+            pool += s_un0
+        if not vj & SUIT[1]:
+            pool += s_un1
+        if not vj & SUIT[2]:
+            pool += s_un2
+        if not vj & SUIT[3]:
+            pool += s_un3
+        share = min(cards / pool, 1.0) if cards > 0 and pool > 0 else 0.0
+        for s in range(4):
+            w[68 + 4 * k + s] = 0.0 if vj & SUIT[s] else share
+        suit_held0 += w[68 + 4 * k] * s_un0
+        suit_held1 += w[69 + 4 * k] * s_un1
+        suit_held2 += w[70 + 4 * k] * s_un2
+        suit_held3 += w[71 + 4 * k] * s_un3
+        nj = need[j]
+        w[100 + k] = INTENT_NEED if nj > 0 else (INTENT_MADE if nj == 0 else INTENT_OVER)
+        w[108 + k] = 1.0 - (1.0 - w[68 + 4 * k + trump]) ** t_un if trump >= 0 else 0.0
+    held_total = suit_held0 + suit_held1 + suit_held2 + suit_held3
+    if held_total <= 0.0:
+        held_total = 1.0
+    leading = in_trick == 0
+    my_lead = 1.0 if leading else 1.0 - (1.0 - 1.0 / n) ** (left - 1)
+    others_leads = (left - 1) * (n - 1) / n + (0.0 if leading else 1.0)
+    # ---- each own card's chance of a trick later (the heuristic's future())
+    for s in range(4):
+        mine = h & SUIT[s]
+        if not mine:
+            continue
+        s_un = popcount(unseen & SUIT[s])
+        side = tmask != 0 and s != trump
+        if s == trump:
+            access_top = 1.0
+            access_len = 1.0
+        else:
+            held_s = (
+                suit_held0
+                if s == 0
+                else suit_held1
+                if s == 1
+                else suit_held2
+                if s == 2
+                else suit_held3
+            )
+            others_lead = 1.0 - (1.0 - held_s / held_total) ** others_leads
+            access_top = 1.0 - (1.0 - my_lead) * (1.0 - others_lead)
+            access_len = my_lead
+        q = 0.0
+        for k in range(1, n):
+            fi = w[100 + k] if w[100 + k] > FUTURE_INTENT_FLOOR else FUTURE_INTENT_FLOOR
+            q += w[68 + 4 * k + s] * fi
+        if q > 1.0:
+            q = 1.0
+        length = popcount(mine)
+        i = 0
+        m = mine
+        while m:
+            c = bit_length(m) - 1
+            m ^= 1 << c
+            higher = popcount(unseen & SUIT[s] & ~((2 << c) - 1))
+            top = _top_chance(higher, q, length - 1 - i) * access_top
+            by_length = access_len
+            kept = 1.0
+            for k in range(1, n):
+                out_by_then = _binom_cdf(i, s_un, w[68 + 4 * k + s])
+                by_length *= out_by_then
+                if side:
+                    risk = out_by_then * w[108 + k] * RUFF_FUTURE
+                    kept *= 1.0 - risk if risk < 1.0 else 0.0
+            w[c] = (top if top > by_length else by_length) * kept
+            i += 1
+    # low trumps ruff the side suits the hand is short in (the heuristic's _add_ruffs)
+    if trump >= 0 and h & tmask and held_total > 0.0:
+        led_by_others = left * (n - 1) / n
+        budget = 0.0
+        for s in range(4):
+            if s != trump:
+                held_s = (
+                    suit_held0
+                    if s == 0
+                    else suit_held1
+                    if s == 1
+                    else suit_held2
+                    if s == 2
+                    else suit_held3
+                )
+                short = led_by_others * held_s / held_total - popcount(h & SUIT[s])
+                if short > 0.0:
+                    budget += short
+        m = h & tmask
+        while m and budget > 0.0:
+            # the trumps by their chance so far, the least first
+            c = -1
+            r = m
+            while r:
+                x = low_card(r)
+                r ^= 1 << x
+                if c < 0 or w[x] < w[c]:
+                    c = x
+            m ^= 1 << c
+            higher = popcount(unseen & tmask & ~((2 << c) - 1))
+            stands = 1.0
+            for k in range(1, n):
+                j = me + k if me + k < n else me + k - n
+                out_of_suit = 0.75 ** max(popcount(hands[j]) - 1, 0)
+                has_higher = 1.0 - (1.0 - w[68 + 4 * k + trump]) ** higher
+                fi = w[100 + k] if w[100 + k] > FUTURE_INTENT_FLOOR else FUTURE_INTENT_FLOOR
+                stands *= 1.0 - out_of_suit * has_higher * fi
+            ruff = (budget if budget < 1.0 else 1.0) * stands
+            if ruff > w[c]:
+                w[c] = ruff
+            budget -= 1.0
+    # a suit's chances fall with rank (the heuristic's _rank_order)
+    for s in range(4):
+        m = h & SUIT[s]
+        while m & (m - 1):
+            c = bit_length(m) - 1
+            m ^= 1 << c
+            lower = m
+            while lower:
+                d = bit_length(lower) - 1
+                lower ^= 1 << d
+                if w[d] > w[c]:
+                    x = w[c]
+                    w[c] = w[d]
+                    w[d] = x
+    # ---- the current trick (the heuristic's now()) and the choice
+    after = n - 1 - in_trick
+    best_card = -1
+    best_chance = -1.0
+    m = legal
+    while m:
+        c = low_card(m)
+        m ^= 1 << c
+        suit = c // 13
+        cm = SUIT[suit]
+        if in_trick:
+            bm = SUIT[best // 13]
+            beats = (cm == bm and c > best) or (cm == tmask and bm != tmask)
+            lead_mask = led_mask
+        else:
+            beats = True
+            lead_mask = cm
+        if not beats:
+            now = 0.0
+        elif after == 0:
+            now = 1.0
+        else:
+            higher = popcount(unseen & cm & ~((2 << c) - 1))
+            s_led = popcount(unseen & lead_mask)
+            led_s = 0
+            for s in range(4):
+                if SUIT[s] == lead_mask:
+                    led_s = s
+            keep = 1.0
+            for k in range(1, after + 1):
+                pj = w[68 + 4 * k + led_s]
+                if cm == lead_mask:
+                    beat = 1.0 - (1.0 - pj) ** higher
+                    if trump >= 0 and lead_mask != tmask:
+                        beat += (1.0 - pj) ** s_led * w[108 + k] * RUFF_NOW
+                else:
+                    beat = (1.0 - pj) ** s_led * (1.0 - (1.0 - w[68 + 4 * k + trump]) ** higher)
+                beat *= w[100 + k]
+                keep *= 1.0 - beat if beat < 1.0 else 0.0
+            now = keep
+        if nd == 0:
+            chance = 1.0 - now
+            r = h ^ (1 << c)
+            while r:
+                x = low_card(r)
+                r ^= 1 << x
+                chance *= 1.0 - w[x]
+        else:
+            for t in range(nd + 2):
+                w[52 + t] = 0.0
+            w[52] = 1.0
+            top = 0
+            r = h ^ (1 << c)
+            while r:
+                x = low_card(r)
+                r ^= 1 << x
+                px = w[x]
+                qx = 1.0 - px
+                if top <= nd:
+                    top += 1
+                if top == nd + 1:
+                    w[52 + nd + 1] += w[52 + nd] * px
+                    start = nd
+                else:
+                    start = top
+                for t in range(start, 0, -1):
+                    w[52 + t] = w[52 + t] * qx + w[52 + t - 1] * px
+                w[52] *= qx
+            chance = now * w[52 + nd - 1] + (1.0 - now) * w[52 + nd]
+        if chance > best_chance + 1e-9 or (chance > best_chance - 1e-9 and c % 13 < best_card % 13):
+            best_chance = max(chance, best_chance)
+            best_card = c
+    return best_card
+
+
+@_jit
+def play_weights(
+    deals: Arr,
+    plays: Arr,
+    later: Arr,
+    counts: Arr,
+    needs: Arr,
+    voids: Arr,
+    tmask: int,
+    n: int,
+    eps: float,
+) -> Arr:
+    """Each deal's weight by the plays the other seats made: ``eps`` for every play of
+    ``plays`` (seat, cards seen, trick position, led suit mask, winning card, card played)
+    that :func:`model_card` would not have made from the hand the deal gives that seat then
+    (its cards now plus ``later``, those it played from that play on), given the seats'
+    ``counts`` (as masks of that many bits), ``needs`` and shown ``voids`` at that time."""
+    w = np.zeros(128)
+    out = np.ones(deals.shape[0])
+    for d in range(deals.shape[0]):
+        p = 1.0
+        for r in range(plays.shape[0]):
+            j = plays[r, 0]
+            card = model_card(
+                deals[d, j] | later[r],
+                j,
+                n,
+                counts[r],
+                needs[r],
+                voids[r],
+                tmask,
+                plays[r, 1],
+                plays[r, 2],
+                plays[r, 3],
+                plays[r, 4],
+                w,
+            )
+            if card != plays[r, 5]:
+                p *= eps
+        out[d] = p
+    return out
+
+
+@_jit
+def resample(deals: Arr, weights: Arr, wanted: int, u0: float) -> Arr:
+    """``wanted`` rows of ``deals`` drawn in proportion to ``weights`` (systematic resampling
+    from the offset ``u0`` in [0, 1))."""
+    out = np.empty((wanted, deals.shape[1]), dtype=np.int64)
+    total = weights.sum()
+    step = total / wanted
+    u = u0 * step
+    acc = 0.0
+    k = 0
+    for i in range(deals.shape[0]):
+        acc += weights[i]
+        while u < acc and k < wanted:
+            out[k] = deals[i]
+            u += step
+            k += 1
+    while k < wanted:
+        out[k] = deals[deals.shape[0] - 1]
+        k += 1
+    return out

@@ -47,7 +47,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..cards import BITS, SUIT_MASKS, Card, cards_of
 from ..game import Phase
@@ -87,6 +87,19 @@ FAST_CARD_BUDGET = 2_400_000
 FAST_BID_BUDGET = 2_000_000
 FAST_MAX_SAMPLES = 4_000
 FAST_DEAL_COST = 12 * OVERSAMPLE
+# Inference from the plays: candidate deals per kept deal, and the weight of a deal for each
+# play of another seat that the heuristic's card rule would not have made from it.
+PLAY_OVERSAMPLE = 4
+PLAY_EPS = 0.05
+MODEL_COST = 18  # one call of the heuristic's compiled card rule, in rollout card plays
+
+
+class _Sampler(NamedTuple):
+    """Draws an array of deals (a row per deal); ``cost``: what a kept deal costs beyond
+    ``FAST_DEAL_COST``, in rollout card plays."""
+
+    draw: Callable[[int], _fast.Arr]
+    cost: int
 
 
 def playout(
@@ -431,13 +444,15 @@ class SearchPlayer:
                 alive = alive[: (len(alive) + 1) // 2]
         return alive[0]
 
-    def _plan(self, k: int, cost: int, budget: int, fast: bool) -> list[int]:
+    def _plan(
+        self, k: int, cost: int, budget: int, fast: bool, extra_deal_cost: int = 0
+    ) -> list[int]:
         """Sampled deals per round of successive halving for ``k`` candidates."""
         rounds = max(1, math.ceil(math.log2(k)))
         top = self.max_samples
         if top is None:
             top = FAST_MAX_SAMPLES if fast else MAX_SAMPLES
-        deal_cost = FAST_DEAL_COST if fast else DEAL_COST
+        deal_cost = (FAST_DEAL_COST if fast else DEAL_COST) + extra_deal_cost
         plan = []
         for _ in range(rounds):
             m = budget // (rounds * (k * max(1, cost) + deal_cost))
@@ -450,7 +465,7 @@ class SearchPlayer:
         cands: list[int],
         cost: int,
         budget: int,
-        deals: Callable[[int], _fast.Arr],
+        deals: _Sampler,
         run: Callable[[_fast.Arr, int, int, _fast.Arr, _fast.Arr], None],
         bonus: Callable[[int], float],
         tiebreak: Callable[[int], int],
@@ -459,8 +474,8 @@ class SearchPlayer:
         ``run(deals, start, stop, candidates, totals)`` adds each candidate's scores."""
         from . import _fast
 
-        plan = self._plan(len(cands), cost, budget, True)
-        dealt = deals(sum(plan))
+        plan = self._plan(len(cands), cost, budget, True, deals.cost)
+        dealt = deals.draw(sum(plan))
         alive = list(cands)
         totals = dict.fromkeys(cands, 0.0)
         start = 0
@@ -477,8 +492,9 @@ class SearchPlayer:
 
     def _sampler(
         self, sit: _Situation, rng: random.Random, tabs: _fast.Arr, score: _fast.Arr
-    ) -> Callable[[int], _fast.Arr]:
-        """The compiled :meth:`_deals`: ``wanted`` -> an array of deals (a row per deal)."""
+    ) -> _Sampler:
+        """The compiled :meth:`_deals`: ``wanted`` -> an array of deals (a row per deal),
+        weighed also by the other seats' plays (:func:`_play_record`) once there are any."""
         from . import _fast
 
         n = sit.n
@@ -526,7 +542,20 @@ class SearchPlayer:
                 TAU,
             )
 
-        return deals
+        record = _play_record(sit)
+        if record is None:
+            return _Sampler(deals, 0)
+        plays, later, counts, needs, voids = record
+        tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
+
+        def weighed(wanted: int) -> _fast.Arr:
+            # Drawn from the bids and voids, then kept in proportion to how well each deal
+            # explains the cards the other seats played.
+            pool = deals(wanted * PLAY_OVERSAMPLE)
+            w = _fast.play_weights(pool, plays, later, counts, needs, voids, tmask, n, PLAY_EPS)
+            return _fast.resample(pool, w, wanted, rng.random())
+
+        return _Sampler(weighed, PLAY_OVERSAMPLE * (FAST_DEAL_COST + len(later) * MODEL_COST))
 
     # ---- bidding ------------------------------------------------------------------------------
 
@@ -712,6 +741,64 @@ class SearchPlayer:
             out.append(c)
             prev = c
         return out
+
+
+def _play_record(sit: _Situation) -> tuple[_fast.Arr, ...] | None:
+    """The other seats' plays so far, as :func:`._fast.play_weights` reads them: per play the
+    seat, the cards seen then, its place in the trick, the led suit's mask, the card winning
+    the trick so far and the card played; the cards that seat played from then on; and the
+    seats' counts (as masks of that many bits), needs and shown voids then. None: no plays."""
+    from . import _fast
+
+    v = sit.view
+    n = sit.n
+    trump = sit.trump
+    tricks = [*v.completed_tricks, v.current_trick] if v.current_trick else [*v.completed_tricks]
+    seen = 0 if v.turned is None else 1 << v.turned
+    for card in v.visible_cards.values():
+        seen |= 1 << card
+    won = [0] * n
+    played = [0] * n
+    void = [0] * n
+    rows: list[list[int]] = []
+    counts: list[list[int]] = []
+    needs: list[list[int]] = []
+    voids: list[list[int]] = []
+    for trick in tricks:
+        led = trick[0][1] // 13
+        best, best_seat = -1, -1
+        for i, (seat, card) in enumerate(trick):
+            if seat != sit.me:
+                rows.append([seat, seen, i, SUIT_MASKS[led] if i else 0, best, card])
+                counts.append([(1 << (v.hand_size - played[s])) - 1 for s in range(n)])
+                needs.append([(v.bids[s] or 0) - won[s] for s in range(n)])
+                voids.append(void.copy())
+            if i == 0 or _beats(card, best, trump):
+                best, best_seat = card, seat
+            seen |= 1 << card
+            played[seat] += 1
+            if card // 13 != led:
+                void[seat] |= SUIT_MASKS[led]
+        if len(trick) == n:
+            won[best_seat] += 1
+    if not rows:
+        return None
+    order = [(seat, card) for trick in tricks for seat, card in trick]
+    later = []
+    for k, (seat, _) in enumerate(order):
+        if seat != sit.me:
+            later.append(sum(1 << c for s, c in order[k:] if s == seat))
+    return (
+        _fast.ints(rows, 6),
+        _fast.ints(later),
+        _fast.ints(counts, n),
+        _fast.ints(needs, n),
+        _fast.ints(voids, n),
+    )
+
+
+def _beats(card: int, best: int, trump: int) -> bool:
+    return (card // 13 == best // 13 and card > best) or (card // 13 == trump != best // 13)
 
 
 def _table_mean(n: int, h: int, trump: int, lead: bool, dealt: int) -> tuple[float, float] | None:

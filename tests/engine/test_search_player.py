@@ -294,3 +294,50 @@ def test_the_distilled_table_covers_every_hand_with_a_choice_of_card() -> None:
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         for h in range(2, 52 // n + 1):
             assert _fast.suit_tables(n, h) is not None, (n, h)
+
+
+def _plays_weight(game: Game, seat: int, hands: list[int]) -> float:
+    """The weight :func:`_fast.play_weights` gives ``hands`` (a deal of the cards still held)
+    by the plays the other seats made so far, as ``seat`` sees them."""
+    from kachuful_core.cards import SUIT_MASKS
+    from kachuful_core.players import _fast, search
+
+    sit = search._Situation(game.view(seat))
+    record = search._play_record(sit)
+    assert record is not None
+    tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
+    deals = _fast.ints([hands], sit.n)
+    return float(_fast.play_weights(deals, *record, tmask, sit.n, 0.05)[0])
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_real_deal_explains_every_play_of_heuristic_seats(players: int) -> None:
+    # The search weighs a sampled deal by the other seats' plays under the heuristic's card
+    # rule: the real hands of heuristic players must explain every card they played, and a
+    # deal that moves a card away from where it was needed must explain fewer.
+    heuristic = HeuristicPlayer(0)
+    checked = contradicted = 0
+    for seed in range(3):
+        game = Game.new(Rules(players=players, max_hand=7), seed)
+        while game.phase is not Phase.FINISHED:
+            seat = game.turn
+            assert seat is not None
+            view = game.view(seat)
+            if game.phase is Phase.PLAYING and view.completed_tricks:
+                real = [_hand_bits(game.view(j).hand) for j in range(players)]
+                assert _plays_weight(game, seat, real) == 1.0
+                checked += 1
+                a, b = [j for j in range(players) if j != seat][:2]
+                if real[a] and real[b]:
+                    ca, cb = real[a] & -real[a], real[b] & -real[b]
+                    swapped = real.copy()
+                    swapped[a] ^= ca | cb
+                    swapped[b] ^= ca | cb
+                    contradicted += _plays_weight(game, seat, swapped) < 1.0
+            act(game, seat, heuristic)
+    assert checked > 100
+    assert contradicted > 0
+
+
+def _hand_bits(hand: tuple[int, ...] | None) -> int:
+    return sum(1 << c for c in hand or ())
