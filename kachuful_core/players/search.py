@@ -9,7 +9,10 @@ Every decision, from the seat's view only:
   modelled as a near-rational bidder that picks a bid with probability proportional to
   ``exp(EV / TAU)``, EV being the expected score of that bid under :class:`HeuristicPlayer`'s
   trick model for the hand it was dealt in the sample (its cards now plus those it played).
-  The deals kept for the search are drawn from the candidates by those weights.
+  The deals kept for the search are drawn from the candidates by those weights. Once the
+  other seats have played, four times as many deals are drawn and weighed again by their
+  plays: a deal counts 0.05 as much for every card a seat played that the heuristic's card
+  rule (compiled in :mod:`._fast`) would not have played from the hand the deal gives it.
 * **Rollouts.** Each kept deal is played to the end by a fast bit-set policy for every seat:
   a seat short of its bid wins tricks as cheaply as it can and leads its sure winners; a seat
   that has made it ducks with its highest losing card and sheds dangerous cards when void; a
