@@ -264,6 +264,34 @@ def _policy(
 
 
 @_jit
+def _choose(
+    hands: Arr,
+    need: Arr,
+    void: Arr,
+    tmask: int,
+    seen: int,
+    n: int,
+    turn: int,
+    me: int,
+    in_trick: int,
+    led_mask: int,
+    best: int,
+    until: int,
+    w: Arr,
+) -> int:
+    """``turn``'s card in a rollout: :func:`model_card` for the other seats while fewer than
+    ``until`` cards are seen (``void`` then marks the suits a seat shows void in), else the
+    policy."""
+    h = hands[turn]
+    if turn == me or popcount(seen) >= until:
+        return _policy(h, need[turn], tmask, seen, n, in_trick, led_mask, best)
+    card = model_card(h, turn, n, hands, need, void, tmask, seen, in_trick, led_mask, best, w)
+    if in_trick and not SUIT[card // 13] & led_mask:
+        void[turn] |= led_mask
+    return card
+
+
+@_jit
 def _play(
     hands: Arr,
     need: Arr,
@@ -313,13 +341,20 @@ def playout(
     best_seat: int,
     seen: int,
     me: int,
+    void: Arr,
+    until: int,
+    w: Arr,
 ) -> int:
-    """The tricks ``me`` takes from here to the end of the deal (``hands``, ``need`` are
-    changed in place): every seat plays :func:`lead` or :func:`follow` for what it still
-    needs (its bid less its tricks)."""
+    """The tricks ``me`` takes from here to the end of the deal (``hands``, ``need`` and
+    ``void``, the suits each seat has shown void in, are changed in place): every seat plays
+    :func:`lead` or :func:`follow` for what it still needs (its bid less its tricks), but
+    while fewer than ``until`` cards are seen the other seats play :func:`model_card`
+    (``w``: its working space)."""
     mine = 0
     while hands[turn]:
-        card = _policy(hands[turn], need[turn], tmask, seen, n, in_trick, led_mask, best)
+        card = _choose(
+            hands, need, void, tmask, seen, n, turn, me, in_trick, led_mask, best, until, w
+        )
         turn, in_trick, led_mask, best, best_seat, seen = _play(
             hands, need, tmask, n, turn, in_trick, led_mask, best, best_seat, seen, card
         )
@@ -342,15 +377,21 @@ def playout_look(
     seen: int,
     me: int,
     scratch: Arr,
+    void: Arr,
+    until: int,
+    w: Arr,
 ) -> int:
     """:func:`playout`, but at each of ``me``'s turns each legal card is tried by a policy
     playout on this deal and the first that lands the bid exactly is played (the policy's
-    own card first). ``scratch``: 2 x n int64 of working space."""
+    own card first; those playouts are the policy's alone). ``scratch``: 3 x n int64 of
+    working space."""
     mine = 0
     while hands[turn]:
         h = hands[turn]
         nd = need[turn]
-        card = _policy(h, nd, tmask, seen, n, in_trick, led_mask, best)
+        card = _choose(
+            hands, need, void, tmask, seen, n, turn, me, in_trick, led_mask, best, until, w
+        )
         if turn == me and nd >= 0 and popcount(h) > 1:
             m = (h & led_mask if in_trick else h) or h  # the legal cards
             c = card
@@ -368,6 +409,7 @@ def playout_look(
                 me,
                 c,
                 scratch,
+                w,
             ):
                 m &= ~(1 << c)
                 if not m:
@@ -398,6 +440,7 @@ def _lands(
     me: int,
     card: int,
     scratch: Arr,
+    w: Arr,
 ) -> bool:
     """Whether ``turn`` playing ``card`` now, then the policy for everyone, ends with its
     bid made exactly."""
@@ -409,7 +452,7 @@ def _lands(
     nxt, in_trick, led_mask, best, best_seat, seen = _play(
         hs, nd, tmask, n, turn, in_trick, led_mask, best, best_seat, seen, card
     )
-    playout(hs, nd, tmask, n, nxt, in_trick, led_mask, best, best_seat, seen, me)
+    playout(hs, nd, tmask, n, nxt, in_trick, led_mask, best, best_seat, seen, me, scratch[2], 0, w)
     return bool(nd[turn] == 0)
 
 
@@ -651,8 +694,7 @@ def sample(
 @_jit
 def eval_cards(
     deals: Arr,
-    start: int,
-    stop: int,
+    mult: Arr,
     cands: Arr,
     totals: Arr,
     need0: Arr,
@@ -665,30 +707,40 @@ def eval_cards(
     best_seat0: int,
     seen0: int,
     scores: Arr,
+    void0: Arr,
+    until: int,
 ) -> None:
-    """Add to ``totals[i]`` the seat's deal score after playing ``cands[i]`` on each deal
-    ``start..stop``; ``scores[t]``: the score for ``t`` more tricks from here."""
+    """Add to ``totals[i]`` the seat's deal score after playing ``cands[i]`` on each deal,
+    ``mult[d]`` times (the deal's copies among the sampled ones); ``scores[t]``: the score
+    for ``t`` more tricks from here. ``void0``: the suits each seat has shown void in; the
+    other seats play :func:`model_card` until ``until`` cards are seen."""
     hs = np.zeros(n, dtype=np.int64)
     need = np.zeros(n, dtype=np.int64)
-    scratch = np.zeros((2, n), dtype=np.int64)
-    for d in range(start, stop):
+    void = np.zeros(n, dtype=np.int64)
+    w = np.zeros(128)
+    scratch = np.zeros((3, n), dtype=np.int64)
+    for d in range(deals.shape[0]):
         for i in range(cands.shape[0]):
             for s in range(n):
                 hs[s] = deals[d, s]
                 need[s] = need0[s]
+                void[s] = void0[s]
+            if in_trick and not SUIT[cands[i] // 13] & led_mask:
+                void[me] |= led_mask
             turn, it, lm, b, bs, seen = _play(
                 hs, need, tmask, n, me, in_trick, led_mask, best0, best_seat0, seen0, cands[i]
             )
             got = 1 if it == 0 and bs == me else 0
-            got += playout_look(hs, need, tmask, n, turn, it, lm, b, bs, seen, me, scratch)
-            totals[i] += scores[got]
+            got += playout_look(
+                hs, need, tmask, n, turn, it, lm, b, bs, seen, me, scratch, void, until, w
+            )
+            totals[i] += mult[d] * scores[got]
 
 
 @_jit
 def eval_bids(
     deals: Arr,
-    start: int,
-    stop: int,
+    mult: Arr,
     cands: Arr,
     totals: Arr,
     bids0: Arr,
@@ -704,22 +756,28 @@ def eval_bids(
     dealer: int,
     tabs: Arr,
     score: Arr,
+    until: int,
 ) -> None:
-    """Add to ``totals[i]`` the seat's deal score for bidding ``cands[i]`` on each deal: the
+    """Add to ``totals[i]`` the seat's deal score for bidding ``cands[i]`` on each deal,
+    ``mult[d]`` times (the deal's copies among the sampled ones): the
     seats after it (``order[pos + 1:]``) bid their best under the bidder model's values, the
-    deal is played out. ``bids0``: the bids made (-1: none yet)."""
+    deal is played out (the other seats by :func:`model_card` until ``until`` cards are
+    seen). ``bids0``: the bids made (-1: none yet)."""
     hs = np.zeros(n, dtype=np.int64)
     need = np.zeros(n, dtype=np.int64)
+    void = np.zeros(n, dtype=np.int64)
+    w = np.zeros(128)
     buf = np.zeros(h + 1)
-    scratch = np.zeros((2, n), dtype=np.int64)
+    scratch = np.zeros((3, n), dtype=np.int64)
     leader = order[0]
-    for d in range(start, stop):
+    for d in range(deals.shape[0]):
         for i in range(cands.shape[0]):
             b = cands[i]
             total = 0
             for s in range(n):
                 need[s] = bids0[s] if bids0[s] >= 0 else 0
                 hs[s] = deals[d, s]
+                void[s] = 0
             need[me] = b
             for q in range(pos + 1):
                 total += need[order[q]]
@@ -736,8 +794,10 @@ def eval_bids(
                         bj = x
                 need[j] = bj
                 total += bj
-            got = playout_look(hs, need, tmask, n, leader, 0, 0, -1, -1, seen, me, scratch)
-            totals[i] += score[b, got]
+            got = playout_look(
+                hs, need, tmask, n, leader, 0, 0, -1, -1, seen, me, scratch, void, until, w
+            )
+            totals[i] += mult[d] * score[b, got]
 
 
 # ---- inference from the other seats' plays -------------------------------------------------
@@ -1033,6 +1093,9 @@ def model_card(
     return best_card
 
 
+PLAY_MISSES = 3
+
+
 @_jit
 def play_weights(
     deals: Arr,
@@ -1049,11 +1112,13 @@ def play_weights(
     ``plays`` (seat, cards seen, trick position, led suit mask, winning card, card played)
     that :func:`model_card` would not have made from the hand the deal gives that seat then
     (its cards now plus ``later``, those it played from that play on), given the seats'
-    ``counts`` (as masks of that many bits), ``needs`` and shown ``voids`` at that time."""
+    ``counts`` (as masks of that many bits), ``needs`` and shown ``voids`` at that time;
+    the misses are counted up to ``PLAY_MISSES``."""
     w = np.zeros(128)
     out = np.ones(deals.shape[0])
     for d in range(deals.shape[0]):
         p = 1.0
+        misses = 0
         for r in range(plays.shape[0]):
             j = plays[r, 0]
             card = model_card(
@@ -1072,6 +1137,9 @@ def play_weights(
             )
             if card != plays[r, 5]:
                 p *= eps
+                misses += 1
+                if misses == PLAY_MISSES:
+                    break  # all but never drawn now: the other plays need not be asked
         out[d] = p
     return out
 

@@ -95,6 +95,9 @@ FAST_DEAL_COST = 12 * OVERSAMPLE
 PLAY_OVERSAMPLE = 4
 PLAY_EPS = 0.05
 MODEL_COST = 18  # one call of the heuristic's compiled card rule, in rollout card plays
+# In the compiled rollouts the other seats play that rule for this many card plays after the
+# decision (3: the rest of the trick at a table of four), the fast policy after.
+OPPONENT_DEPTH = 3
 
 
 class _Sampler(NamedTuple):
@@ -139,6 +142,9 @@ def playout(
             best_seat,
             seen,
             me,
+            _fast.ints([0] * n),
+            0,
+            _fast.floats([0.0] * 128),
         )
     )
 
@@ -469,12 +475,16 @@ class SearchPlayer:
         cost: int,
         budget: int,
         deals: _Sampler,
-        run: Callable[[_fast.Arr, int, int, _fast.Arr, _fast.Arr], None],
+        run: Callable[[_fast.Arr, _fast.Arr, _fast.Arr, _fast.Arr], None],
         bonus: Callable[[int], float],
         tiebreak: Callable[[int], int],
     ) -> int:
         """:meth:`_race` with the deals drawn and played out by the compiled kernels:
-        ``run(deals, start, stop, candidates, totals)`` adds each candidate's scores."""
+        ``run(deals, copies, candidates, totals)`` adds each candidate's scores, ``copies``
+        times a deal: the sampled deals repeat (the deals that best explain the plays are
+        drawn many times), and a rollout's policy is deterministic."""
+        import numpy as np
+
         from . import _fast
 
         plan = self._plan(len(cands), cost, budget, True, deals.cost)
@@ -484,7 +494,8 @@ class SearchPlayer:
         start = 0
         for r, m in enumerate(plan):
             batch = _fast.floats([0.0] * len(alive))
-            run(dealt, start, start + m, _fast.ints(alive), batch)
+            rows, copies = np.unique(dealt[start : start + m], axis=0, return_counts=True)
+            run(rows, copies.astype(np.float64), _fast.ints(alive), batch)
             for c, t in zip(alive, batch.tolist(), strict=True):
                 totals[c] += t
             start += m
@@ -596,11 +607,10 @@ class SearchPlayer:
             order = _fast.ints(sit.order)
             pos = sit.order.index(me)
 
-            def run(deals: _fast.Arr, start: int, stop: int, cs: _fast.Arr, out: _fast.Arr) -> None:
+            def run(deals: _fast.Arr, copies: _fast.Arr, cs: _fast.Arr, out: _fast.Arr) -> None:
                 _fast.eval_bids(
                     deals,
-                    start,
-                    stop,
+                    copies,
                     cs,
                     out,
                     fbids,
@@ -616,11 +626,12 @@ class SearchPlayer:
                     dealer,
                     tabs,
                     score,
+                    seen.bit_count() + OPPONENT_DEPTH,
                 )
 
             return self._race_fast(
                 candidates,
-                n * h * LOOK_COST,
+                n * h * LOOK_COST + _model_charge(n, h),
                 self._budget(self.bid_budget, True, False),
                 self._sampler(sit, rng, tabs, score),
                 run,
@@ -697,12 +708,13 @@ class SearchPlayer:
         scores = _fast.floats([rules.score(bid, won + t, blind) for t in range(left + 1)])
         fneed = _fast.ints(need0)
         led_mask = SUIT_MASKS[trick[0][1] // 13] if trick else 0
+        fvoid = _fast.ints(sit.void)
+        until = seen0.bit_count() + 1 + OPPONENT_DEPTH
 
-        def run(deals: _fast.Arr, start: int, stop: int, cs: _fast.Arr, out: _fast.Arr) -> None:
+        def run(deals: _fast.Arr, copies: _fast.Arr, cs: _fast.Arr, out: _fast.Arr) -> None:
             _fast.eval_cards(
                 deals,
-                start,
-                stop,
+                copies,
                 cs,
                 out,
                 fneed,
@@ -715,11 +727,13 @@ class SearchPlayer:
                 best_seat,
                 seen0,
                 scores,
+                fvoid,
+                until,
             )
 
         return self._race_fast(
             cands,
-            n * left * LOOK_COST,
+            n * left * LOOK_COST + _model_charge(n, left),
             self._budget(self.card_budget, True, True),
             self._sampler(sit, rng, tabs, score),
             run,
@@ -744,6 +758,11 @@ class SearchPlayer:
             out.append(c)
             prev = c
         return out
+
+
+def _model_charge(n: int, left: int) -> int:
+    """What a rollout's plays by the heuristic's card rule add to its cost, in plain plays."""
+    return min(OPPONENT_DEPTH, (n - 1) * left) * MODEL_COST
 
 
 def _play_record(sit: _Situation) -> tuple[_fast.Arr, ...] | None:

@@ -310,7 +310,7 @@ def _plays_weight(game: Game, seat: int, hands: list[int]) -> float:
     return float(_fast.play_weights(deals, *record, tmask, sit.n, 0.05)[0])
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_real_deal_explains_every_play_of_heuristic_seats(players: int) -> None:
     # The search weighs a sampled deal by the other seats' plays under the heuristic's card
     # rule: the real hands of heuristic players must explain every card they played, and a
@@ -341,3 +341,59 @@ def test_the_real_deal_explains_every_play_of_heuristic_seats(players: int) -> N
 
 def _hand_bits(hand: tuple[int, ...] | None) -> int:
     return sum(1 << c for c in hand or ())
+
+
+def test_a_sampled_deal_counted_by_its_copies_scores_as_the_copies_played_out() -> None:
+    # The race plays each distinct sampled deal once and counts it as often as it was drawn
+    # (the deals that best explain the plays are drawn many times): the candidates' totals
+    # must be those of playing every copy out.
+    import numpy as np
+
+    from kachuful_core.cards import SUIT_MASKS
+    from kachuful_core.players import _fast, search
+
+    heuristic = HeuristicPlayer(0)
+    checked = 0
+    for seed in range(4):
+        game = Game.new(Rules(players=4, max_hand=6), seed)
+        while game.phase is not Phase.FINISHED:
+            seat = game.turn
+            assert seat is not None
+            v = game.view(seat)
+            if game.phase is Phase.PLAYING and v.hand is not None and len(v.legal_cards) > 1:
+                sit = search._Situation(v)
+                real = [_hand_bits(game.view(j).hand) for j in range(4)]
+                swapped = real.copy()
+                a, b = [j for j in range(4) if j != seat and real[j]][:2]
+                ca, cb = real[a] & -real[a], real[b] & -real[b]
+                swapped[a] ^= ca | cb
+                swapped[b] ^= ca | cb
+                trick = v.current_trick
+                best_seat, best = search._trick_winner(trick, v.trump) if trick else (-1, -1)
+                tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
+                need = [(x or 0) - w for x, w in zip(v.bids, v.tricks_won, strict=True)]
+                args = (
+                    _fast.ints(need),
+                    seat,
+                    4,
+                    tmask,
+                    len(trick),
+                    SUIT_MASKS[trick[0][1] // 13] if trick else 0,
+                    best,
+                    best_seat,
+                    sit.seen,
+                    _fast.floats([float(10 * t) for t in range(len(v.hand) + 1)]),
+                    _fast.ints(sit.void),
+                    sit.seen.bit_count() + 4,
+                )
+                cands = _fast.ints(list(v.legal_cards))
+                copies = _fast.ints([real, real, swapped, real], 4)
+                each = np.zeros(len(cands))
+                _fast.eval_cards(copies, _fast.floats([1.0] * 4), cands, each, *args)
+                once = np.zeros(len(cands))
+                distinct = _fast.ints([real, swapped], 4)
+                _fast.eval_cards(distinct, _fast.floats([3.0, 1.0]), cands, once, *args)
+                assert once.tolist() == each.tolist()
+                checked += 1
+            act(game, seat, heuristic)
+    assert checked > 50
