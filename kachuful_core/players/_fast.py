@@ -504,6 +504,12 @@ def ints(values: list[int] | list[list[int]], cols: int = 0) -> Arr:
     return out.reshape(len(values), cols) if cols else out
 
 
+def distinct(deals: Arr) -> tuple[Arr, Arr]:
+    """The distinct rows of ``deals``, and how many times each occurs (as floats)."""
+    rows, copies = np.unique(deals, axis=0, return_counts=True)
+    return rows, copies.astype(np.float64)
+
+
 def floats(values: list[float]) -> Arr:
     return np.array(values, dtype=np.float64)
 

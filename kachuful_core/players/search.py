@@ -10,9 +10,11 @@ Every decision, from the seat's view only:
   ``exp(EV / TAU)``, EV being the expected score of that bid under :class:`HeuristicPlayer`'s
   trick model for the hand it was dealt in the sample (its cards now plus those it played).
   The deals kept for the search are drawn from the candidates by those weights. Once the
-  other seats have played, four times as many deals are drawn and weighed again by their
+  other seats have played, eight times as many deals are drawn and weighed again by their
   plays: a deal counts 0.05 as much for every card a seat played that the heuristic's card
-  rule (compiled in :mod:`._fast`) would not have played from the hand the deal gives it.
+  rule (compiled in :mod:`._fast`) would not have played from the hand the deal gives it
+  (counted up to three such cards). The few deals that explain the plays best are drawn many
+  times; each distinct deal is played out once and counted as often as it was drawn.
 * **Rollouts.** Each kept deal is played to the end by a fast bit-set policy for every seat:
   a seat short of its bid wins tricks as cheaply as it can and leads its sure winners; a seat
   that has made it ducks with its highest losing card and sheds dangerous cards when void; a
@@ -21,7 +23,11 @@ Every decision, from the seat's view only:
   compiled path (:mod:`._fast`) this seat looks one card ahead at each of its turns in a
   rollout: it tries its legal cards, the policy's own first, each by a policy playout of the
   sampled deal, and plays the first that lands its bid exactly, so a candidate is judged by
-  how this seat would follow it up rather than by the policy's play alone.
+  how this seat would follow it up rather than by the policy's play alone. For the first
+  ``OPPONENT_DEPTH`` card plays after the decision (the rest of the trick at a table of four)
+  the other seats play the heuristic's card rule instead of the policy, judged from what
+  each of them could know: the policy predicts a heuristic's card barely more than half the
+  time, the rule every time.
 * **Objective.** The seat's own deal score under the table's scoring (``10 + bid`` exact, 0 on
   a miss by default): the card with the best mean score over the kept deals is played (cards
   that are equivalent, with nothing unplayed between them, are tried once).
@@ -92,9 +98,9 @@ FAST_MAX_SAMPLES = 4_000
 FAST_DEAL_COST = 12 * OVERSAMPLE
 # Inference from the plays: candidate deals per kept deal, and the weight of a deal for each
 # play of another seat that the heuristic's card rule would not have made from it.
-PLAY_OVERSAMPLE = 4
+PLAY_OVERSAMPLE = 8
 PLAY_EPS = 0.05
-MODEL_COST = 18  # one call of the heuristic's compiled card rule, in rollout card plays
+MODEL_COST = 26  # one play weighed by the heuristic's compiled card rule, in rollout card plays
 # In the compiled rollouts the other seats play that rule for this many card plays after the
 # decision (3: the rest of the trick at a table of four), the fast policy after.
 OPPONENT_DEPTH = 3
@@ -483,8 +489,6 @@ class SearchPlayer:
         ``run(deals, copies, candidates, totals)`` adds each candidate's scores, ``copies``
         times a deal: the sampled deals repeat (the deals that best explain the plays are
         drawn many times), and a rollout's policy is deterministic."""
-        import numpy as np
-
         from . import _fast
 
         plan = self._plan(len(cands), cost, budget, True, deals.cost)
@@ -494,8 +498,8 @@ class SearchPlayer:
         start = 0
         for r, m in enumerate(plan):
             batch = _fast.floats([0.0] * len(alive))
-            rows, copies = np.unique(dealt[start : start + m], axis=0, return_counts=True)
-            run(rows, copies.astype(np.float64), _fast.ints(alive), batch)
+            rows, copies = _fast.distinct(dealt[start : start + m])
+            run(rows, copies, _fast.ints(alive), batch)
             for c, t in zip(alive, batch.tolist(), strict=True):
                 totals[c] += t
             start += m
