@@ -100,7 +100,7 @@ def apply_decision(game: Game, seat: int, decision: Decision) -> list[Event]:
 
 
 def warm_up(level: str = "search") -> None:
-    """Take a bid and a card decision of ``level`` on a fixed deal, so that a process's first
+    """Take bids and two card decisions of ``level`` on a fixed deal, so that a process's first
     real decision does not pay for loading the search player's compiled inner loops (numba
     compiles them on a machine's first search, about 15 s, and loads its on-disk cache in
     about half a second in every new process)."""
@@ -112,5 +112,8 @@ def warm_up(level: str = "search") -> None:
         while game.phase is Phase.BIDDING and game.turn is not None:
             seat = game.turn
             apply_decision(game, seat, decide(level, 0, game.view(seat)))
-        if game.phase is Phase.PLAYING and game.turn is not None:
-            decide(level, 0, game.view(game.turn))
+        # A lead, then a card after another seat's (the inference from the plays).
+        for _ in range(2):
+            if game.phase is Phase.PLAYING and game.turn is not None:
+                seat = game.turn
+                apply_decision(game, seat, decide(level, 0, game.view(seat)))
