@@ -35,6 +35,7 @@ from .heuristic import (
     RUFF_FUTURE,
     RUFF_NOW,
 )
+from .heuristic import _binom_cdf as heuristic_binom_cdf
 
 F = TypeVar("F", bound=Callable[..., Any])
 Arr = Any  # a NumPy array (numba's signatures, not mypy's, type these)
@@ -811,22 +812,13 @@ def eval_bids(
 # seats played (they are modelled as HeuristicPlayers, whose choices the rule matches).
 
 
+_binom_cdf = _jit(heuristic_binom_cdf)
+
+
 @_jit
-def _binom_cdf(k: int, m: int, p: float) -> float:
-    if k < 0:
-        return 0.0
-    if k >= m or p <= 0.0:
-        return 1.0
-    if p >= 1.0:
-        return 0.0
-    q = 1.0 - p
-    term = q**m
-    total = term
-    ratio = p / q
-    for i in range(k):
-        term *= (m - i) / (i + 1) * ratio
-        total += term
-    return total if total < 1.0 else 1.0
+def _of_suit(s: int, x0: float, x1: float, x2: float, x3: float) -> float:
+    """The one of four per-suit values (kept in locals: numba allocates no array for them)."""
+    return x0 if s == 0 else x1 if s == 1 else x2 if s == 2 else x3
 
 
 @_jit
@@ -933,15 +925,7 @@ def model_card(
             access_top = 1.0
             access_len = 1.0
         else:
-            held_s = (
-                suit_held0
-                if s == 0
-                else suit_held1
-                if s == 1
-                else suit_held2
-                if s == 2
-                else suit_held3
-            )
+            held_s = _of_suit(s, suit_held0, suit_held1, suit_held2, suit_held3)
             others_lead = 1.0 - (1.0 - held_s / held_total) ** others_leads
             access_top = 1.0 - (1.0 - my_lead) * (1.0 - others_lead)
             access_len = my_lead
@@ -975,15 +959,7 @@ def model_card(
         budget = 0.0
         for s in range(4):
             if s != trump:
-                held_s = (
-                    suit_held0
-                    if s == 0
-                    else suit_held1
-                    if s == 1
-                    else suit_held2
-                    if s == 2
-                    else suit_held3
-                )
+                held_s = _of_suit(s, suit_held0, suit_held1, suit_held2, suit_held3)
                 short = led_by_others * held_s / held_total - popcount(h & SUIT[s])
                 if short > 0.0:
                     budget += short
