@@ -582,82 +582,93 @@ class SearchPlayer:
         if len(legal) == 1 or view.hand is None or view.may_bid_blind:
             return self.heuristic.choose_bid(view)
         sit = _Situation(view)
-        rules = view.rules
-        h = view.hand_size
-        n = view.players
         me = view.seat
-        mine_probs = sit.trick_probs(me, sit.hand)
-        before = sit.before(me)
-        made = [b for s in before if (b := view.bids[s]) is not None]
-        prior = _bid_values(mine_probs, h, n, made, rules)
-        ranked = sorted(legal, key=lambda b: (-prior[b], b))
-        candidates = ranked[:BID_CANDIDATES]
+        made = [b for s in sit.before(me) if (b := view.bids[s]) is not None]
+        prior = _bid_values(
+            sit.trick_probs(me, sit.hand), view.hand_size, view.players, made, view.rules
+        )
+        candidates = sorted(legal, key=lambda b: (-prior[b], b))[:BID_CANDIDATES]
         if len(candidates) == 1:
             return candidates[0]
-        rng = self._rng(view)
-        after = sit.order[sit.order.index(me) + 1 :]
-        trump = sit.trump
-        leader = sit.order[0]
-        seen = sit.seen
-        bids0 = list(view.bids)
-        dealer = view.dealer
         from . import _fast  # numba loads with the first search, not with the engine
 
-        tabs = _fast.suit_tables(n, h)
-        if tabs is not None:
-            score = _fast.score_matrix(rules.score, h)
-            tmask = SUIT_MASKS[trump] if trump >= 0 else 0
-            fbids = _fast.ints([-1 if x is None else x for x in bids0])
-            order = _fast.ints(sit.order)
-            pos = sit.order.index(me)
+        tabs = _fast.suit_tables(view.players, view.hand_size)
+        if tabs is None:
+            return self._bid_python(sit, candidates, prior)
+        return self._bid_fast(sit, candidates, prior, tabs)
 
-            def run(deals: _fast.Arr, copies: _fast.Arr, cs: _fast.Arr, out: _fast.Arr) -> None:
-                _fast.eval_bids(
-                    deals,
-                    copies,
-                    cs,
-                    out,
-                    fbids,
-                    order,
-                    pos,
-                    me,
-                    n,
-                    h,
-                    trump,
-                    tmask,
-                    seen,
-                    rules.hook,
-                    dealer,
-                    tabs,
-                    score,
-                    seen.bit_count() + OPPONENT_DEPTH,
-                )
+    def _bid_fast(
+        self, sit: _Situation, candidates: list[int], prior: list[float], tabs: _fast.Arr
+    ) -> int:
+        """The bid raced on the compiled path (hands the distilled table holds)."""
+        from . import _fast
 
-            return self._race_fast(
-                candidates,
-                n * h * LOOK_COST + _model_charge(n, h),
-                self._budget(self.bid_budget, True, False),
-                self._sampler(sit, rng, tabs, score),
-                run,
-                lambda b: PRIOR_WEIGHT * prior[b],
-                lambda b: b,
+        view = sit.view
+        rules = view.rules
+        h, n, me = view.hand_size, view.players, view.seat
+        score = _fast.score_matrix(rules.score, h)
+        tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
+        fbids = _fast.ints([-1 if x is None else x for x in view.bids])
+        order = _fast.ints(sit.order)
+        pos = sit.order.index(me)
+        seen = sit.seen
+
+        def run(deals: _fast.Arr, copies: _fast.Arr, cs: _fast.Arr, out: _fast.Arr) -> None:
+            _fast.eval_bids(
+                deals,
+                copies,
+                cs,
+                out,
+                fbids,
+                order,
+                pos,
+                me,
+                n,
+                h,
+                sit.trump,
+                tmask,
+                seen,
+                rules.hook,
+                view.dealer,
+                tabs,
+                score,
+                seen.bit_count() + OPPONENT_DEPTH,
             )
 
+        return self._race_fast(
+            candidates,
+            n * h * LOOK_COST + _model_charge(n, h),
+            self._budget(self.bid_budget, True, False),
+            self._sampler(sit, self._rng(view), tabs, score),
+            run,
+            lambda b: PRIOR_WEIGHT * prior[b],
+            lambda b: b,
+        )
+
+    def _bid_python(self, sit: _Situation, candidates: list[int], prior: list[float]) -> int:
+        """The bid raced with the Python sampling (one-card deals: no table entry)."""
+        view = sit.view
+        rules = view.rules
+        h, n, me = view.hand_size, view.players, view.seat
+        after = sit.order[sit.order.index(me) + 1 :]
+        leader = sit.order[0]
+
         def evaluate(hands: list[int], b: int) -> float:
-            bids = bids0.copy()
+            bids = list(view.bids)
             bids[me] = b
             total = sum(x for x in bids if x is not None)
             for j in after:
                 done = [x for s in sit.order[: sit.order.index(j)] if (x := bids[s]) is not None]
                 values = sit.values(j, hands[j], done)
-                options = _legal(h, total, j == dealer, rules)
+                options = _legal(h, total, j == view.dealer, rules)
                 bj = max(options, key=lambda x: (values[x], -x))
                 bids[j] = bj
                 total += bj
             need = [x if x is not None else 0 for x in bids]
-            got = playout(hands.copy(), need, trump, n, leader, 0, -1, -1, -1, seen, me)
+            got = playout(hands.copy(), need, sit.trump, n, leader, 0, -1, -1, -1, sit.seen, me)
             return float(rules.score(b, got))
 
+        rng = self._rng(view)
         return self._race(
             candidates,
             n * h,
@@ -676,44 +687,46 @@ class SearchPlayer:
         legal = view.legal_cards
         if len(legal) <= 1:
             return legal[0] if legal else None
-        bid = view.bids[view.seat]
-        assert bid is not None
         sit = _Situation(view)
         cands = self._distinct(sit, legal)
         if len(cands) == 1:
             return cands[0]
-        rules = view.rules
-        blind = view.blind[view.seat]
-        me = view.seat
-        n = view.players
-        won = view.tricks_won[me]
-        need0 = [
+        need = [
             (b if b is not None else 0) - w for b, w in zip(view.bids, view.tricks_won, strict=True)
         ]
-        if need0[me] < 0 or need0[me] > len(view.hand):
+        if need[view.seat] < 0 or need[view.seat] > len(view.hand):
             return self.heuristic.choose_card(view)  # the bid is lost: shed the highest card
-        rng = self._rng(view)
-        left = len(view.hand)
-        trump = sit.trump
-        trick = view.current_trick
-        tmask = SUIT_MASKS[trump] if trump >= 0 else 0
-        best_seat, best = _trick_winner(trick, view.trump) if trick else (-1, -1)
-        in_trick = len(trick)
-        seen0 = sit.seen
-        h = view.hand_size
         from . import _fast  # numba loads with the first search, not with the engine
 
-        tabs = _fast.suit_tables(n, h)
+        tabs = _fast.suit_tables(view.players, view.hand_size)
         if tabs is None:
             # The distilled table has every hand of two cards or more, and a one-card hand
             # leaves no choice (returned above): not reached.
             return self.heuristic.choose_card(view)
-        score = _fast.score_matrix(rules.score, h)
-        scores = _fast.floats([rules.score(bid, won + t, blind) for t in range(left + 1)])
-        fneed = _fast.ints(need0)
+        return self._card_fast(sit, cands, need, tabs)
+
+    def _card_fast(
+        self, sit: _Situation, cands: list[Card], need: list[int], tabs: _fast.Arr
+    ) -> Card:
+        """The card raced on the compiled path; ``need``: each seat's bid less its tricks."""
+        from . import _fast
+
+        view = sit.view
+        assert view.hand is not None
+        rules = view.rules
+        me, n, left = view.seat, view.players, len(view.hand)
+        bid = view.bids[me]
+        assert bid is not None
+        won = view.tricks_won[me]
+        trick = view.current_trick
+        tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
+        best_seat, best = _trick_winner(trick, view.trump) if trick else (-1, -1)
+        score = _fast.score_matrix(rules.score, view.hand_size)
+        scores = _fast.floats([rules.score(bid, won + t, view.blind[me]) for t in range(left + 1)])
+        fneed = _fast.ints(need)
         led_mask = SUIT_MASKS[trick[0][1] // 13] if trick else 0
         fvoid = _fast.ints(sit.void)
-        until = seen0.bit_count() + 1 + OPPONENT_DEPTH
+        until = sit.seen.bit_count() + 1 + OPPONENT_DEPTH
 
         def run(deals: _fast.Arr, copies: _fast.Arr, cs: _fast.Arr, out: _fast.Arr) -> None:
             _fast.eval_cards(
@@ -725,11 +738,11 @@ class SearchPlayer:
                 me,
                 n,
                 tmask,
-                in_trick,
+                len(trick),
                 led_mask,
                 best,
                 best_seat,
-                seen0,
+                sit.seen,
                 scores,
                 fvoid,
                 until,
@@ -739,7 +752,7 @@ class SearchPlayer:
             cands,
             n * left * LOOK_COST + _model_charge(n, left),
             self._budget(self.card_budget, True, True),
-            self._sampler(sit, rng, tabs, score),
+            self._sampler(sit, self._rng(view), tabs, score),
             run,
             lambda c: 0.0,
             lambda c: c % 13,
