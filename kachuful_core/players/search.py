@@ -33,7 +33,8 @@ Every decision, from the seat's view only:
   that are equivalent, with nothing unplayed between them, are tried once).
 * **Bidding.** The legal bids (the dealer's hook rule included) that the heuristic's trick
   model rates best are each searched over the same kept deals: the seats after this one bid
-  as the heuristic would on their sampled hands (knowing this seat's candidate bid), and the
+  their best under the bidder model (the heuristic's, by the distilled table) on their sampled
+  hands, knowing this seat's candidate bid, and the
   deal is played out with this seat aiming at the candidate. The mean score, shrunk a little
   towards the heuristic's own estimate of that bid, picks the bid.
 
