@@ -24,8 +24,9 @@ Every decision, from the seat's view only:
   rollout: it tries its legal cards, the policy's own first, each by a policy playout of the
   sampled deal, and plays the first that lands its bid exactly, so a candidate is judged by
   how this seat would follow it up rather than by the policy's play alone. For the first
-  ``OPPONENT_DEPTH`` card plays after the decision (the rest of the trick at a table of four)
-  the other seats play the heuristic's card rule instead of the policy, judged from what
+  ``OPPONENT_DEPTH`` card plays after the decision (the rest of the trick at a table of four),
+  and for every play once this seat holds at most ``DEEP_LEFT`` cards (four), the other
+  seats play the heuristic's card rule instead of the policy, judged from what
   each of them could know: the policy predicts a heuristic's card barely more than half the
   time, the rule every time.
 * **Objective.** The seat's own deal score under the table's scoring (``10 + bid`` exact, 0 on
@@ -105,6 +106,9 @@ MODEL_COST = 26  # one play weighed by the heuristic's compiled card rule, in ro
 # In the compiled rollouts the other seats play that rule for this many card plays after the
 # decision (3: the rest of the trick at a table of four), the fast policy after.
 OPPONENT_DEPTH = 3
+# ... and for every play left once this seat holds at most DEEP_LEFT cards: the plays seen by
+# then have sharpened the sampled deals most, and the rollouts are short.
+DEEP_LEFT = 4
 
 
 class _Sampler(NamedTuple):
@@ -727,7 +731,8 @@ class SearchPlayer:
         fneed = _fast.ints(need)
         led_mask = SUIT_MASKS[trick[0][1] // 13] if trick else 0
         fvoid = _fast.ints(sit.void)
-        until = sit.seen.bit_count() + 1 + OPPONENT_DEPTH
+        depth = _depth(left)
+        until = sit.seen.bit_count() + 1 + depth
 
         def run(deals: _fast.Arr, copies: _fast.Arr, cs: _fast.Arr, out: _fast.Arr) -> None:
             _fast.eval_cards(
@@ -778,8 +783,16 @@ class SearchPlayer:
         return out
 
 
+def _depth(left: int) -> int:
+    """The card plays after a card decision that the heuristic's rule plays for the other
+    seats in a rollout, this seat holding ``left`` cards."""
+    return OPPONENT_DEPTH if left > DEEP_LEFT else 52
+
+
 def _model_charge(n: int, left: int) -> int:
-    """What a rollout's plays by the heuristic's card rule add to its cost, in plain plays."""
+    """What a rollout's plays by the heuristic's card rule add to its cost, in plain plays:
+    the first ``OPPONENT_DEPTH`` (the deeper ones of a short ending are left out: those
+    decisions are the cheapest, and the budget was measured so)."""
     return min(OPPONENT_DEPTH, (n - 1) * left) * MODEL_COST
 
 
