@@ -589,6 +589,33 @@ def _likelihood(
 
 
 @_jit
+def resample(deals: Arr, weights: Arr, wanted: int, u0: float) -> Arr:
+    """``wanted`` rows of ``deals`` drawn in proportion to ``weights`` (systematic resampling
+    from the offset ``u0`` in [0, 1)); no weight at all: the first ``wanted`` rows."""
+    total = 0.0
+    for i in range(deals.shape[0]):
+        total += weights[i]
+    out = np.empty((wanted, deals.shape[1]), dtype=np.int64)
+    if total <= 0.0:
+        out[:, :] = deals[:wanted]
+        return out
+    step = total / wanted
+    u = u0 * step
+    acc = 0.0
+    k = 0
+    for i in range(deals.shape[0]):
+        acc += weights[i]
+        while u < acc and k < wanted:
+            out[k] = deals[i]
+            u += step
+            k += 1
+    while k < wanted:
+        out[k] = deals[deals.shape[0] - 1]
+        k += 1
+    return out
+
+
+@_jit
 def sample(
     st: Arr,
     wanted: int,
@@ -672,27 +699,7 @@ def sample(
     if not nb:
         return cands
     # Systematic resampling: kept deals in proportion to their weights.
-    total_w = 0.0
-    for i in range(total):
-        total_w += weights[i]
-    kept = np.zeros((wanted, n), dtype=np.int64)
-    if total_w <= 0.0:
-        kept[:, :] = cands[:wanted]
-        return kept
-    step = total_w / wanted
-    u = (_next(st) / 4294967296.0) * step
-    got = 0
-    acc = 0.0
-    for i in range(total):
-        acc += weights[i]
-        while u < acc and got < wanted:
-            kept[got] = cands[i]
-            got += 1
-            u += step
-    while got < wanted:
-        kept[got] = cands[total - 1]
-        got += 1
-    return kept
+    return resample(cands, weights, wanted, _next(st) / 4294967296.0)
 
 
 # ---- evaluating candidates ------------------------------------------------------------------
@@ -1123,26 +1130,4 @@ def play_weights(
                 if misses == PLAY_MISSES:
                     break  # all but never drawn now: the other plays need not be asked
         out[d] = p
-    return out
-
-
-@_jit
-def resample(deals: Arr, weights: Arr, wanted: int, u0: float) -> Arr:
-    """``wanted`` rows of ``deals`` drawn in proportion to ``weights`` (systematic resampling
-    from the offset ``u0`` in [0, 1))."""
-    out = np.empty((wanted, deals.shape[1]), dtype=np.int64)
-    total = weights.sum()
-    step = total / wanted
-    u = u0 * step
-    acc = 0.0
-    k = 0
-    for i in range(deals.shape[0]):
-        acc += weights[i]
-        while u < acc and k < wanted:
-            out[k] = deals[i]
-            u += step
-            k += 1
-    while k < wanted:
-        out[k] = deals[deals.shape[0] - 1]
-        k += 1
     return out

@@ -69,6 +69,7 @@ from .heuristic import (
     PRESSURE,
     PRESSURE_CLIP,
     HeuristicPlayer,
+    _beats,
     _calibrate,
     _count_dist,
     _hand_mask,
@@ -805,7 +806,6 @@ def _play_record(sit: _Situation) -> tuple[_fast.Arr, ...] | None:
 
     v = sit.view
     n = sit.n
-    trump = sit.trump
     tricks = [*v.completed_tricks, v.current_trick] if v.current_trick else [*v.completed_tricks]
     seen = 0 if v.turned is None else 1 << v.turned
     for card in v.visible_cards.values():
@@ -826,7 +826,7 @@ def _play_record(sit: _Situation) -> tuple[_fast.Arr, ...] | None:
                 counts.append([(1 << (v.hand_size - played[s])) - 1 for s in range(n)])
                 needs.append([(v.bids[s] or 0) - won[s] for s in range(n)])
                 voids.append(void.copy())
-            if i == 0 or _beats(card, best, trump):
+            if i == 0 or _beats(card, best, v.trump):
                 best, best_seat = card, seat
             seen |= 1 << card
             played[seat] += 1
@@ -848,10 +848,6 @@ def _play_record(sit: _Situation) -> tuple[_fast.Arr, ...] | None:
         _fast.ints(needs, n),
         _fast.ints(voids, n),
     )
-
-
-def _beats(card: int, best: int, trump: int) -> bool:
-    return (card // 13 == best // 13 and card > best) or (card // 13 == trump != best // 13)
 
 
 def _table_mean(n: int, h: int, trump: int, lead: bool, dealt: int) -> tuple[float, float] | None:
