@@ -281,15 +281,21 @@ def _choose(
     w: Arr,
 ) -> int:
     """``turn``'s card in a rollout: :func:`model_card` for the other seats while fewer than
-    ``until`` cards are seen (``void`` then marks the suits a seat shows void in), else the
-    policy."""
+    ``until`` cards are seen, else the policy."""
     h = hands[turn]
     if turn == me or popcount(seen) >= until:
         return _policy(h, need[turn], tmask, seen, n, in_trick, led_mask, best)
-    card = model_card(h, turn, n, hands, need, void, tmask, seen, in_trick, led_mask, best, w)
-    if in_trick and not SUIT[card // 13] & led_mask:
+    return model_card(h, turn, n, hands, need, void, tmask, seen, in_trick, led_mask, best, w)
+
+
+@_jit
+def _shows_void(
+    void: Arr, turn: int, card: int, in_trick: int, led_mask: int, seen: int, until: int
+) -> None:
+    """Mark ``turn`` void in the led suit if ``card`` does not follow it, while the model
+    still plays (fewer than ``until`` cards seen): the model reads every seat's voids."""
+    if in_trick and popcount(seen) < until and not SUIT[card // 13] & led_mask:
         void[turn] |= led_mask
-    return card
 
 
 @_jit
@@ -356,6 +362,7 @@ def playout(
         card = _choose(
             hands, need, void, tmask, seen, n, turn, me, in_trick, led_mask, best, until, w
         )
+        _shows_void(void, turn, card, in_trick, led_mask, seen, until)
         turn, in_trick, led_mask, best, best_seat, seen = _play(
             hands, need, tmask, n, turn, in_trick, led_mask, best, best_seat, seen, card
         )
@@ -418,6 +425,7 @@ def playout_look(
                     break
                 c = low_card(m)
             card = c
+        _shows_void(void, turn, card, in_trick, led_mask, seen, until)
         turn, in_trick, led_mask, best, best_seat, seen = _play(
             hands, need, tmask, n, turn, in_trick, led_mask, best, best_seat, seen, card
         )
@@ -739,8 +747,7 @@ def eval_cards(
                 hs[s] = deals[d, s]
                 need[s] = need0[s]
                 void[s] = void0[s]
-            if in_trick and not SUIT[cands[i] // 13] & led_mask:
-                void[me] |= led_mask
+            _shows_void(void, me, cands[i], in_trick, led_mask, seen0, until)
             turn, it, lm, b, bs, seen = _play(
                 hs, need, tmask, n, me, in_trick, led_mask, best0, best_seat0, seen0, cands[i]
             )
