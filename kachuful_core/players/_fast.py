@@ -1138,3 +1138,57 @@ def play_weights(
                     break  # all but never drawn now: the other plays need not be asked
         out[d] = p
     return out
+
+
+@_jit
+def explains_all(
+    deals: Arr,
+    plays: Arr,
+    later: Arr,
+    counts: Arr,
+    needs: Arr,
+    voids: Arr,
+    tmask: int,
+    n: int,
+) -> bool:
+    """Whether, for every seat that made a play of ``plays`` (as :func:`play_weights` reads
+    them), some deal of ``deals`` gives it a hand from which :func:`model_card` makes all of
+    its plays: a heuristic seat always passes (its real hand does), most other players do
+    not for long."""
+    w = np.zeros(128)
+    for j in range(n):
+        mine = 0
+        for r in range(plays.shape[0]):
+            if plays[r, 0] == j:
+                mine += 1
+        if mine == 0:
+            continue
+        found = False
+        for d in range(deals.shape[0]):
+            ok = True
+            for r in range(plays.shape[0]):
+                if plays[r, 0] != j:
+                    continue
+                card = model_card(
+                    deals[d, j] | later[r],
+                    j,
+                    n,
+                    counts[r],
+                    needs[r],
+                    voids[r],
+                    tmask,
+                    plays[r, 1],
+                    plays[r, 2],
+                    plays[r, 3],
+                    plays[r, 4],
+                    w,
+                )
+                if card != plays[r, 5]:
+                    ok = False
+                    break
+            if ok:
+                found = True
+                break
+        if not found:
+            return False
+    return True

@@ -106,8 +106,9 @@ def warm_up(level: str = "search") -> None:
     about half a second in every new process)."""
     from ..rules import Rules
 
-    # A long deal and a one-card deal: the search takes a different path on each.
-    for rules in (Rules(players=4), Rules(players=4, max_hand=1)):
+    # A long deal, a short one and a one-card deal: the search takes a different path on
+    # each (a short ending also asks whether the card rule explains the plays).
+    for rules in (Rules(players=4), Rules(players=4, max_hand=3), Rules(players=4, max_hand=1)):
         game = Game.new(rules, 0)
         while game.phase is Phase.BIDDING and game.turn is not None:
             seat = game.turn

@@ -108,18 +108,28 @@ MODEL_COST = 26  # one play weighed by the heuristic's compiled card rule, in ro
 # decision (3: the rest of the trick at a table of four), the fast policy after.
 OPPONENT_DEPTH = 3
 # ... and for every play left once this seat holds at most DEEP_LEFT cards: the plays seen by
-# then have sharpened the sampled deals most, and the rollouts are short. A bet that the
-# other seats play like the rule: it gains among heuristics and loses against seats it does
-# not explain (README, head to head against honest ISMCTS).
+# then have sharpened the sampled deals most, and the rollouts are short. That is a bet that
+# the other seats play like the rule, so it is made only where some sampled deal explains
+# every seat's plays so far (_Evidence): it gains among heuristics and lost against honest
+# ISMCTS while made regardless (README, head to head).
 DEEP_LEFT = 4
+
+
+class _Evidence:
+    """What a draw of deals found: whether the heuristic's card rule explains every other
+    seat's plays so far in some drawn deal (see :func:`._fast.explains_all`)."""
+
+    def __init__(self) -> None:
+        self.explained = True  # no plays yet: nothing to contradict it
 
 
 class _Sampler(NamedTuple):
     """Draws an array of deals (a row per deal); ``cost``: what a kept deal costs beyond
-    ``FAST_DEAL_COST``, in rollout card plays."""
+    ``FAST_DEAL_COST``, in rollout card plays; ``evidence``: set by each draw."""
 
     draw: Callable[[int], _fast.Arr]
     cost: int
+    evidence: _Evidence
 
 
 def playout(
@@ -517,10 +527,16 @@ class SearchPlayer:
         return alive[0]
 
     def _sampler(
-        self, sit: _Situation, rng: random.Random, tabs: _fast.Arr, score: _fast.Arr
+        self,
+        sit: _Situation,
+        rng: random.Random,
+        tabs: _fast.Arr,
+        score: _fast.Arr,
+        deep: bool = False,
     ) -> _Sampler:
         """The compiled :meth:`_deals`: ``wanted`` -> an array of deals (a row per deal),
-        weighed also by the other seats' plays (:func:`_play_record`) once there are any."""
+        weighed also by the other seats' plays (:func:`_play_record`) once there are any;
+        ``deep``: also find whether the card rule explains those plays (the evidence)."""
         from . import _fast
 
         n = sit.n
@@ -570,18 +586,24 @@ class SearchPlayer:
 
         record = _play_record(sit)
         if record is None:
-            return _Sampler(deals, 0)
+            return _Sampler(deals, 0, _Evidence())
         plays, later, counts, needs, voids = record
         tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
+        evidence = _Evidence()
 
         def weighed(wanted: int) -> _fast.Arr:
             # Drawn from the bids and voids, then kept in proportion to how well each deal
             # explains the cards the other seats played.
             pool = deals(wanted * PLAY_OVERSAMPLE)
             w = _fast.play_weights(pool, plays, later, counts, needs, voids, tmask, n, PLAY_EPS)
+            if deep:
+                evidence.explained = _fast.explains_all(
+                    pool, plays, later, counts, needs, voids, tmask, n
+                )
             return _fast.resample(pool, w, wanted, rng.random())
 
-        return _Sampler(weighed, PLAY_OVERSAMPLE * (FAST_DEAL_COST + len(later) * MODEL_COST))
+        cost = PLAY_OVERSAMPLE * (FAST_DEAL_COST + len(later) * MODEL_COST)
+        return _Sampler(weighed, cost, evidence)
 
     # ---- bidding ------------------------------------------------------------------------------
 
@@ -734,10 +756,14 @@ class SearchPlayer:
         fneed = _fast.ints(need)
         led_mask = SUIT_MASKS[trick[0][1] // 13] if trick else 0
         fvoid = _fast.ints(sit.void)
-        depth = _depth(left)
-        until = sit.seen.bit_count() + 1 + depth
+        deep = left <= DEEP_LEFT
+        sampler = self._sampler(sit, self._rng(view), tabs, score, deep)
 
         def run(deals: _fast.Arr, copies: _fast.Arr, cs: _fast.Arr, out: _fast.Arr) -> None:
+            # The rule plays a short ending out only where it explains every other seat's
+            # plays: the bet that they play like it loses against seats it does not.
+            depth = 52 if deep and sampler.evidence.explained else OPPONENT_DEPTH
+            until = sit.seen.bit_count() + 1 + depth
             _fast.eval_cards(
                 deals,
                 copies,
@@ -761,7 +787,7 @@ class SearchPlayer:
             cands,
             n * left * LOOK_COST + _model_charge(n, left),
             self._budget(self.card_budget, True, True),
-            self._sampler(sit, self._rng(view), tabs, score),
+            sampler,
             run,
             lambda c: 0.0,
             lambda c: c % 13,
@@ -784,12 +810,6 @@ class SearchPlayer:
             out.append(c)
             prev = c
         return out
-
-
-def _depth(left: int) -> int:
-    """The card plays after a card decision that the heuristic's rule plays for the other
-    seats in a rollout, this seat holding ``left`` cards."""
-    return OPPONENT_DEPTH if left > DEEP_LEFT else 52
 
 
 def _model_charge(n: int, left: int) -> int:
