@@ -1093,6 +1093,38 @@ PLAY_MISSES = 3
 
 
 @_jit
+def _makes(
+    hand: int,
+    r: int,
+    plays: Arr,
+    later: Arr,
+    counts: Arr,
+    needs: Arr,
+    voids: Arr,
+    tmask: int,
+    n: int,
+    w: Arr,
+) -> bool:
+    """Whether :func:`model_card` makes play ``r`` of ``plays`` (see :func:`play_weights`)
+    for its seat holding ``hand`` now (``w``: its working space)."""
+    card = model_card(
+        hand | later[r],
+        plays[r, 0],
+        n,
+        counts[r],
+        needs[r],
+        voids[r],
+        tmask,
+        plays[r, 1],
+        plays[r, 2],
+        plays[r, 3],
+        plays[r, 4],
+        w,
+    )
+    return bool(card == plays[r, 5])
+
+
+@_jit
 def play_weights(
     deals: Arr,
     plays: Arr,
@@ -1116,22 +1148,9 @@ def play_weights(
         p = 1.0
         misses = 0
         for r in range(plays.shape[0]):
-            j = plays[r, 0]
-            card = model_card(
-                deals[d, j] | later[r],
-                j,
-                n,
-                counts[r],
-                needs[r],
-                voids[r],
-                tmask,
-                plays[r, 1],
-                plays[r, 2],
-                plays[r, 3],
-                plays[r, 4],
-                w,
-            )
-            if card != plays[r, 5]:
+            if not _makes(
+                deals[d, plays[r, 0]], r, plays, later, counts, needs, voids, tmask, n, w
+            ):
                 p *= eps
                 misses += 1
                 if misses == PLAY_MISSES:
@@ -1169,21 +1188,7 @@ def explains_all(
             for r in range(plays.shape[0]):
                 if plays[r, 0] != j:
                     continue
-                card = model_card(
-                    deals[d, j] | later[r],
-                    j,
-                    n,
-                    counts[r],
-                    needs[r],
-                    voids[r],
-                    tmask,
-                    plays[r, 1],
-                    plays[r, 2],
-                    plays[r, 3],
-                    plays[r, 4],
-                    w,
-                )
-                if card != plays[r, 5]:
+                if not _makes(deals[d, j], r, plays, later, counts, needs, voids, tmask, n, w):
                     ok = False
                     break
             if ok:
