@@ -1172,8 +1172,8 @@ def explains_all(
 ) -> bool:
     """Whether, for every seat that made a play of ``plays`` (as :func:`play_weights` reads
     them), some deal of ``deals`` gives it a hand from which :func:`model_card` makes all of
-    its plays: a heuristic seat always passes (its real hand does), most other players do
-    not for long."""
+    its plays: a heuristic seat passes on a deal with its real hand, most other players fail
+    on every deal before long."""
     w = np.zeros(128)
     for j in range(n):
         mine = 0
