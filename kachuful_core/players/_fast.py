@@ -1160,6 +1160,29 @@ def play_weights(
 
 
 @_jit
+def _explains_seat(
+    hand: int,
+    j: int,
+    plays: Arr,
+    later: Arr,
+    counts: Arr,
+    needs: Arr,
+    voids: Arr,
+    tmask: int,
+    n: int,
+    w: Arr,
+) -> bool:
+    """Whether :func:`model_card` makes every play of seat ``j`` in ``plays`` for it
+    holding ``hand`` now (true of a seat that has not played)."""
+    for r in range(plays.shape[0]):
+        if plays[r, 0] == j and not _makes(
+            hand, r, plays, later, counts, needs, voids, tmask, n, w
+        ):
+            return False
+    return True
+
+
+@_jit
 def explains_all(
     deals: Arr,
     plays: Arr,
@@ -1170,28 +1193,15 @@ def explains_all(
     tmask: int,
     n: int,
 ) -> bool:
-    """Whether, for every seat that made a play of ``plays`` (as :func:`play_weights` reads
-    them), some deal of ``deals`` gives it a hand from which :func:`model_card` makes all of
-    its plays: a heuristic seat passes on a deal with its real hand, most other players fail
-    on every deal before long."""
+    """Whether, for every seat, some deal of ``deals`` gives it a hand from which
+    :func:`model_card` makes all of its plays in ``plays`` (as :func:`play_weights` reads
+    them): a heuristic seat passes on a deal with its real hand, most other players fail on
+    every deal before long."""
     w = np.zeros(128)
     for j in range(n):
-        mine = 0
-        for r in range(plays.shape[0]):
-            if plays[r, 0] == j:
-                mine += 1
-        if mine == 0:
-            continue
         found = False
         for d in range(deals.shape[0]):
-            ok = True
-            for r in range(plays.shape[0]):
-                if plays[r, 0] != j:
-                    continue
-                if not _makes(deals[d, j], r, plays, later, counts, needs, voids, tmask, n, w):
-                    ok = False
-                    break
-            if ok:
+            if _explains_seat(deals[d, j], j, plays, later, counts, needs, voids, tmask, n, w):
                 found = True
                 break
         if not found:

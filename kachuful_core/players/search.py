@@ -25,8 +25,9 @@ Every decision, from the seat's view only:
   sampled deal, and plays the first that lands its bid exactly, so a candidate is judged by
   how this seat would follow it up rather than by the policy's play alone. For the first
   ``OPPONENT_DEPTH`` card plays after the decision (the rest of the trick at a table of four),
-  and for every play once this seat holds at most ``DEEP_LEFT`` cards (four), the other
-  seats play the heuristic's card rule instead of the policy, judged from what
+  and for every play once this seat holds at most ``DEEP_LEFT`` cards (four) if some sampled
+  deal explains every other seat's plays so far, the other seats play the heuristic's card
+  rule instead of the policy, judged from what
   each of them could know: the policy predicts a heuristic's card barely more than half the
   time, the rule every time.
 * **Objective.** The seat's own deal score under the table's scoring (``10 + bid`` exact, 0 on
