@@ -22,7 +22,10 @@ not OpenSpiel's algorithm exactly. ``pismcts-N`` is: OpenSpiel's own Python ``IS
 port of the C++ bot, the same settings) given, through its ``set_resampler`` hook, an honest
 deal of the hidden cards at *every* simulation, as Cowling et al.'s ISMCTS samples a
 determinization per iteration. ``lpismcts-N`` is that Python bot with OpenSpiel's own
-resampling, to check the port against ``ismcts-N``.
+resampling, to check the port against ``ismcts-N``. ``lsearch`` is the opposite measurement:
+the ``search`` level told, as ``ismcts-N`` is, which cards the other seats hold between them
+(not who holds which), to show what that knowledge is worth; it is not a level, and no seat
+in the bot is ever told it.
 
 Mirroring. When a match has an ISMCTS seat, each deal is mirrored into ``oh_hell`` by forcing
 its chance outcomes: ``num_tricks_fixed`` = the hand size, the deal's dealer, every dealt card
@@ -77,6 +80,7 @@ if str(ROOT) not in sys.path:
 from kachuful_core import Game, Phase, Rules, SeatView  # noqa: E402
 from kachuful_core.events import BidPlaced, CardPlayed, DealScored  # noqa: E402
 from kachuful_core.players import LEVELS, HeuristicPlayer, act  # noqa: E402
+from kachuful_core.players.search import SearchPlayer, _Situation  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from heuristic_player import Timed  # noqa: E402
@@ -103,14 +107,42 @@ def is_python_ismcts(kind: str) -> bool:
 HONEST_ROOTS = 8  # hismcts-N: root deals per decision, N simulations each, most votes wins
 
 
+TOLD = "lsearch"
+
+
 def check_kind(kind: str) -> None:
     if is_ismcts(kind):
         int(kind.split("-", 1)[1])
-    elif kind not in LEVELS:
+    elif kind not in LEVELS and kind != TOLD:
         raise SystemExit(
             f"unknown seat kind {kind!r}: one of {[*LEVELS]}, ismcts-N, hismcts-N, pismcts-N,"
-            " lpismcts-N"
+            f" lpismcts-N, {TOLD}"
         )
+
+
+class ToldSearch(SearchPlayer):
+    """The search told which cards are in play this deal (``in_play``, set by the match):
+    its sampled deals give the other seats only those, as oh_hell's resampling does."""
+
+    name = TOLD
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.in_play = (1 << 52) - 1
+
+    def _situation(self, view: SeatView) -> _Situation:
+        sit = super()._situation(view)
+        sit.unseen &= self.in_play
+        return sit
+
+
+def in_play(game: Game) -> int:
+    """The cards dealt this deal, as a bit set."""
+    mask = 0
+    for hand in game.deals[-1].hands:
+        for card in hand:
+            mask |= 1 << card
+    return mask
 
 
 # ---- OpenSpiel mirroring ------------------------------------------------------------------
@@ -370,6 +402,8 @@ def play_game(
             seats.append(make_python_ismcts(int(kind.split("-", 1)[1]), player_seed % (2**31)))
         elif is_ismcts(kind):
             seats.append(make_ismcts(int(kind.split("-", 1)[1]), player_seed % (2**31)))
+        elif kind == TOLD:
+            seats.append(Timed(ToldSearch(player_seed), times[kind], cpu[kind]))
         else:
             seats.append(Timed(LEVELS[kind](player_seed), times[kind], cpu[kind]))
     stand_in = HeuristicPlayer(0)
@@ -378,6 +412,9 @@ def play_game(
     left_out = 0
     while game.phase is not Phase.FINISHED:
         index = game.deal_index
+        for timed in seats:
+            if isinstance(getattr(timed, "player", None), ToldSearch):
+                timed.player.in_play = in_play(game)
         turned = turned_card(game.deals[-1].hands, game.trump, f"{game_seed}/{index}")
         counted = turned is not None or not mirror_needed
         mirror = None
