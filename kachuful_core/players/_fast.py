@@ -39,6 +39,7 @@ from .heuristic import _binom_cdf as heuristic_binom_cdf
 
 F = TypeVar("F", bound=Callable[..., Any])
 Arr = Any  # a NumPy array (numba's signatures, not mypy's, type these)
+Record = tuple[Arr, Arr, Arr, Arr, Arr]  # the other seats' plays: see play_weights
 
 FULL = (1 << 52) - 1
 M32 = 0xFFFFFFFF
@@ -1093,20 +1094,10 @@ PLAY_MISSES = 3
 
 
 @_jit
-def _makes(
-    hand: int,
-    r: int,
-    plays: Arr,
-    later: Arr,
-    counts: Arr,
-    needs: Arr,
-    voids: Arr,
-    tmask: int,
-    n: int,
-    w: Arr,
-) -> bool:
-    """Whether :func:`model_card` makes play ``r`` of ``plays`` (see :func:`play_weights`)
-    for its seat holding ``hand`` now (``w``: its working space)."""
+def _makes(hand: int, r: int, record: Record, tmask: int, n: int, w: Arr) -> bool:
+    """Whether :func:`model_card` makes play ``r`` of the ``record`` (see
+    :func:`play_weights`) for its seat holding ``hand`` now (``w``: its working space)."""
+    plays, later, counts, needs, voids = record
     card = model_card(
         hand | later[r],
         plays[r, 0],
@@ -1125,32 +1116,22 @@ def _makes(
 
 
 @_jit
-def play_weights(
-    deals: Arr,
-    plays: Arr,
-    later: Arr,
-    counts: Arr,
-    needs: Arr,
-    voids: Arr,
-    tmask: int,
-    n: int,
-    eps: float,
-) -> Arr:
-    """Each deal's weight by the plays the other seats made: ``eps`` for every play of
-    ``plays`` (seat, cards seen, trick position, led suit mask, winning card, card played)
-    that :func:`model_card` would not have made from the hand the deal gives that seat then
-    (its cards now plus ``later``, those it played from that play on), given the seats'
-    ``counts`` (as masks of that many bits), ``needs`` and shown ``voids`` at that time;
-    the misses are counted up to ``PLAY_MISSES``."""
+def play_weights(deals: Arr, record: Record, tmask: int, n: int, eps: float) -> Arr:
+    """Each deal's weight by the plays the other seats made. ``record`` is ``(plays, later,
+    counts, needs, voids)``: per play its seat, the cards seen, its trick position, the led
+    suit mask, the winning card and the card played; the cards that seat played from that
+    play on; and the seats' counts (as masks of that many bits), needs and shown voids at
+    that time. A deal counts ``eps`` for every play that :func:`model_card` would not have
+    made from the hand the deal gives that seat then (its cards now plus ``later``); the
+    misses are counted up to ``PLAY_MISSES``."""
+    plays = record[0]
     w = np.zeros(128)
     out = np.ones(deals.shape[0])
     for d in range(deals.shape[0]):
         p = 1.0
         misses = 0
         for r in range(plays.shape[0]):
-            if not _makes(
-                deals[d, plays[r, 0]], r, plays, later, counts, needs, voids, tmask, n, w
-            ):
+            if not _makes(deals[d, plays[r, 0]], r, record, tmask, n, w):
                 p *= eps
                 misses += 1
                 if misses == PLAY_MISSES:
@@ -1160,48 +1141,27 @@ def play_weights(
 
 
 @_jit
-def _explains_seat(
-    hand: int,
-    j: int,
-    plays: Arr,
-    later: Arr,
-    counts: Arr,
-    needs: Arr,
-    voids: Arr,
-    tmask: int,
-    n: int,
-    w: Arr,
-) -> bool:
-    """Whether :func:`model_card` makes every play of seat ``j`` in ``plays`` for it
+def _explains_seat(hand: int, j: int, record: Record, tmask: int, n: int, w: Arr) -> bool:
+    """Whether :func:`model_card` makes every play of seat ``j`` in the ``record`` for it
     holding ``hand`` now (true of a seat that has not played)."""
+    plays = record[0]
     for r in range(plays.shape[0]):
-        if plays[r, 0] == j and not _makes(
-            hand, r, plays, later, counts, needs, voids, tmask, n, w
-        ):
+        if plays[r, 0] == j and not _makes(hand, r, record, tmask, n, w):
             return False
     return True
 
 
 @_jit
-def explains_all(
-    deals: Arr,
-    plays: Arr,
-    later: Arr,
-    counts: Arr,
-    needs: Arr,
-    voids: Arr,
-    tmask: int,
-    n: int,
-) -> bool:
+def explains_all(deals: Arr, record: Record, tmask: int, n: int) -> bool:
     """Whether, for every seat, some deal of ``deals`` gives it a hand from which
-    :func:`model_card` makes all of its plays in ``plays`` (as :func:`play_weights` reads
-    them): a heuristic seat passes on a deal with its real hand, most other players fail on
+    :func:`model_card` makes all of its plays in the ``record`` (as :func:`play_weights`
+    reads it): a heuristic seat passes on a deal with its real hand, most other players fail on
     every deal before long."""
     w = np.zeros(128)
     for j in range(n):
         found = False
         for d in range(deals.shape[0]):
-            if _explains_seat(deals[d, j], j, plays, later, counts, needs, voids, tmask, n, w):
+            if _explains_seat(deals[d, j], j, record, tmask, n, w):
                 found = True
                 break
         if not found:

@@ -592,7 +592,6 @@ class SearchPlayer:
         record = _play_record(sit)
         if record is None:
             return _Sampler(deals, 0, _Evidence())
-        plays, later, counts, needs, voids = record
         tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
         evidence = _Evidence()
 
@@ -600,14 +599,12 @@ class SearchPlayer:
             # Drawn from the bids and voids, then kept in proportion to how well each deal
             # explains the cards the other seats played.
             pool = deals(wanted * PLAY_OVERSAMPLE)
-            w = _fast.play_weights(pool, plays, later, counts, needs, voids, tmask, n, PLAY_EPS)
+            w = _fast.play_weights(pool, record, tmask, n, PLAY_EPS)
             if deep:
-                evidence.explained = _fast.explains_all(
-                    pool, plays, later, counts, needs, voids, tmask, n
-                )
+                evidence.explained = _fast.explains_all(pool, record, tmask, n)
             return _fast.resample(pool, w, wanted, rng.random())
 
-        cost = PLAY_OVERSAMPLE * (FAST_DEAL_COST + len(later) * MODEL_COST)
+        cost = PLAY_OVERSAMPLE * (FAST_DEAL_COST + len(record[1]) * MODEL_COST)
         return _Sampler(weighed, cost, evidence)
 
     # ---- bidding ------------------------------------------------------------------------------
@@ -824,7 +821,7 @@ def _model_charge(n: int, left: int) -> int:
     return min(OPPONENT_DEPTH, (n - 1) * left) * MODEL_COST
 
 
-def _play_record(sit: _Situation) -> tuple[_fast.Arr, ...] | None:
+def _play_record(sit: _Situation) -> _fast.Record | None:
     """The other seats' plays so far, as :func:`._fast.play_weights` reads them: per play the
     seat, the cards seen then, its place in the trick, the led suit's mask, the card winning
     the trick so far and the card played; the cards that seat played from then on; and the
