@@ -80,7 +80,8 @@ if str(ROOT) not in sys.path:
 from kachuful_core import Game, Phase, Rules, SeatView  # noqa: E402
 from kachuful_core.events import BidPlaced, CardPlayed, DealScored  # noqa: E402
 from kachuful_core.players import LEVELS, HeuristicPlayer, act  # noqa: E402
-from kachuful_core.players.search import SearchPlayer, _Situation  # noqa: E402
+from kachuful_core.players.heuristic import _hand_mask  # noqa: E402
+from kachuful_core.players.search import FULL, SearchPlayer, _Situation  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from heuristic_player import Timed  # noqa: E402
@@ -128,7 +129,7 @@ class ToldSearch(SearchPlayer):
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
-        self.in_play = (1 << 52) - 1
+        self.in_play = FULL
 
     def _situation(self, view: SeatView) -> _Situation:
         sit = super()._situation(view)
@@ -138,11 +139,7 @@ class ToldSearch(SearchPlayer):
 
 def in_play(game: Game) -> int:
     """The cards dealt this deal, as a bit set."""
-    mask = 0
-    for hand in game.deals[-1].hands:
-        for card in hand:
-            mask |= 1 << card
-    return mask
+    return _hand_mask(tuple(card for hand in game.deals[-1].hands for card in hand))
 
 
 # ---- OpenSpiel mirroring ------------------------------------------------------------------
@@ -396,6 +393,7 @@ def play_game(
     times: dict[str, list[float]] = {k: [] for k in kinds}
     cpu: dict[str, list[float]] = {k: [] for k in kinds}
     seats: list[Any] = []
+    told: list[ToldSearch] = []
     for seat, kind in enumerate(kinds):
         player_seed = game_seed * 7 + seat
         if is_python_ismcts(kind):
@@ -403,7 +401,8 @@ def play_game(
         elif is_ismcts(kind):
             seats.append(make_ismcts(int(kind.split("-", 1)[1]), player_seed % (2**31)))
         elif kind == TOLD:
-            seats.append(Timed(ToldSearch(player_seed), times[kind], cpu[kind]))
+            told.append(ToldSearch(player_seed))
+            seats.append(Timed(told[-1], times[kind], cpu[kind]))
         else:
             seats.append(Timed(LEVELS[kind](player_seed), times[kind], cpu[kind]))
     stand_in = HeuristicPlayer(0)
@@ -412,9 +411,8 @@ def play_game(
     left_out = 0
     while game.phase is not Phase.FINISHED:
         index = game.deal_index
-        for timed in seats:
-            if isinstance(getattr(timed, "player", None), ToldSearch):
-                timed.player.in_play = in_play(game)
+        for player in told:
+            player.in_play = in_play(game)
         turned = turned_card(game.deals[-1].hands, game.trump, f"{game_seed}/{index}")
         counted = turned is not None or not mirror_needed
         mirror = None
