@@ -77,6 +77,6 @@ async def env(make_bot: Callable[[], KachufulBot]) -> AsyncIterator[simcord.Env]
                 await store.close()
         environment._raise_errors_since(environment._errors_acknowledged)
     # Every body the bot sent in the test must be valid for Discord's API description
-    # (../shared is present beside the repository, in CI too: a missing spec is an error).
+    # (tests/data/discord-api-spec is part of the repository: a missing spec is an error).
     assert SPEC_PATH.exists(), f"Discord's OpenAPI description is missing: {SPEC_PATH}"
     validate_all_requests(environment)

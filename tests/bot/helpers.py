@@ -18,7 +18,7 @@ from referencing.jsonschema import DRAFT202012
 from kachuful_core.record import record_document
 
 REPO = Path(__file__).resolve().parents[2]
-SPEC_PATH = REPO.parent / "shared" / "discord-api-spec" / "openapi.json"
+SPEC_PATH = REPO / "tests" / "data" / "discord-api-spec" / "openapi.json"
 
 ACTION_PREFIXES = ("kf:b:", "kf:p:", "kf:u:")
 
