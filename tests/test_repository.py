@@ -101,9 +101,12 @@ def broken_links(path: Path) -> list[str]:
         linked = (path.parent / file_part).resolve() if file_part else path
         if not linked.exists():
             broken.append(f"{target}: no such file")
-        elif fragment and linked.suffix == ".md":
-            if fragment not in anchors(linked.read_text(encoding="utf-8")):
-                broken.append(f"{target}: no heading #{fragment} in {linked.name}")
+        elif (
+            fragment
+            and linked.suffix == ".md"
+            and fragment not in anchors(linked.read_text(encoding="utf-8"))
+        ):
+            broken.append(f"{target}: no heading #{fragment} in {linked.name}")
     return broken
 
 
@@ -125,6 +128,20 @@ def test_no_file_points_outside_the_checkout() -> None:
         if OUTSIDE in text:
             naming.append(str(path.relative_to(ROOT)))
     assert naming == [], f"files naming {OUTSIDE}: {naming}"
+
+
+def test_every_document_the_code_names_exists() -> None:
+    """Docstrings and comments point at docs/<page>.md: each such page must exist."""
+    missing = set()
+    for path in _files():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        for name in re.findall(r"\bdocs/[\w./-]+?\.md\b", text):
+            if not (ROOT / name).is_file():
+                missing.add(f"{path.relative_to(ROOT)}: {name}")
+    assert sorted(missing) == []
 
 
 def test_every_relative_markdown_link_leads_somewhere() -> None:
