@@ -1,7 +1,7 @@
 """Kachuful, the South Asian member of the Oh Hell family, as a pure rules engine.
 
 Imports only the standard library and pydantic: no Discord, no storage, no clock, no global
-random. See README.md for the API in brief.
+random. See docs/engine.md for the API in brief.
 """
 
 from .cards import Card, Suit, card_label, card_str, parse_card

@@ -1,4 +1,5 @@
-"""The game record, format ``kachuful-record/1`` (RECORD.md): export, import and scoring.
+"""The game record, format ``kachuful-record/1`` (docs/record-format.md): export, import and
+scoring.
 
 Importing a record replays it through :class:`~kachuful_core.game.Game`, so a record is held to
 exactly the rules a live game is. Anything invalid raises :class:`RecordError` whose message is
@@ -56,7 +57,8 @@ class Record(BaseModel):
     deals: list[DealRecord]
 
     def to_json(self, indent: int | None = 2) -> str:
-        """The record as a JSON document; keys never set are left out, as RECORD.md allows."""
+        """The record as a JSON document; keys never set are left out, as the format allows
+        (docs/record-format.md)."""
         return json.dumps(self.model_dump(exclude_unset=True), indent=indent, ensure_ascii=False)
 
 
@@ -396,7 +398,7 @@ class _Replay:
 
 
 def score_summary(game: Game) -> dict[str, Any]:
-    """The document ``python -m kachuful_core score`` prints (RECORD.md)."""
+    """The document ``python -m kachuful_core score`` prints (docs/record-format.md)."""
     rules = game.rules
     deals = []
     for d in game.deals:
@@ -437,7 +439,7 @@ def _deal_trump(rules: Rules, deal: DealLog) -> int | None:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    """Laid out as RECORD.md shows it: one line per key, each deal over four lines."""
+    """Laid out as docs/record-format.md shows it: one line per key, each deal over four lines."""
     deals = ",\n".join(_format_deal(d) for d in summary["deals"])
     return "\n".join(
         [
@@ -477,9 +479,9 @@ def _deal_played_out(deal: dict[str, Any], players: int) -> bool:
 def public_record(document: dict[str, Any]) -> dict[str, Any]:
     """The part of a game's record that reveals no card still held: the deals played out to
     their last trick (every card of their hands has been played, so their hands hide
-    nothing). It is itself a valid ``kachuful-record/1`` document (RECORD.md requires each
-    listed deal's hands as dealt, so the deal in progress cannot be listed): the public part
-    of that deal is :func:`deal_in_progress`. Pure: ``document`` is not changed."""
+    nothing). It is itself a valid ``kachuful-record/1`` document (docs/record-format.md
+    requires each listed deal's hands as dealt, so the deal in progress cannot be listed): the
+    public part of that deal is :func:`deal_in_progress`. Pure: ``document`` is not changed."""
     players = len(document["players"])
     out = {key: value for key, value in document.items() if key != "deals"}
     out["deals"] = []

@@ -1,4 +1,4 @@
-"""The table options of RULES.md §2 as one validated model, and what follows from them."""
+"""The table options of docs/rules.md §2 as one validated model, and what follows from them."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ ScoringName = Literal["exact", "penalty", "per-trick", "judgement"]
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7
-# Trump cycle of RULES.md §1: spades, diamonds, clubs, hearts (suit ids S=0 H=1 D=2 C=3).
+# Trump cycle of docs/rules.md §1: spades, diamonds, clubs, hearts (suit ids S=0 H=1 D=2 C=3).
 TRUMP_CYCLE: tuple[Suit | None, ...] = (0, 2, 3, 1)
 TRUMP_CYCLE_NOTRUMP: tuple[Suit | None, ...] = (0, 2, 3, 1, None)
 CLASSIC_MAX_HAND = {3: 10, 4: 10, 5: 10, 6: 8, 7: 7}
@@ -118,5 +118,5 @@ class Rules(BaseModel):
         return self.forehead and hand_size == 1
 
     def options(self) -> dict[str, Any]:
-        """All options by their record names (RECORD.md `rules`)."""
+        """All options by their record names (docs/record-format.md `rules`)."""
         return self.model_dump()

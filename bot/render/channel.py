@@ -1,5 +1,5 @@
 """Which public messages a table should have, and what each shows, derived from its committed
-state (DESIGN.md §7). The publisher compares this with what it delivered and acts.
+state (docs/architecture.md §7). The publisher compares this with what it delivered and acts.
 
 Every message has a stable key: ``lobby``, ``thread`` (thread mode), ``start`` (the first
 dealer's draw and the rules), per deal ``d3.bids``, ``d3.t0`` … (one per trick) or ``d3.live``

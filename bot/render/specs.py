@@ -13,7 +13,7 @@ import discord
 
 Style = Literal["primary", "secondary", "success", "danger"]
 
-# Discord's limits (DESIGN.md §3), checked by the render tests.
+# Discord's limits (docs/architecture.md §3), checked by the render tests.
 MAX_CONTENT = 2000
 MAX_EMBED_TOTAL = 6000
 MAX_FIELDS = 25

@@ -202,12 +202,12 @@ def history(page: HistoryPage, guild_id: int, channel_id: int) -> MessageSpec:
 def export_notice(game_id: int, *, partial: bool) -> str:
     if partial:
         return (
-            f"The record of game {game_id} so far (RECORD.md format): every completed trick;"
-            " cards not yet played are left out."
+            f"The record of game {game_id} so far (format kachuful-record/1): every completed"
+            " trick; cards not yet played are left out."
         )
     return (
-        f"The record of game {game_id} (RECORD.md format), with every deal's seed revealed"
-        " in the second file: check the deals with kachuful_core.dealing."
+        f"The record of game {game_id} (format kachuful-record/1), with every deal's seed"
+        " revealed in the second file: check the deals with kachuful_core.dealing."
     )
 
 

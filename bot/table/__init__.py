@@ -1,4 +1,4 @@
-"""The tables: one session per channel, one lock each (DESIGN.md §1, §7).
+"""The tables: one session per channel, one lock each (docs/architecture.md §1, §7).
 
 - ``tables``: the registry and the one path of a change (lock, check, engine, commit,
   unlock, answer, publish);

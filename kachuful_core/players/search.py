@@ -112,7 +112,7 @@ OPPONENT_DEPTH = 3
 # then have sharpened the sampled deals most, and the rollouts are short. That is a bet that
 # the other seats play like the rule, so it is made only where some sampled deal explains
 # every seat's plays so far (_Evidence): it gains among heuristics and lost against honest
-# ISMCTS while made regardless (README, head to head).
+# ISMCTS while made regardless (docs/computer-players.md, head to head).
 DEEP_LEFT = 4
 
 

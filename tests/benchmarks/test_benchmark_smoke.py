@@ -1,6 +1,6 @@
 """Each benchmark script runs in its --quick mode and reports what it says it measures.
 
-The figures themselves are checked by running the scripts by hand (README.md, Benchmarks); here
+The figures themselves are checked by running the scripts by hand (docs/benchmarks.md); here
 only that they run, finish and print a well-formed result line.
 """
 

@@ -1,4 +1,5 @@
-"""DESIGN.md §1 rules that a reader could break without noticing: checked on the source."""
+"""Rules of docs/architecture.md §1 that a reader could break without noticing: checked on the
+source."""
 
 from __future__ import annotations
 

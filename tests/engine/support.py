@@ -1,6 +1,6 @@
 """Helpers for the engine tests.
 
-The oracles here (trick winner, score, trump of a deal, schedule) are written from RULES.md,
+The oracles here (trick winner, score, trump of a deal, schedule) are written from docs/rules.md,
 not from the engine, so a test that compares the engine with them checks the engine against
 the rules. They are themselves pinned by the hand-computed tables in test_rules.py and
 test_play.py.
@@ -56,7 +56,7 @@ RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = "SHDC"
 DECK = tuple(parse_card(r + s) for s in SUITS for r in RANKS)
 
-# RULES.md §1 and §2, written out.
+# docs/rules.md §1 and §2, written out.
 CYCLE = ("S", "D", "C", "H")
 CYCLE_NOTRUMP = ("S", "D", "C", "H", None)
 
@@ -81,7 +81,8 @@ EXAMPLE_HANDS = ["KH AS 3D", "2C 4S 5D", "AH 9D 2S", "7H 3S 4D"]
 
 
 def example_record() -> dict[str, Any]:
-    """The record of RECORD.md, which is the worked example of RULES.md §1 (a fresh copy)."""
+    """The example record of docs/record-format.md, which is the worked example of docs/rules.md
+    §1 (a fresh copy)."""
     return {
         "format": "kachuful-record/1",
         "rules": {"players": 4},
@@ -129,7 +130,7 @@ def suit_id(letter: str) -> int:
     return SUIT_LETTERS.index(letter)
 
 
-# ---- oracles from RULES.md -----------------------------------------------------------------
+# ---- oracles from docs/rules.md ------------------------------------------------------------
 
 
 def largest_hand(players: int) -> int:
@@ -415,7 +416,7 @@ def try_attempt(game: Game, attempt: Attempt) -> None:
 
 
 class Referee:
-    """Follows a game through the events it returns and checks each against RULES.md."""
+    """Follows a game through the events it returns and checks each against docs/rules.md."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -573,7 +574,7 @@ class Referee:
 
 
 def check_draw(rounds: Any, dealer: int, players: int) -> None:
-    """RULES.md §1: highest rank deals; ties redraw among the tied players only."""
+    """docs/rules.md §1: highest rank deals; ties redraw among the tied players only."""
     assert rounds
     drawing = list(range(players))
     for k, draws in enumerate(rounds):

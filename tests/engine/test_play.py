@@ -1,5 +1,5 @@
 """Rule tables through the game: following suit, trumps, no-trump, the hook rule, scoring,
-blind bids and shared wins. Every expected value is worked out by hand from RULES.md."""
+blind bids and shared wins. Every expected value is worked out by hand from docs/rules.md."""
 
 from __future__ import annotations
 

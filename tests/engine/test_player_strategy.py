@@ -1,6 +1,6 @@
 """Computer players through :func:`act` and in crafted deals: legal bids (the hook rule
 included), the blind and forehead flows, refusals, determinism, and the heuristic's choices
-where the right one follows from RULES.md alone (a trick that cannot be won, a card that
+where the right one follows from docs/rules.md alone (a trick that cannot be won, a card that
 always wins, a card that weakly dominates another)."""
 
 from __future__ import annotations

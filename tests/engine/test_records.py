@@ -1,5 +1,5 @@
-"""Game records (RECORD.md): what a valid record gives, and how each invalid one is refused,
-through load_game and through ``python -m kachuful_core score``."""
+"""Game records (docs/record-format.md): what a valid record gives, and how each invalid one is
+refused, through load_game and through ``python -m kachuful_core score``."""
 
 from __future__ import annotations
 
@@ -354,7 +354,7 @@ def test_record_with_a_draw_loads_from_json() -> None:
     # the same document, validated leniently: the draw itself is right
     game = load_game(Record.model_validate(doc, strict=False))
     assert game.first_dealer == game.dealer == 2
-    # and as the JSON text RECORD.md describes
+    # and as the JSON text docs/record-format.md describes
     game = load_game(json.dumps(doc))
     assert game.first_dealer == game.dealer == 2
 

@@ -1,4 +1,4 @@
-"""Rules as data: validation, schedules, trump cycles, scoring formulas (RULES.md §1, §2)."""
+"""Rules as data: validation, schedules, trump cycles, scoring formulas (docs/rules.md §1, §2)."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ def test_trump_cycle_with_no_trump() -> None:
 
 # ---- scoring -------------------------------------------------------------------------------
 
-# (scoring, bid, tricks, blind, points), every number worked out by hand from RULES.md §2.
+# (scoring, bid, tricks, blind, points), every number worked out by hand from docs/rules.md §2.
 SCORING_TABLE = [
     ("exact", 0, 0, False, 10),
     ("exact", 3, 3, False, 13),

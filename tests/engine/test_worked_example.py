@@ -1,4 +1,5 @@
-"""The worked example of RULES.md §1 (the deal of RECORD.md's example), every way in."""
+"""The worked example of docs/rules.md §1 (the deal of docs/record-format.md's example), every
+way in."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ from .support import (
     trump_letter,
 )
 
-# The score document exactly as RECORD.md shows it (computed by hand in RULES.md §1).
+# The score document exactly as docs/record-format.md shows it (computed by hand in
+# docs/rules.md §1).
 EXPECTED_STDOUT = """\
 {
   "complete": false,
