@@ -136,7 +136,7 @@ async def test_a_failed_sync_keeps_no_digest_and_the_next_start_syncs(
 
 
 async def test_sync_global_forces_a_sync_of_unchanged_commands(
-    env: simcord.Env, settings: Settings, tmp_path: Path
+    env: simcord.Env, settings: Settings
 ) -> None:
     assert len(global_syncs(env)) == 1
     forced = KachufulBot(settings.model_copy(update={"sync_global": True}))
