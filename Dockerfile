@@ -23,22 +23,24 @@ RUN apt-get update \
 
 WORKDIR /app
 
-# The dependencies get their own layer, keyed on pyproject.toml only: a change to the bot's
-# source reuses it instead of downloading and installing every package again.
-COPY pyproject.toml ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
-    && pip install -r /tmp/requirements.txt \
-    && rm /tmp/requirements.txt
+# The dependencies get their own layer, keyed on the lock file only: a change to the bot's
+# source reuses it. requirements.lock pins every package (and setuptools, to build the
+# project) to one version and the hashes of its files, so every build installs the same bytes
+# and a tampered download is refused (how to refresh it: its header and the README).
+COPY requirements.lock ./
+RUN pip install --require-hashes --no-deps -r requirements.lock
 
 # Only the packages the bot needs are copied (never .env, data/ or the venv).
-COPY README.md ./
+COPY pyproject.toml README.md ./
 COPY kachuful_core ./kachuful_core
 COPY bot ./bot
 COPY cogs ./cogs
-# The search player's loops are compiled here, once (about 20 s), into numba's cache: the
-# bot's workers then load them in half a second. The bot's user may add to the cache (numba
-# recompiles for a different CPU than the build machine's).
-RUN pip install --no-deps . \
+# pip check: the lock holds every package the project needs (neither install fetched any on its
+# own). The search player's loops are compiled here, once (about 20 s), into numba's cache:
+# the bot's workers then load them in half a second. The bot's user may add to the cache
+# (numba recompiles for a different CPU than the build machine's).
+RUN pip install --no-deps --no-build-isolation . \
+    && pip check \
     && python -c "import bot.health, bot.client, cogs.kachuful" \
     && python -c "from kachuful_core.players import warm_up; warm_up()" \
     && chown -R kachuful:kachuful /opt/numba-cache

@@ -1,5 +1,5 @@
 """The bot: opens the store, loads the cog, registers the buttons, restores open tables, and
-syncs the slash commands only where asked to."""
+syncs the slash commands when they changed."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render, ui
+from bot import command_sync, render, ui
 from bot.health import HEARTBEAT_SECONDS
 from bot.settings import Settings
 from bot.store import Store, StoreError
@@ -167,24 +167,10 @@ class KachufulBot(commands.Bot):
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def sync_commands(self) -> None:
-        """Guild sync when KACHUFUL_DEV_GUILD_ID is set (instant, for development); global
-        sync only when KACHUFUL_SYNC_GLOBAL=true (it is rate-limited and slow to spread)."""
-        guild_id = self.settings.dev_guild_id
-        if guild_id is not None:
-            guild = discord.Object(id=guild_id)
-            self.tree.copy_global_to(guild=guild)
-            commands_synced = await self.tree.sync(guild=guild)
-            self.synced.append(f"guild:{guild_id}")
-            log.info("synced %d command(s) to guild %s", len(commands_synced), guild_id)
-        if self.settings.sync_global:
-            commands_synced = await self.tree.sync()
-            self.synced.append("global")
-            log.info("synced %d global command(s)", len(commands_synced))
-        if not self.synced:
-            log.info(
-                "commands not synced: set KACHUFUL_DEV_GUILD_ID or KACHUFUL_SYNC_GLOBAL=true "
-                "when they changed"
-            )
+        """Global sync when the commands changed since the last one; see bot.command_sync."""
+        self.synced = await command_sync.sync_commands(
+            self.tree, self.store, self.settings, self.application_id
+        )
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await ui.answer_unknown_click(interaction)

@@ -1046,6 +1046,25 @@ class Store:
             (channel_id, guild_id, _dump(settings), updated_by, _iso(self._clock())),
         )
 
+    # ------------------------------------------------------------------ the bot's own state
+
+    @_serialized
+    async def bot_state(self, key: str) -> str | None:
+        """A value the bot kept about itself (e.g. the last synced commands' digest)."""
+        async with self._db.execute("SELECT value FROM bot_state WHERE key = ?", (key,)) as cursor:
+            row = await cursor.fetchone()
+        return str(row[0]) if row else None
+
+    @_serialized
+    async def set_bot_state(self, key: str, value: str) -> None:
+        await _run(
+            self._db,
+            "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value,"
+            " updated_at = excluded.updated_at",
+            (key, value, _iso(self._clock())),
+        )
+
     # ------------------------------------------------------------------ leaderboards
 
     @_serialized

@@ -1,16 +1,33 @@
-"""The image's build steps, read from the Dockerfile (Docker itself cannot run in the tests)."""
+"""The image's build steps, read from the Dockerfile (Docker itself cannot run in the tests),
+and the lock file it installs from."""
 
 from __future__ import annotations
 
+import fnmatch
+import importlib.metadata
 import re
-import subprocess
-import sys
 import tomllib
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from .process import REPO
 
 DOCKERFILE = (REPO / "Dockerfile").read_text(encoding="utf-8")
 COMPOSE = (REPO / "compose.yaml").read_text(encoding="utf-8")
+LOCK = (REPO / "requirements.lock").read_text(encoding="utf-8")
+# Marker values of the image's interpreter (python:3.11-slim on Linux).
+IMAGE_PYTHON = {
+    "python_version": "3.11",
+    "python_full_version": "3.11.0",
+    "implementation_name": "cpython",
+    "platform_python_implementation": "CPython",
+    "os_name": "posix",
+    "sys_platform": "linux",
+    "platform_system": "Linux",
+    "platform_machine": "x86_64",
+    "extra": "",
+}
 
 
 def _index(text: str) -> int:
@@ -19,23 +36,99 @@ def _index(text: str) -> int:
     return position
 
 
-def test_dependencies_are_installed_before_the_source_is_copied() -> None:
+def test_dependencies_are_installed_from_the_lock_before_the_source_is_copied() -> None:
     # A source change must not invalidate the layer that installs the dependencies.
-    assert _index("COPY pyproject.toml ./") < _index("pip install -r") < _index("COPY bot ")
-    assert _index("COPY cogs ") < _index("pip install --no-deps .")
     copies = re.findall(r"^COPY (.+)$", DOCKERFILE, flags=re.MULTILINE)
-    assert copies[0] == "pyproject.toml ./"
+    assert copies[0] == "requirements.lock ./"
+    assert (
+        _index("COPY requirements.lock ./")
+        < _index("RUN pip install --require-hashes --no-deps -r requirements.lock\n")
+        < _index("COPY pyproject.toml ")
+        < _index("COPY bot ")
+    )
+    assert _index("COPY cogs ") < _index("pip install --no-deps --no-build-isolation .")
+    # No other install: nothing enters the image without a pinned version and a hash.
+    installs = [i.strip(" \\") for i in re.findall(r"pip install[^\n&]*", DOCKERFILE)]
+    assert installs == [
+        "pip install --require-hashes --no-deps -r requirements.lock",
+        "pip install --no-deps --no-build-isolation .",
+    ]
+    assert _index("pip install --no-deps --no-build-isolation .") < _index("&& pip check")
 
 
-def test_the_requirements_step_lists_the_projects_dependencies() -> None:
-    snippet = re.search(r'python -c "(import tomllib.+?)" >', DOCKERFILE)
-    assert snippet is not None
-    code = snippet.group(1)  # as sh passes it: \n stays a backslash and an n in "..."
-    listed = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
-    ).stdout.split()
+def test_the_lock_pins_every_package_with_hashes() -> None:
+    locked = _locked()
+    assert len(locked) >= 20
+    for name, (version, hashes) in locked.items():
+        assert re.fullmatch(r"[0-9][0-9A-Za-z.+!-]*", version), name
+        assert hashes, f"{name} has no hash"
+
+
+def test_the_lock_covers_the_runtime_and_build_dependencies() -> None:
     with (REPO / "pyproject.toml").open("rb") as file:
-        assert listed == tomllib.load(file)["project"]["dependencies"]
+        project = tomllib.load(file)
+    locked = _locked()
+    needed = [*project["project"]["dependencies"], *project["build-system"]["requires"]]
+    for line in needed:
+        requirement = Requirement(line)
+        name = canonicalize_name(requirement.name)
+        assert name in locked, f"{line} is not in requirements.lock"
+        version = locked[name][0]
+        assert requirement.specifier.contains(version, prereleases=True), (
+            f"requirements.lock has {name}=={version}, outside pyproject.toml's {line}"
+        )
+    # The developer and test tools stay out of the image.
+    for tool in ("mypy", "ruff", "pytest", "simcord"):
+        assert tool not in locked
+
+
+def test_the_lock_holds_what_its_packages_require() -> None:
+    """Each locked package installed here at the locked version (the metadata is then the
+    same) has its requirements for the image's Python in the lock too; the image's pip check
+    checks the whole set at build time."""
+    locked = _locked()
+    checked = 0
+    for name, (version, _) in locked.items():
+        try:
+            installed = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        if installed.version != version:
+            continue
+        checked += 1
+        for line in installed.requires or []:
+            requirement = Requirement(line)
+            if requirement.marker is not None and not requirement.marker.evaluate(IMAGE_PYTHON):
+                continue
+            assert canonicalize_name(requirement.name) in locked, f"{name} needs {line}"
+    assert checked > 0
+
+
+def test_the_lock_is_made_for_the_images_python() -> None:
+    header = LOCK.split("\n", 2)[1]
+    assert "uv pip compile pyproject.toml - --generate-hashes --python-version 3.11 " in header
+    assert "FROM python:3.11-slim\n" in DOCKERFILE
+    ignored = [
+        line
+        for line in (REPO / ".dockerignore").read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith(("#", "!"))
+    ]
+    assert not [pattern for pattern in ignored if fnmatch.fnmatch("requirements.lock", pattern)]
+
+
+def _locked() -> dict[str, tuple[str, list[str]]]:
+    """requirements.lock as {name: (version, sha256 hashes)}; every entry must be pinned."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    for line in LOCK.replace("\\\n", " ").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        entry = re.fullmatch(r"([A-Za-z0-9._-]+)==(\S+)((?:\s+--hash=sha256:[0-9a-f]{64})*)", line)
+        assert entry is not None, f"not a pinned requirement with hashes: {line[:80]}"
+        name = canonicalize_name(entry.group(1))
+        assert name not in found, f"{name} is locked twice"
+        found[name] = (entry.group(2), re.findall(r"sha256:([0-9a-f]{64})", entry.group(3)))
+    return found
 
 
 def test_signals_health_and_user() -> None:

@@ -1,19 +1,16 @@
-"""Table options through the bot, the read-only commands, and command syncing."""
+"""Table options through the bot and the read-only commands (command syncing: see
+test_command_sync.py)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import discord
 import simcord
 
-from bot.client import KachufulBot
 from bot.render.cards import hand_text
-from bot.settings import Settings
 from kachuful_core import Game, Phase, card_str
 
-from .conftest import FAKE_TOKEN
 from .helpers import button, buttons, enabled_actions, start_game, world
 
 
@@ -142,34 +139,3 @@ async def test_score_rules_help_and_export(env: simcord.Env) -> None:
     )
     dealt = [sorted(card_str(card) for card in hand) for hand in hands]
     assert dealt == [sorted(hand) for hand in record["deals"][0]["hands"]]
-
-
-async def test_no_sync_unless_asked_and_dev_guild_sync(tmp_path: Path) -> None:
-    quiet = KachufulBot(
-        Settings(_env_file=None, discord_token=FAKE_TOKEN, db_path=tmp_path / "a.db")
-    )  # type: ignore[call-arg]
-    async with simcord.run(quiet, strict_sync=True) as env:
-        assert quiet.synced == []
-        assert not [r for r in env.http_requests if "/commands" in r.path and r.method == "PUT"]
-    await quiet.store.close()
-
-    guild_id = 123456789012345678
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, discord_token=FAKE_TOKEN, db_path=tmp_path / "b.db", dev_guild_id=guild_id
-    )
-    dev = KachufulBot(settings)
-    env = simcord.Env(dev)
-    guild = env.create_guild(id=guild_id)
-    channel = guild.create_text_channel("dev")
-    tester = guild.add_member(env.create_user("tester"))
-    await env.start()
-    try:
-        with env.time_context():
-            assert dev.synced == [f"guild:{guild_id}"]
-            puts = [r.path for r in env.http_requests if r.method == "PUT"]
-            assert puts == [f"/applications/{env.bot.application_id}/guilds/{guild_id}/commands"]
-            result = await tester.slash(channel, "kachuful help")
-            assert result.response.ephemeral
-    finally:
-        await env.shutdown()
-        await dev.store.close()
