@@ -30,7 +30,9 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     have = interaction.app_permissions
     thread = isinstance(interaction.channel, discord.Thread)
     needed = ["view_channel", "send_messages_in_threads" if thread else "send_messages"]
-    needed.append("embed_links")
+    # The final standings carry the score chart as a file: without Attach Files they could
+    # never be posted, and a game would end with no result in the channel.
+    needed += ["embed_links", "attach_files"]
     return [name for name in needed if not getattr(have, name)]
 
 

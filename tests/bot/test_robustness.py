@@ -378,6 +378,13 @@ async def test_start_is_refused_where_the_bot_cannot_post(env: simcord.Env) -> N
     assert "Send Messages, Embed Links" in refused.response.content
     assert env.bot.tables.session_in(muted.id) is None
     assert [m for m in muted.history() if not m.flags.ephemeral] == []
+    no_files = guild.create_text_channel(
+        "no-files", overwrites={env.bot.user: discord.PermissionOverwrite(attach_files=False)}
+    )
+    refused = await asha.slash(no_files, "kachuful start")
+    assert refused.response.ephemeral
+    assert "Attach Files" in refused.response.content
+    assert env.bot.tables.session_in(no_files.id) is None
     fine = guild.create_text_channel("cards")
     assert not (await asha.slash(fine, "kachuful start")).response.ephemeral
 
