@@ -148,5 +148,6 @@ async def test_every_choice_of_the_command_is_accepted_by_its_check(env: simcord
     mod = manager(env)
     for option in settings_command(env)["options"]:
         for choice in option.get("choices") or []:
-            saved = await mod.slash(channel, "kachuful-settings", **{option["name"]: choice["value"]})
+            given = {option["name"]: choice["value"]}
+            saved = await mod.slash(channel, "kachuful-settings", **given)
             assert saved.response.embeds, (option["name"], choice)
