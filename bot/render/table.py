@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 
+from bot.options import resolve_max_hand
 from bot.pace import DEFAULT_PACE, Pace
 from bot.registry import LENGTH_BUTTONS
 from bot.store.models import GameRow
@@ -173,8 +174,6 @@ def start_message(row: GameRow, game: Game) -> MessageSpec:
 
 
 def resolve_note(row: GameRow) -> str | None:
-    from bot.options import resolve_max_hand
-
     return resolve_max_hand(row.rules.get("max_hand", "full"), len(row.seats))[1]
 
 

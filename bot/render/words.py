@@ -95,9 +95,16 @@ def length_lines(options: dict[str, Any], players: int, humans: int, pace: Pace)
     length chosen, the number of deals, and the time it takes at the table's pace."""
     rules, _ = table_rules(options, players)
     minutes = duration_text(game_seconds(rules, humans, pace))
+    choice = options.get("max_hand")
+    chosen = (
+        OPTIONS["length"].words(choice or OPTIONS["length"].default)
+        if choice is None or choice in LENGTHS
+        else max_hand_text(choice)
+    )
     return [
-        max_hand_text(options.get("max_hand")),
+        chosen,
         f"**{rules.num_deals} deals** with {players} players ({minutes} at this table's pace)",
+        "The host picks a quick, classic or full game below.",
     ]
 
 
