@@ -1,7 +1,9 @@
 """The /kachuful command group. Thin: each command hands over to the table code (bot.table).
 
-This cog is the group; feature cogs (cogs/leaderboard.py, cogs/stats.py, cogs/history.py,
-cogs/settings.py) add their subcommands to it, as cogs/group.py explains."""
+This cog is the group; feature cogs (cogs/leaderboard.py, cogs/stats.py, cogs/history.py) add
+their subcommands to it, as cogs/group.py explains. /kachuful-settings is a command of its own
+(cogs/settings.py). Every option's choices and descriptions come from the registry
+(bot/registry.py)."""
 
 from __future__ import annotations
 
@@ -128,7 +130,7 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         )
 
     async def _channel_defaults(self, interaction: discord.Interaction[Any]) -> dict[str, Any]:
-        """This channel's /kachuful settings, as /kachuful start options."""
+        """This channel's /kachuful-settings, as /kachuful start options."""
         if interaction.channel_id is None:
             return {}
         try:
