@@ -1,28 +1,16 @@
-"""A channel's defaults for its next game (/kachuful settings): the names, the values allowed
-and the check. Pure; the store keeps the checked dict as JSON (Store.set_channel_settings) and
-/kachuful start reads it with Store.channel_settings(channel_id). A running game never reads
-them again: they apply to the next game only."""
+"""A channel's defaults for its next game (/kachuful-settings): the check of each value against
+the option registry (bot.registry). Pure; the store keeps the checked dict as JSON
+(Store.set_channel_settings) and /kachuful start reads it with Store.channel_settings(channel_id).
+A running game never reads them again: they apply to the next game only."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from kachuful_core.players import LEVELS as ENGINE_LEVELS
+from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS, level_names, option
 
-PRESENTATIONS = ("trick", "compact", "thread")
-LEVELS: tuple[str, ...] = tuple(ENGINE_LEVELS)  # the computer players' levels (random, ...)
-TURN_SECONDS = (15, 600)
-# Table options, as /kachuful start takes them (see cogs/kachuful.py).
-OPTIONS: dict[str, tuple[Any, ...]] = {
-    "players": tuple(range(3, 8)),
-    "max_hand": tuple(range(0, 18)),  # 0 = classic
-    "schedule": ("down-up", "down", "double"),
-    "trump": ("cycle", "cycle-notrump", "turned"),
-    "scoring": ("exact", "penalty", "per-trick", "judgement"),
-    "hook": (True, False),
-    "blind_bids": (True, False),
-    "forehead": (True, False),
-}
+# The largest hand, said two ways (a length or a number of cards): a channel keeps one.
+_ONE_OF = {"length": "max_hand", "max_hand": "length"}
 
 
 class BadSetting(ValueError):
@@ -35,35 +23,26 @@ def check(changes: dict[str, Any]) -> dict[str, Any]:
     for key, value in changes.items():
         if value is None:
             continue
-        if key == "presentation":
-            if value not in PRESENTATIONS:
-                raise BadSetting(f"presentation must be one of {', '.join(PRESENTATIONS)}.")
-        elif key == "turn_seconds":
-            low, high = TURN_SECONDS
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise BadSetting(f"turn_seconds must be a whole number from {low} to {high}.")
-        elif key == "computers":
-            if not isinstance(value, bool):
-                raise BadSetting("computers must be true or false.")
-        elif key == "computer_levels":
-            levels = [part.strip().lower() for part in str(value).split(",") if part.strip()]
-            unknown = [level for level in levels if level not in LEVELS]
-            if not levels or unknown:
-                raise BadSetting(
-                    f"computer_levels is a comma-separated list of {', '.join(LEVELS)}."
-                )
-            value = [level for level in LEVELS if level in levels]
-        elif key in OPTIONS:
-            allowed = OPTIONS[key]
-            if value not in allowed or (isinstance(value, bool) != isinstance(allowed[0], bool)):
-                raise BadSetting(f"{key}: {value!r} is not allowed.")
-        else:
+        if key not in SETTINGS_OPTIONS:
             raise BadSetting(f"there is no setting called {key}.")
+        if key == "computer_levels":
+            # The players' words (Beginner, ...) or the engine's names, as older settings
+            # have them; kept as the engine's names, weakest first.
+            levels = level_names(value) if isinstance(value, str) else None
+            if levels is None:
+                words = ", ".join(LEVEL_NAMES.values())
+                raise BadSetting(f"computer_levels is a comma-separated list of {words}.")
+            value = levels
+        elif not option(key).allows(value):
+            raise BadSetting(f"{key} must be {option(key).allowed_text()}.")
         out[key] = value
     return out
 
 
 def merge(current: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    merged = dict(current)
-    merged.update(check(changes))
+    checked = check(changes)
+    merged = {k: v for k, v in current.items() if _ONE_OF.get(k) not in checked}
+    merged.update(checked)
+    if "length" in checked and "max_hand" in checked:
+        del merged["length"]  # as at /kachuful start, a max_hand given wins
     return merged

@@ -1,4 +1,4 @@
-"""Slash command options, checked in code.
+"""Slash command options, checked in code against the option registry (bot.registry).
 
 Discord shows only the declared choices, but a modified client (or a raw API call) can send any
 value of the option's type, and discord.py passes it through unchecked. Each check returns the
@@ -8,16 +8,12 @@ table options, or one line for the user naming the option and the values it allo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any
 
-from bot.render.channel import MODES
-from kachuful_core.rules import MAX_PLAYERS, MIN_PLAYERS, ScheduleName, ScoringName, TrumpName
+from bot.registry import MAX_HAND_LIMIT, OPTIONS, START_OPTIONS
+from kachuful_core import Rules
+from kachuful_core.rules import LENGTHS, MAX_PLAYERS, MIN_PLAYERS, largest_hand, length_max_hand
 
-# 0 is "classic"; a hand above 52 ÷ players is lowered (with a note) when the game starts.
-MAX_HAND_LIMIT = 17
-SCHEDULES: tuple[str, ...] = get_args(ScheduleName)
-TRUMPS: tuple[str, ...] = get_args(TrumpName)
-SCORINGS: tuple[str, ...] = get_args(ScoringName)
 SCOPES = ("channel", "server")
 
 
@@ -27,64 +23,48 @@ class StartOptions:
     options: dict[str, Any]
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def lobby_max_hand(length: str | None, max_hand: int | None) -> str | int:
+    """The table's ``max_hand`` option from /kachuful start's ``length`` and ``max_hand``: a
+    max_hand given wins (0 is "classic"), else the length (quick, classic, full), else the full
+    game. The lobby keeps the name of a length, resolved for the seats when the game starts."""
+    if max_hand is not None:
+        return "classic" if max_hand == 0 else max_hand
+    chosen: str = OPTIONS["length"].default if length is None else length
+    return chosen
 
 
-def _one_of(name: str, value: Any, allowed: tuple[str, ...]) -> str | None:
-    if isinstance(value, str) and value in allowed:
-        return None
-    return f"`{name}` must be one of {', '.join(allowed)}: nothing was created."
-
-
-def check_start(
-    *,
-    players: Any = MAX_PLAYERS,
-    max_hand: Any = None,
-    schedule: Any = "down-up",
-    trump: Any = "cycle",
-    hook: Any = True,
-    scoring: Any = "exact",
-    blind_bids: Any = False,
-    forehead: Any = False,
-    mode: Any = "trick",
-) -> StartOptions | str:
-    """/kachuful start: the seats and table options, or the refusal to show."""
-    if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+def refusal(name: str) -> str:
+    """/kachuful start's words for a value ``name`` does not allow."""
+    if name == "players":
         return (
             f"`players` must be a number of seats from {MIN_PLAYERS} to {MAX_PLAYERS}: "
             "nothing was created."
         )
-    if max_hand is not None and (not _is_int(max_hand) or not 0 <= max_hand <= MAX_HAND_LIMIT):
+    if name == "max_hand":
         return (
             f"`max_hand` must be 0 (classic) or a hand size from 1 to {MAX_HAND_LIMIT} "
             "(lowered to 52 ÷ players if larger): nothing was created."
         )
-    for name, value, allowed in (
-        ("schedule", schedule, SCHEDULES),
-        ("trump", trump, TRUMPS),
-        ("scoring", scoring, SCORINGS),
-        ("mode", mode, MODES),
-    ):
-        refusal = _one_of(name, value, allowed)
-        if refusal is not None:
-            return refusal
-    for name, value in (("hook", hook), ("blind_bids", blind_bids), ("forehead", forehead)):
-        if not isinstance(value, bool):
-            return f"`{name}` must be true or false: nothing was created."
-    return StartOptions(
-        players=players,
-        options={
-            "max_hand": "full" if max_hand is None else ("classic" if max_hand == 0 else max_hand),
-            "schedule": schedule,
-            "trump": trump,
-            "hook": hook,
-            "scoring": scoring,
-            "blind_bids": blind_bids,
-            "forehead": forehead,
-            "mode": mode,
-        },
-    )
+    return f"`{name}` must be {OPTIONS[name].allowed_text()}: nothing was created."
+
+
+def check_start(**given: Any) -> StartOptions | str:
+    """/kachuful start: the seats and table options, or the refusal to show. An option not
+    given (or None) takes the registry's default."""
+    unknown = set(given) - set(START_OPTIONS)
+    if unknown:
+        raise TypeError(f"no /kachuful start option {sorted(unknown)}")
+    values: dict[str, Any] = {}
+    for name in START_OPTIONS:
+        value = given.get(name)
+        if value is None:
+            value = OPTIONS[name].default
+        if value is not None and not OPTIONS[name].allows(value):
+            return refusal(name)
+        values[name] = value
+    options = {k: v for k, v in values.items() if k not in ("players", "length")}
+    options["max_hand"] = lobby_max_hand(values["length"], values["max_hand"])
+    return StartOptions(players=values["players"], options=options)
 
 
 def check_scope(scope: Any) -> str | None:
@@ -92,3 +72,31 @@ def check_scope(scope: Any) -> str | None:
     if isinstance(scope, str) and scope in SCOPES:
         return None
     return f"`scope` must be one of {', '.join(SCOPES)}."
+
+
+def resolve_max_hand(choice: Any, players: int) -> tuple[int, str | None]:
+    """The largest hand of a table's ``max_hand`` option for ``players`` (a length's name or a
+    number of cards); and a note when a number had to be lowered to fit the deck."""
+    if choice is None:
+        choice = OPTIONS["length"].default
+    if choice in LENGTHS:
+        return length_max_hand(choice, players), None
+    limit = largest_hand(players)
+    wanted = int(choice)
+    if wanted > limit:
+        return limit, f"max hand lowered from {wanted} to {limit}: 52 cards for {players} players"
+    return wanted, None
+
+
+def table_rules(options: dict[str, Any], players: int) -> tuple[Rules, str | None]:
+    """The rules of a table's options for ``players`` seats, and the note of resolve_max_hand."""
+    max_hand, note = resolve_max_hand(options.get("max_hand"), players)
+    rules = Rules(
+        players=players,
+        max_hand=max_hand,
+        **{
+            name: options.get(name, OPTIONS[name].default)
+            for name in ("schedule", "trump", "hook", "scoring", "blind_bids", "forehead")
+        },
+    )
+    return rules, note

@@ -16,6 +16,8 @@ from typing import Any, Literal
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.registry import TURN_SECONDS
+
 TOKEN_HELP = (
     "get one at the Discord Developer Portal → Applications → your app → Bot → Reset Token, "
     "and put it in .env as DISCORD_TOKEN=..."
@@ -62,10 +64,11 @@ class Settings(BaseSettings):
     log_level: LogLevel = Field(
         default="INFO", validation_alias=AliasChoices("LOG_LEVEL", "log_level")
     )
+    # The same range as /kachuful-settings turn_seconds (bot.registry.TURN_SECONDS).
     turn_seconds: float = Field(
         default=90.0,
-        ge=5,
-        le=3600,
+        ge=TURN_SECONDS[0],
+        le=TURN_SECONDS[1],
         validation_alias=AliasChoices("KACHUFUL_TURN_SECONDS", "turn_seconds"),
     )
     lobby_timeout_seconds: float = Field(

@@ -1,7 +1,7 @@
 """How several cogs add subcommands to the one ``/kachuful`` group.
 
 ``cogs.kachuful.KachufulCog`` is a ``GroupCog``: discord.py makes it the ``/kachuful`` group
-(its ``app_command``). A feature cog (leaderboard, stats, history, settings, ...) subclasses
+(its ``app_command``). A feature cog (leaderboard, stats, history, ...) subclasses
 :class:`KachufulFeature` and declares its commands with ``@app_commands.command`` as any cog
 does. When the cog is added, :meth:`KachufulFeature.cog_load` (which discord.py calls before
 it registers a cog's commands) attaches each of them to the group with the public

@@ -1,7 +1,9 @@
 """The /kachuful command group. Thin: each command hands over to the table code (bot.table).
 
-This cog is the group; feature cogs (cogs/leaderboard.py, cogs/stats.py, cogs/history.py,
-cogs/settings.py) add their subcommands to it, as cogs/group.py explains."""
+This cog is the group; feature cogs (cogs/leaderboard.py, cogs/stats.py, cogs/history.py) add
+their subcommands to it, as cogs/group.py explains. /kachuful-settings is a command of its own
+(cogs/settings.py). Every option's choices and descriptions come from the registry
+(bot/registry.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import registry, render
 from bot.options import check_start
 from bot.store import StoreError
 from bot.ui import send_kwargs
@@ -22,34 +24,16 @@ if TYPE_CHECKING:
 
 Choice = app_commands.Choice
 
-MAX_HAND_CHOICES: list[Choice[int]] = [
-    Choice(name="Classic: 10 cards (8 for 6 players, 7 for 7)", value=0)
-] + [
-    Choice(name=f"{n} card{'s' if n != 1 else ''} (if 52 ÷ players allows)", value=n)
-    for n in range(1, 18)
-]
-SCHEDULE_CHOICES: list[Choice[str]] = [
-    Choice(name="Down and up: H…1…H (default)", value="down-up"),
-    Choice(name="Down only: H…1", value="down"),
-    Choice(name="Double: H…1…H…1…H", value="double"),
-]
-TRUMP_CHOICES: list[Choice[str]] = [
-    Choice(name="Cycle ♠ ♦ ♣ ♥ (default)", value="cycle"),
-    Choice(name="Cycle ♠ ♦ ♣ ♥ then no-trump", value="cycle-notrump"),
-    Choice(name="Turned card after the deal", value="turned"),
-]
-SCORING_CHOICES: list[Choice[str]] = [
-    Choice(name="Exact: 10 + bid, miss 0 (default)", value="exact"),
-    Choice(name="Penalty: 10 + bid, miss −difference", value="penalty"),
-    Choice(name="Per trick: tricks, +10 if exact", value="per-trick"),
-    Choice(name="Judgement: exact +10, miss −10", value="judgement"),
-]
-MODE_CHOICES: list[Choice[str]] = [
-    Choice(name="A message per trick (default)", value="trick"),
-    Choice(name="Compact: one message per deal", value="compact"),
-    Choice(name="In a thread opened from the lobby", value="thread"),
-]
-PLAYER_CHOICES: list[Choice[int]] = [Choice(name=f"{n} seats", value=n) for n in range(3, 8)]
+
+def slash_choices(name: str) -> list[Choice[Any]]:
+    """An option's choices as the slash command shows them, from the registry."""
+    option = registry.option(name)
+    return [Choice(name=option.choice_name(c), value=c.value) for c in option.choices]
+
+
+def described(*names: str) -> dict[str, str]:
+    """The slash command's description of each option, from the registry."""
+    return {name: registry.option(name).describe for name in names}
 
 
 @app_commands.guild_only()
@@ -63,24 +47,19 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         return self.bot.tables
 
     @app_commands.command(name="start", description="Open a Kachuful table in this channel")
-    @app_commands.describe(
-        players="Most seats at the table (3–7; default 7)",
-        max_hand="Largest hand (default: 52 ÷ players, e.g. 13 for four)",
-        schedule="Order of hand sizes",
-        trump="How trump is chosen",
-        hook="Hook rule: the dealer may not make the bids add up to the tricks (default on)",
-        scoring="Scoring",
-        blind_bids="Allow bidding before looking (exact blind bids score double; default off)",
-        forehead="One-card deal: see everyone's card but your own (default off)",
-        mode="How the game is shown: a message per trick, compact, or in a thread",
+    @app_commands.describe(**described(*registry.START_OPTIONS))
+    @app_commands.choices(
+        **{
+            name: slash_choices(name)
+            for name in registry.START_OPTIONS
+            if registry.option(name).choices
+        }
     )
-    @app_commands.choices(players=PLAYER_CHOICES, max_hand=MAX_HAND_CHOICES)
-    @app_commands.choices(schedule=SCHEDULE_CHOICES, trump=TRUMP_CHOICES, scoring=SCORING_CHOICES)
-    @app_commands.choices(mode=MODE_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction[Any],
         players: int | None = None,
+        length: str | None = None,
         max_hand: int | None = None,
         schedule: str | None = None,
         trump: str | None = None,
@@ -92,6 +71,7 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
     ) -> None:
         typed = {
             "players": players,
+            "length": length,
             "max_hand": max_hand,
             "schedule": schedule,
             "trump": trump,
@@ -102,9 +82,13 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
             "mode": mode,
         }
         defaults = await self._channel_defaults(interaction)
+        if length is not None or max_hand is not None:
+            # One choice, two ways to say it: what the member typed replaces the channel's.
+            defaults.pop("length", None)
+            defaults.pop("max_hand", None)
         # What the member typed wins over the channel's settings, which win over the defaults.
         chosen = {**defaults, **{k: v for k, v in typed.items() if v is not None}}
-        checked = check_start(**{k: v for k, v in chosen.items() if k in (*START_OPTIONS, "mode")})
+        checked = check_start(**{k: v for k, v in chosen.items() if k in registry.START_OPTIONS})
         if isinstance(checked, str):
             await interaction.response.send_message(checked, ephemeral=True)
             return
@@ -146,7 +130,7 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         )
 
     async def _channel_defaults(self, interaction: discord.Interaction[Any]) -> dict[str, Any]:
-        """This channel's /kachuful settings, as /kachuful start options."""
+        """This channel's /kachuful-settings, as /kachuful start options."""
         if interaction.channel_id is None:
             return {}
         try:
@@ -162,16 +146,8 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         return defaults
 
 
-START_OPTIONS = (
-    "players",
-    "max_hand",
-    "schedule",
-    "trump",
-    "hook",
-    "scoring",
-    "blind_bids",
-    "forehead",
-)
+# The /kachuful-settings that are /kachuful start options (the others stay with the table).
+START_OPTIONS = tuple(name for name in registry.START_OPTIONS if name != "mode")
 
 
 def table_settings(defaults: dict[str, Any]) -> dict[str, Any]:

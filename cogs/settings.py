@@ -1,9 +1,12 @@
-"""/kachuful settings: this channel's defaults for its next game (Manage Server only).
+"""/kachuful-settings: this channel's defaults for its next game (Manage Server only).
 
-The permission is checked here, from the member's permissions in this channel
-(``interaction.permissions``), not only by Discord's default permissions, which a server can
-override. Settings are stored by Store.set_channel_settings and read by /kachuful start
-through Store.channel_settings: they apply to the next game, never to a running one.
+A command of its own, not a subcommand of /kachuful: Discord's default member permissions
+(which hide a command from members without them) apply to top-level commands only, and this
+one is hidden from members without Manage Server. The permission is also checked here, from
+the member's permissions in this channel (``interaction.permissions``), since a server can
+override the default. Settings are stored by Store.set_channel_settings and read by
+/kachuful start through Store.channel_settings: they apply to the next game, never to a
+running one. Every option, its choices and its words come from the registry (bot.registry).
 """
 
 from __future__ import annotations
@@ -12,61 +15,49 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
-from bot import channel_settings
+from bot import channel_settings, registry
 from bot.render import stats as words
 from bot.ui import send_kwargs
 
-from .group import KachufulFeature
-from .kachuful import (
-    MAX_HAND_CHOICES,
-    MODE_CHOICES,
-    PLAYER_CHOICES,
-    SCHEDULE_CHOICES,
-    SCORING_CHOICES,
-    TRUMP_CHOICES,
-)
+from .kachuful import described, slash_choices
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
 
-Choice = app_commands.Choice
+COMMAND_NAME = "kachuful-settings"
 
 
-class SettingsCog(KachufulFeature):
+class SettingsCog(commands.Cog):
+    def __init__(self, bot: KachufulBot) -> None:
+        self.bot = bot
+
     @app_commands.command(
-        name="settings", description="This channel's defaults for new games (Manage Server)"
+        name=COMMAND_NAME, description="This channel's defaults for new Kachuful games"
     )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
-        presentation="How a game is shown",
-        turn_seconds="Turn clock in seconds (15-600)",
-        computers="Whether computer players may join",
-        computer_levels="Computer levels allowed, comma-separated: random, heuristic, search",
-        players="Most seats",
-        max_hand="Largest hand",
-        schedule="Order of hand sizes",
-        trump="How trump is chosen",
-        scoring="Scoring",
-        hook="Hook rule",
-        blind_bids="Allow blind bids",
-        forehead="Forehead one-card deal",
-        reset="Forget every setting of this channel",
+        **described(*registry.SETTINGS_OPTIONS), reset="Forget every setting of this channel"
     )
-    @app_commands.choices(players=PLAYER_CHOICES, max_hand=MAX_HAND_CHOICES)
     @app_commands.choices(
-        presentation=MODE_CHOICES,
-        schedule=SCHEDULE_CHOICES,
-        trump=TRUMP_CHOICES,
-        scoring=SCORING_CHOICES,
+        **{
+            name: slash_choices(name)
+            for name in registry.SETTINGS_OPTIONS
+            if registry.option(name).choices
+        }
     )
     async def settings(
         self,
         interaction: discord.Interaction[Any],
         presentation: str | None = None,
-        turn_seconds: int | None = None,
+        turn_seconds: app_commands.Range[int, registry.TURN_SECONDS[0], registry.TURN_SECONDS[1]]
+        | None = None,
         computers: bool | None = None,
         computer_levels: str | None = None,
         players: int | None = None,
+        length: str | None = None,
         max_hand: int | None = None,
         schedule: str | None = None,
         trump: str | None = None,
@@ -88,6 +79,7 @@ class SettingsCog(KachufulFeature):
             "computers": computers,
             "computer_levels": computer_levels,
             "players": players,
+            "length": length,
             "max_hand": max_hand,
             "schedule": schedule,
             "trump": trump,

@@ -12,6 +12,8 @@ from .cards import Suit
 ScheduleName = Literal["down-up", "down", "double"]
 TrumpName = Literal["cycle", "cycle-notrump", "turned"]
 ScoringName = Literal["exact", "penalty", "per-trick", "judgement"]
+# A game's length (RULES.md §2): a preset over the largest hand; the schedule is chosen apart.
+LengthName = Literal["quick", "classic", "full"]
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7
@@ -19,10 +21,29 @@ MAX_PLAYERS = 7
 TRUMP_CYCLE: tuple[Suit | None, ...] = (0, 2, 3, 1)
 TRUMP_CYCLE_NOTRUMP: tuple[Suit | None, ...] = (0, 2, 3, 1, None)
 CLASSIC_MAX_HAND = {3: 10, 4: 10, 5: 10, 6: 8, 7: 7}
+# The quick game's largest hand: 5 cards fit every table (52 ÷ 7 = 7), so down and up is
+# 5 4 3 2 1 2 3 4 5, nine deals whatever the number of players.
+QUICK_MAX_HAND = 5
+LENGTHS: tuple[LengthName, ...] = ("quick", "classic", "full")
+DEFAULT_LENGTH: LengthName = "full"
 
 
 def largest_hand(players: int) -> int:
     return 52 // players
+
+
+def length_max_hand(length: LengthName, players: int) -> int:
+    """The largest hand of a game of this ``length`` for ``players``: quick 5, classic the
+    guides' 10 / 8 / 7, full the whole deck (52 ÷ players, the rules' default)."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"{players} players: a table has {MIN_PLAYERS} to {MAX_PLAYERS}")
+    if length == "quick":
+        return QUICK_MAX_HAND
+    if length == "classic":
+        return CLASSIC_MAX_HAND[players]
+    if length == "full":
+        return largest_hand(players)
+    raise ValueError(f"unknown length {length!r}: one of {', '.join(LENGTHS)}")
 
 
 def schedule_sizes(schedule: ScheduleName, top: int) -> tuple[int, ...]:
@@ -73,6 +94,12 @@ class Rules(BaseModel):
     def classic(cls, players: int, **options: Any) -> Rules:
         """The guides' "classic" preset: 10 cards for 3-5 players, 8 for 6, 7 for 7."""
         return cls(players=players, max_hand=CLASSIC_MAX_HAND.get(players), **options)
+
+    @classmethod
+    def of_length(cls, players: int, length: LengthName, **options: Any) -> Rules:
+        """A game of this length (quick, classic or full) with the other options given; its
+        record keeps the hand sizes as ``max_hand`` (there is no length in a record)."""
+        return cls(players=players, max_hand=length_max_hand(length, players), **options)
 
     @property
     def top(self) -> int:

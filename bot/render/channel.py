@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from bot.pace import DEFAULT_PACE, Pace
 from bot.store.models import GameRow
 from kachuful_core import Game, Phase
 
@@ -48,6 +49,7 @@ class View:
     idle_hours: float
     deadline: datetime | None = None  # the turn clock of the human to act
     thread_id: int | None = None
+    pace: Pace = DEFAULT_PACE  # for the lobby's estimate of the game's length
 
 
 def mode_of(row: GameRow) -> Mode:
@@ -72,11 +74,19 @@ def public_posts(row: GameRow, game: Game | None, view: View) -> list[Post]:
 def _lobby_post(row: GameRow, game: Game | None, view: View) -> Post:
     if row.status == "lobby":
         return Post(
-            "lobby", "channel", False, lambda: lobby(row, timeout_minutes=view.lobby_minutes)
+            "lobby",
+            "channel",
+            False,
+            lambda: lobby(row, timeout_minutes=view.lobby_minutes, pace=view.pace),
         )
     if game is None:
         closed = _lobby_closed_text(row, view)
-        return Post("lobby", "channel", True, lambda: lobby(row, timeout_minutes=0, closed=closed))
+        return Post(
+            "lobby",
+            "channel",
+            True,
+            lambda: lobby(row, timeout_minutes=0, pace=view.pace, closed=closed),
+        )
     final = row.status != "running"
     return Post("lobby", "channel", final, lambda: lobby_started(row, view.thread_id))
 

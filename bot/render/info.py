@@ -10,7 +10,8 @@ HELP = """\
 **Kachuful** (Oh Hell): bid the exact number of tricks you will take.
 
 `/kachuful start` opens a table here (choose the options), others click **Join** or the host adds \
-computer players, and the host clicks **Start** (3 to 7 seats).
+computer players, and the host clicks **Start** (3 to 7 seats). The lobby says how many deals \
+the game has and about how long it takes; the host picks a quick, classic or full game there.
 Each deal the table message shows the deal, trump, dealer and bids. Click **Your hand** to see \
 your cards: only you see them. Bid and play with the buttons there; cards you may not play are \
 greyed out.
@@ -22,6 +23,7 @@ the computer)
 `/kachuful stop` · end the game, no leaderboard change (host or Manage Server)
 `/kachuful leaderboard` · the best players of this channel or server
 `/kachuful export` · the record of the last finished game (JSON)
+`/kachuful-settings` · this channel's defaults for new games (Manage Server)
 If your turn clock runs out, the computer plays for you; after 3 time-outs in a row it keeps \
 your seat until you click **I'm back**."""
 

@@ -33,10 +33,10 @@ class ButtonSpec:
     Actions: ("join"|"leave"|"cpu"|"start", table, version), ("hand", table),
     ("refresh", table), ("bid", table, version, n, blind), ("play", table, version, card),
     ("unseen", table, version), ("look", table, version), ("back", table, seat),
-    ("level", table, version, level name), ("again", table).
+    ("level", table, version, level name), ("again", table), ("length", table, length name).
     """
 
-    action: tuple[str | int | bool, ...]  # a level name is the only text after the kind
+    action: tuple[str | int | bool, ...]  # a level or length name is the only text
     label: str
     style: Style = "secondary"
     disabled: bool = False

@@ -9,6 +9,8 @@ from typing import Any
 import discord
 
 from bot.rating import shown
+from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS
+from bot.registry import option as registry_option
 from bot.store.models import BoardPage, BoardRow, HistoryPage, PlayerStats, SplitStat
 
 from .specs import MessageSpec, clip
@@ -211,8 +213,22 @@ def export_notice(game_id: int, *, partial: bool) -> str:
     )
 
 
+def setting_line(key: str, value: Any) -> str:
+    """One channel setting as players read it, with the option's name to change it."""
+    if key not in SETTINGS_OPTIONS:
+        return f"`{key}`: `{value}`"
+    option = registry_option(key)
+    if key == "computer_levels" and isinstance(value, list):
+        words = ", ".join(LEVEL_NAMES.get(level, str(level)) for level in value)
+    elif key == "turn_seconds":
+        words = f"{value} s"
+    else:
+        words = option.words(value)
+    return f"**{option.label}** (`{key}`): {words}"
+
+
 def settings_summary(values: dict[str, Any], *, changed: bool) -> MessageSpec:
-    lines = [f"**{key}**: `{value}`" for key, value in sorted(values.items())] or [
+    lines = [setting_line(key, value) for key, value in values.items()] or [
         "No settings: every new game starts with the defaults."
     ]
     head = (

@@ -6,14 +6,20 @@ from typing import Any
 
 import discord
 
+from bot.options import resolve_max_hand
+from bot.pace import DEFAULT_PACE, Pace
+from bot.registry import LENGTH_BUTTONS
 from bot.store.models import GameRow
 from kachuful_core import Game, Phase
+from kachuful_core.rules import DEFAULT_LENGTH, MIN_PLAYERS
 
 from .cards import label
 from .specs import ButtonSpec, MessageSpec, clip
 from .words import (
+    length_lines,
     lobby_rules_lines,
     name_of,
+    option_lines,
     plain,
     rules_lines,
     seat_kind,
@@ -33,8 +39,12 @@ def hand_button(row: GameRow) -> ButtonSpec:
 # ---- lobby ----------------------------------------------------------------------------------
 
 
-def lobby(row: GameRow, *, timeout_minutes: int, closed: str | None = None) -> MessageSpec:
-    """The lobby, with Join · Leave · Add computer player · Start; ``closed`` ends it."""
+def lobby(
+    row: GameRow, *, timeout_minutes: int, pace: Pace = DEFAULT_PACE, closed: str | None = None
+) -> MessageSpec:
+    """The lobby, with Join · Leave · Add computer player · Start, and the host's choice of
+    length; ``closed`` ends it. The length shows the deals and time for the seats taken (3 at
+    least: the fewest a game starts with), the empty ones counted as people."""
     seats = [
         f"{index + 1}. {plain(seat.name)}{seat_kind(seat)}" for index, seat in enumerate(row.seats)
     ]
@@ -51,7 +61,11 @@ def lobby(row: GameRow, *, timeout_minutes: int, closed: str | None = None) -> M
     embed.add_field(name="Host", value=host_name(row), inline=True)
     embed.add_field(name="Seats", value=f"{len(row.seats)} of {row.max_seats}", inline=True)
     embed.add_field(name="Players", value=clip("\n".join(seats), 1024), inline=False)
-    embed.add_field(name="Rules", value=clip("\n".join(lobby_rules_lines(row.rules)), 1024))
+    players = max(MIN_PLAYERS, len(row.seats))
+    humans = players - sum(1 for seat in row.seats if seat.user_id is None)
+    length = length_lines(row.rules, players, humans, pace)
+    embed.add_field(name="Length", value=clip("\n".join(length), 1024), inline=False)
+    embed.add_field(name="Rules", value=clip("\n".join(option_lines(row.rules)), 1024))
     if closed is None:
         needs = "3 seats" if row.max_seats == 3 else f"3 to {row.max_seats} seats"
         embed.set_footer(
@@ -68,6 +82,7 @@ def lobby(row: GameRow, *, timeout_minutes: int, closed: str | None = None) -> M
                 "primary",
                 disabled=len(row.seats) < 3,
             ),
+            *length_buttons(row),
         )
     else:
         buttons = ()
@@ -81,6 +96,22 @@ def lobby(row: GameRow, *, timeout_minutes: int, closed: str | None = None) -> M
             content=content, embeds=(embed,), buttons=buttons, mention_ids=tuple(invited)
         )
     return MessageSpec(embeds=(embed,), buttons=buttons)
+
+
+def length_buttons(row: GameRow) -> tuple[ButtonSpec, ...]:
+    """Quick game · Classic game · Full game, for the host: the length chosen is shown pressed
+    (and cannot be chosen again)."""
+    chosen = row.rules.get("max_hand", DEFAULT_LENGTH)
+    return tuple(
+        ButtonSpec(
+            ("length", row.id, length),
+            words,
+            "primary" if length == chosen else "secondary",
+            disabled=length == chosen,
+            row=1,
+        )
+        for length, words in LENGTH_BUTTONS.items()
+    )
 
 
 def invited_waiting(row: GameRow) -> list[int]:
@@ -143,8 +174,6 @@ def start_message(row: GameRow, game: Game) -> MessageSpec:
 
 
 def resolve_note(row: GameRow) -> str | None:
-    from .words import resolve_max_hand
-
     return resolve_max_hand(row.rules.get("max_hand", "full"), len(row.seats))[1]
 
 
@@ -221,7 +250,9 @@ def lobby_rules(options: dict[str, Any]) -> MessageSpec:
 
 def level_chooser(row: GameRow, levels: list[str]) -> MessageSpec:
     """After "Add computer player": the levels this table allows, weakest first."""
-    from .words import LEVEL_DESCRIPTIONS, level_name, notice
+    from bot.registry import LEVEL_DESCRIPTIONS
+
+    from .words import level_name, notice
 
     lines = [notice("choose_level")]
     lines += [f"**{level_name(level)}**: {LEVEL_DESCRIPTIONS.get(level, '')}" for level in levels]

@@ -6,6 +6,9 @@ from typing import Any
 
 import discord
 
+from bot.options import table_rules
+from bot.pace import Pace, duration_text, game_seconds
+from bot.registry import LEVEL_NAMES, OPTIONS, RULES_TEXT_OPTIONS
 from bot.store.models import GameRow, Seat
 from kachuful_core import (
     BidOutOfRange,
@@ -22,27 +25,13 @@ from kachuful_core import (
     WrongPhase,
 )
 from kachuful_core.cards import SUIT_NAMES
-from kachuful_core.rules import CLASSIC_MAX_HAND, largest_hand
+from kachuful_core.rules import LENGTHS
 
 from .cards import hand_text, label
 
-SCHEDULE_NAMES = {
-    "down-up": "Down and up (H…1…H)",
-    "down": "Down only (H…1)",
-    "double": "Double (H…1…H…1…H)",
-}
-TRUMP_NAMES = {
-    "cycle": "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥",
-    "cycle-notrump": "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥ + no-trump",
-    "turned": "Turned card (Oh Hell)",
-}
-SCORING_NAMES = {
-    "exact": "Exact: 10 + bid, miss 0",
-    "penalty": "Penalty: 10 + bid, miss −difference",
-    "per-trick": "Per trick: tricks, +10 if exact",
-    "judgement": "Judgement: exact +10, miss −10",
-}
-MAX_HAND_NAMES = {"full": "Full deck (52 ÷ players)", "classic": "Classic (10 / 8 / 7)"}
+SCHEDULE_NAMES = OPTIONS["schedule"].words_of
+TRUMP_NAMES = OPTIONS["trump"].words_of
+SCORING_NAMES = OPTIONS["scoring"].words_of
 
 
 def plain(name: str) -> str:
@@ -66,14 +55,6 @@ def level_name(level: str | None) -> str:
     return LEVEL_NAMES.get(level or "heuristic", level or "computer")
 
 
-LEVEL_NAMES = {"random": "Beginner", "heuristic": "Casual", "search": "Expert"}
-LEVEL_DESCRIPTIONS = {
-    "random": "plays any legal card: for learning the game.",
-    "heuristic": "bids and plays by rules of thumb, instantly.",
-    "search": "thinks ahead over the deals the others may hold: the strongest level here.",
-}
-
-
 def seat_kind(seat: Seat) -> str:
     if seat.user_id is None:
         kind = f"computer · {level_name(seat.level)}"
@@ -88,21 +69,42 @@ def name_of(row: GameRow, seat: int) -> str:
 
 
 def max_hand_text(choice: Any) -> str:
-    if isinstance(choice, int) or (isinstance(choice, str) and choice.isdigit()):
-        return f"{choice} card{'s' if int(choice) != 1 else ''} (at most 52 ÷ players)"
-    return MAX_HAND_NAMES.get(str(choice), str(choice))
+    """A table's ``max_hand`` option as players read it: a length, or a number of cards."""
+    if choice is None or choice in LENGTHS:
+        return "Length: " + OPTIONS["length"].words(choice or OPTIONS["length"].default)
+    count = int(choice)
+    return f"Max hand: {count} card{'s' if count != 1 else ''} (at most 52 ÷ players)"
 
 
 def lobby_rules_lines(options: dict[str, Any]) -> list[str]:
     """The options chosen at /kachuful start, before the number of players is known."""
+    return [max_hand_text(options.get("max_hand")), *option_lines(options)]
+
+
+def option_lines(options: dict[str, Any]) -> list[str]:
+    """The table options besides the length, one line each, as the registry words them."""
+    lines = []
+    for name in RULES_TEXT_OPTIONS:
+        option = OPTIONS[name]
+        lines.append(f"{option.label}: {option.words(options.get(name, option.default))}")
+    return lines
+
+
+def length_lines(options: dict[str, Any], players: int, humans: int, pace: Pace) -> list[str]:
+    """How long the game will be with ``players`` seats (``humans`` of them people): the
+    length chosen, the number of deals, and the time it takes at the table's pace."""
+    rules, _ = table_rules(options, players)
+    minutes = duration_text(game_seconds(rules, humans, pace))
+    choice = options.get("max_hand")
+    chosen = (
+        OPTIONS["length"].words(choice or OPTIONS["length"].default)
+        if choice is None or choice in LENGTHS
+        else max_hand_text(choice)
+    )
     return [
-        f"Max hand: {max_hand_text(options.get('max_hand', 'full'))}",
-        f"Schedule: {SCHEDULE_NAMES[options.get('schedule', 'down-up')]}",
-        f"Trump: {TRUMP_NAMES[options.get('trump', 'cycle')]}",
-        f"Hook rule: {'on' if options.get('hook', True) else 'off'}",
-        f"Scoring: {SCORING_NAMES[options.get('scoring', 'exact')]}",
-        f"Blind bids: {'on' if options.get('blind_bids', False) else 'off'}",
-        f"Forehead one-card deal: {'on' if options.get('forehead', False) else 'off'}",
+        chosen,
+        f"**{rules.num_deals} deals** with {players} players ({minutes} at this table's pace)",
+        "The host picks a quick, classic or full game below.",
     ]
 
 
@@ -129,19 +131,6 @@ def rules_lines(rules: Rules) -> list[str]:
     ]
 
 
-def resolve_max_hand(choice: Any, players: int) -> tuple[int, str | None]:
-    """The maximum hand for ``players``; and a note when the choice had to be lowered."""
-    limit = largest_hand(players)
-    if choice in (None, "full"):
-        return limit, None
-    if choice == "classic":
-        return CLASSIC_MAX_HAND[players], None
-    wanted = int(choice)
-    if wanted > limit:
-        return limit, f"max hand lowered from {wanted} to {limit}: 52 cards for {players} players"
-    return wanted, None
-
-
 # ---- refusals ------------------------------------------------------------------------------
 
 REFUSALS = {
@@ -166,6 +155,7 @@ REFUSALS = {
     "no_finished_game": "No finished game in this channel to export yet.",
     "guild_only": "Kachuful is played in a server channel, not in direct messages.",
     "dead_button": "This button no longer works.",
+    "bad_length": "A game is quick, classic or full: nothing was changed.",
     "damaged": "This channel's game could not be restored after the bot restarted. The host or "
     "someone with Manage Server can close it with `/kachuful stop`; then start a new one.",
 }
@@ -183,6 +173,7 @@ NOTICES = {
     "lobby_closed_by": "The lobby was closed by {by}.",
     "lobby_timed_out": "Nobody started the game within {minutes} minutes.",
     "game_started": "The game has started.",
+    "length_already": "This table is already set for a {length}.",
     "max_hand_lowered": "Note: {note}.",
     "busy": "A game is already open in this channel.",
     "busy_running": "A game is already running in this channel: {link}",

@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.registry import LENGTH_BUTTONS
 from bot.render.channel import mode_of
 from bot.render.specs import MessageSpec
 from bot.store import ChannelBusy, StoreError
 from bot.store.models import Seat
 from bot.ui import send_kwargs
 from kachuful_core import Game
+from kachuful_core.rules import LENGTHS
 
 from .publisher import digest
 from .session import TableSession, build_rules, joinable_levels
@@ -99,7 +101,7 @@ class Lobby:
         tables.add(session)
         assert session.publisher is not None
         session.publisher.delivered = {}  # a new table: nothing delivered yet
-        spec = render.lobby(row, timeout_minutes=tables.lobby_minutes())
+        spec = render.lobby(row, timeout_minutes=tables.lobby_minutes(), pace=tables.pace(row))
         await interaction.response.send_message(**send_kwargs(spec))
         if note:
             await interaction.followup.send(note, ephemeral=True)
@@ -212,7 +214,11 @@ class Lobby:
             and session.row.status == "lobby"
             and message.id == lobby.message_id
         ):
-            spec = render.lobby(session.row, timeout_minutes=self.tables.lobby_minutes())
+            spec = render.lobby(
+                session.row,
+                timeout_minutes=self.tables.lobby_minutes(),
+                pace=self.tables.pace(session.row),
+            )
             publisher.delivered["lobby"] = type(lobby)(
                 lobby.channel_id, lobby.message_id, digest(spec)
             )
@@ -290,13 +296,42 @@ class Lobby:
 
         await self.tables.change(session, interaction, step)
 
+    async def choose_length(
+        self, interaction: discord.Interaction[Any], table: int, length: str
+    ) -> None:
+        """Quick game · Classic game · Full game, clicked by the host on the lobby: the game's
+        largest hand becomes that length's (a max_hand given at /kachuful start included)."""
+        session = await self.tables.find_or_refuse(interaction, table)
+        if session is None:
+            return
+        user_id = interaction.user.id
+
+        def step(session: TableSession) -> Step:
+            row = session.row
+            if row.status != "lobby":
+                return refusal("not_lobby")
+            if user_id != row.host_id:
+                return refusal("not_host")
+            if length not in LENGTHS:
+                return refusal("bad_length")
+            if row.rules.get("max_hand") == length:
+                words = LENGTH_BUTTONS[length].lower()
+                return private(render.notice("length_already", length=words))
+            row.rules = {**row.rules, "max_hand": length}
+            return self._changed(session, True, "")
+
+        await self.tables.change(session, interaction, step)
+        self._after_lobby_answer(session, interaction)
+
     def _changed(self, session: TableSession, on_lobby: bool, words: str) -> Step:
         if on_lobby:
             # Clicked on the lobby itself: redraw it as the answer to the click. The spec is
             # drawn at the new move counter, which the commit is about to give it.
             row = session.row
             row.version += 1
-            spec = render.lobby(row, timeout_minutes=self.tables.lobby_minutes())
+            spec = render.lobby(
+                row, timeout_minutes=self.tables.lobby_minutes(), pace=self.tables.pace(row)
+            )
             row.version -= 1
             return Step(reply=Reply(spec, edit=True, public_edit=True), commit=True)
         return Step(reply=Reply(MessageSpec(content=words)), commit=True)

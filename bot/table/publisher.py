@@ -196,6 +196,7 @@ class Publisher:
         settings = self.tables.settings
         return View(
             lobby_minutes=self.tables.lobby_minutes(),
+            pace=self.tables.pace(self.session.row),
             idle_hours=settings.idle_hours,
             deadline=self.session.deadline,
             thread_id=self.thread_id,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.render.words import resolve_max_hand
+from bot.options import table_rules
 from bot.store.models import GameRow
 from kachuful_core import Game, KachufulError, Phase, Rules
 from kachuful_core.players import LEVELS, Player
@@ -86,18 +86,7 @@ def paused(row: GameRow) -> bool:
 
 
 def build_rules(options: dict[str, Any], players: int) -> tuple[Rules, str | None]:
-    max_hand, note = resolve_max_hand(options.get("max_hand", "full"), players)
-    rules = Rules(
-        players=players,
-        max_hand=max_hand,
-        schedule=options.get("schedule", "down-up"),
-        trump=options.get("trump", "cycle"),
-        hook=bool(options.get("hook", True)),
-        scoring=options.get("scoring", "exact"),
-        blind_bids=bool(options.get("blind_bids", False)),
-        forehead=bool(options.get("forehead", False)),
-    )
-    return rules, note
+    return table_rules(options, players)
 
 
 def game_from_record(record: dict[str, Any] | None, seed: str | None) -> Game:

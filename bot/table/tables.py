@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.pace import Pace, table_pace
 from bot.render.specs import MessageSpec
 from bot.results import game_results
 from bot.store import Store, StoreError
@@ -386,6 +387,10 @@ class Tables:
         if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
             return float(value)
         return self.settings.turn_seconds
+
+    def pace(self, row: GameRow) -> Pace:
+        """The table's pace, for the lobby's estimate of a game's length."""
+        return table_pace(self.turn_seconds(row), self.settings.bot_delay_seconds)
 
     def lobby_minutes(self) -> int:
         return max(1, round(self.settings.lobby_timeout_seconds / 60))

@@ -136,6 +136,8 @@ def custom_id(action: tuple[str | int | bool, ...]) -> str:
     kind, *args = action
     if kind == "level":
         return f"kf:c:{int(args[0])}:{int(args[1])}:{args[2]}"
+    if kind == "length":
+        return f"kf:n:{int(args[0])}:{args[1]}"
     fields = ":".join(str(int(arg)) for arg in args)  # bools as 0/1
     if kind in LOBBY_ACTS:
         return f"kf:l:{kind}:{fields}"
@@ -208,6 +210,32 @@ class LevelButton(
             _tables(interaction).lobby.add_computer(
                 interaction, self.table, self.version, self.level
             ),
+        )
+
+
+class LengthButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"kf:n:(?P<table>{_N}):(?P<length>[a-z]{{1,16}})",
+):
+    """Quick game · Classic game · Full game on the lobby: the host chooses the length. The
+    name is checked by the lobby (a forged one is refused); no move counter, since a length
+    means the same whatever the lobby showed."""
+
+    def __init__(self, table: int, length: str, **button: Any) -> None:
+        super().__init__(_button(("length", table, length), **button))
+        self.table, self.length = table, length
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LengthButton:
+        return cls(_int(match["table"]), match["length"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _guarded(
+            self,
+            interaction,
+            _tables(interaction).lobby.choose_length(interaction, self.table, self.length),
         )
 
 
@@ -397,6 +425,7 @@ class BackButton(
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     LevelButton,
+    LengthButton,
     AgainButton,
     HandButton,
     RefreshButton,

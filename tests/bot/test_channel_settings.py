@@ -1,4 +1,4 @@
-"""/kachuful settings through SimCord: the Manage Server check made in code holds when a server
+"""/kachuful-settings through SimCord: the Manage Server check made in code holds when a server
 has overridden the command's permissions, and settings changed while a game runs leave that
 game's options as they were (the next game gets them)."""
 
@@ -24,20 +24,20 @@ async def test_a_member_the_servers_override_lets_see_the_command_is_refused_in_
     players = guild.create_role("Players")  # no Manage Server
     asha = guild.add_member(env.create_user("asha"), roles=[players])
     mod = manager(env)
-    saved = await mod.slash(channel, "kachuful settings", scoring="penalty", turn_seconds=45)
+    saved = await mod.slash(channel, "kachuful-settings", scoring="penalty", turn_seconds=45)
     assert saved.response.ephemeral
     before = await env.bot.store.channel_settings(channel.id)
     assert before == {"scoring": "penalty", "turn_seconds": 45}
-    # The server overrides /kachuful's permissions: denied to everyone, allowed to Players.
-    command = env.backend.find_command("kachuful", None)
+    # The server overrides the command's permissions: denied to everyone, allowed to Players.
+    command = env.backend.find_command("kachuful-settings", None)
     assert command is not None
     guild.set_command_permissions(int(command["id"]), {guild.default_role: False, players: True})
-    assert "kachuful settings" not in outsider.available_commands(channel)
+    assert "kachuful-settings" not in outsider.available_commands(channel)
     with pytest.raises(simcord.SetupError):
-        await outsider.slash(channel, "kachuful settings", scoring="exact")
+        await outsider.slash(channel, "kachuful-settings", scoring="exact")
     # Asha sees the command (Discord lets her run it) but has no Manage Server: the bot's own
     # check refuses her, and nothing changes.
-    assert "kachuful settings" in asha.available_commands(channel)
+    assert "kachuful-settings" in asha.available_commands(channel)
     bits = env.backend.compute_permissions(guild.id, asha.id, channel.id)
     assert not discord.Permissions(bits).manage_guild
     for options in (
@@ -45,7 +45,7 @@ async def test_a_member_the_servers_override_lets_see_the_command_is_refused_in_
         {"reset": True},
         {},
     ):
-        refused = await asha.slash(channel, "kachuful settings", **options)
+        refused = await asha.slash(channel, "kachuful-settings", **options)
         assert refused.response.ephemeral and "Manage Server" in refused.response.content
         assert not refused.response.embeds  # not even the current settings are shown
         assert await env.bot.store.channel_settings(channel.id) == before
@@ -58,7 +58,7 @@ async def test_settings_changed_during_a_game_leave_its_options_and_apply_to_the
     mod = manager(env)
     await mod.slash(
         channel,
-        "kachuful settings",
+        "kachuful-settings",
         scoring="penalty",
         turn_seconds=45,
         max_hand=2,
@@ -72,7 +72,7 @@ async def test_settings_changed_during_a_game_leave_its_options_and_apply_to_the
     engine_rules = table.game.rules
     changed = await mod.slash(
         channel,
-        "kachuful settings",
+        "kachuful-settings",
         scoring="exact",
         turn_seconds=300,
         max_hand=3,

@@ -53,6 +53,9 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
         "Leave",
         "Add computer player",
         "Start (host)",
+        "Quick game",
+        "Classic game",
+        "Full game",
     ]
     embed = lobby.embeds[0].to_dict()
     assert "asha" in embed["fields"][0]["value"] and "Max hand: 3 cards" in str(embed)

@@ -64,6 +64,8 @@ def _games(env: simcord.Env) -> int:
         ({"trump": "hearts"}, "`trump`", "cycle, cycle-notrump, turned"),
         ({"scoring": ""}, "`scoring`", "exact, penalty, per-trick, judgement"),
         ({"mode": "cinema"}, "`mode`", "trick, compact, thread"),
+        ({"length": "marathon"}, "`length`", "quick, classic, full"),
+        ({"length": ""}, "`length`", "quick, classic, full"),
     ],
 )
 async def test_start_with_an_option_outside_its_choices_is_refused(

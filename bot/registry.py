@@ -1,0 +1,295 @@
+"""The option registry: every table option and channel setting, declared once.
+
+Each :class:`Option` holds its name, the values it allows, its default and the words players
+see for it (the option's label and each choice's words: plain English, all here, for gettext
+to translate later). From it are generated the slash command choices (cogs/kachuful.py,
+cogs/settings.py), the checks of /kachuful start (bot/options.py) and /kachuful-settings
+(bot/channel_settings.py), the lobby's rules text (bot/render/words.py) and the environment's
+turn clock bounds (bot/settings.py). The game rules behind the values (what a length means in
+hand sizes, the schedules, the scoring) are kachuful_core's; a game's record keeps them as
+``Rules`` fields, never as these names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from kachuful_core.rules import (
+    DEFAULT_LENGTH,
+    LENGTHS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+)
+
+Value = str | int | bool
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: Value
+    words: str  # the choice as players read it: a slash command choice, a line of the lobby
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    label: str  # the option as players read it: "Schedule"
+    describe: str  # the slash command's description of it (at most 100 characters)
+    kind: type
+    default: Any
+    choices: tuple[Choice, ...] = ()
+    low: int | None = None  # a whole number from low to high, when there are no choices
+    high: int | None = None
+    words_of: dict[Value, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "words_of", {c.value: c.words for c in self.choices})
+
+    def allows(self, value: Any) -> bool:
+        # bool is an int to Python: True must not pass for 1 seat, nor 1 for "on".
+        if isinstance(value, bool) != (self.kind is bool) or not isinstance(value, self.kind):
+            return False
+        if self.choices:
+            return value in self.words_of
+        if self.low is not None and self.high is not None and isinstance(value, int):
+            return self.low <= value <= self.high
+        return True
+
+    def allowed_text(self) -> str:
+        """The values allowed, for a refusal: "one of down-up, down, double"."""
+        if self.kind is bool:
+            return "true or false"
+        if self.choices:
+            return "one of " + ", ".join(str(c.value) for c in self.choices)
+        return f"a whole number from {self.low} to {self.high}"
+
+    def words(self, value: Any) -> str:
+        """The words for a value (the value itself if it has none)."""
+        if isinstance(value, bool) and self.kind is bool:
+            return "on" if value else "off"
+        return self.words_of.get(value, str(value))
+
+    def choice_name(self, choice: Choice) -> str:
+        """A slash command choice as shown: the default one says so."""
+        return f"{choice.words} (default)" if choice.value == self.default else choice.words
+
+
+# ---- what players see ------------------------------------------------------------------------
+
+# Computer levels by their players' names, weakest first (the engine's names are the values).
+LEVEL_NAMES: dict[str, str] = {"random": "Beginner", "heuristic": "Casual", "search": "Expert"}
+LEVEL_DESCRIPTIONS = {
+    "random": "plays any legal card: for learning the game.",
+    "heuristic": "bids and plays by rules of thumb, instantly.",
+    "search": "thinks ahead over the deals the others may hold: the strongest level here.",
+}
+LENGTH_WORDS = {
+    "quick": "Quick: hands up to 5 and back",
+    "classic": "Classic: up to 10 cards (8 for 6 players, 7 for 7)",
+    "full": "Full: the whole deck, 52 ÷ players each",
+}
+# The length buttons of the lobby.
+LENGTH_BUTTONS = {"quick": "Quick game", "classic": "Classic game", "full": "Full game"}
+
+# The turn clock, in seconds, for the environment (KACHUFUL_TURN_SECONDS) and /kachuful-settings
+# alike: 15 s is the least in which a player reads a hand and clicks through Discord's lag; an
+# hour lets a table play at leisure (and load tests run with no time-out).
+TURN_SECONDS = (15, 3600)
+# A hand above 52 ÷ players is lowered (with a note) when the game starts; 0 is "classic".
+MAX_HAND_LIMIT = 17
+
+
+def _level_sets() -> tuple[Choice, ...]:
+    """Every non-empty set of levels, as a comma-separated value of the engine's names, named
+    in the players' words: "Beginner + Expert"."""
+    names = tuple(LEVEL_NAMES)
+    sets = [s for size in range(len(names), 0, -1) for s in combinations(names, size)]
+    return tuple(
+        Choice(
+            ",".join(s),
+            "Every level"
+            if len(s) == len(names)
+            else " + ".join(LEVEL_NAMES[level] for level in s),
+        )
+        for s in sets
+    )
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+OPTIONS: dict[str, Option] = {
+    option.name: option
+    for option in (
+        Option(
+            "players",
+            "Seats",
+            "Most seats at the table (3–7; default 7)",
+            int,
+            MAX_PLAYERS,
+            tuple(Choice(n, f"{n} seats") for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+        ),
+        Option(
+            "length",
+            "Length",
+            "How long a game: quick, classic or full (default; a max_hand given wins)",
+            str,
+            DEFAULT_LENGTH,
+            tuple(Choice(name, LENGTH_WORDS[name]) for name in LENGTHS),
+        ),
+        Option(
+            "max_hand",
+            "Max hand",
+            "Largest hand (default: 52 ÷ players, e.g. 13 for four); wins over length",
+            int,
+            None,
+            (
+                Choice(0, "Classic: 10 cards (8 for 6 players, 7 for 7)"),
+                *(
+                    Choice(n, f"{_cards(n)} (if 52 ÷ players allows)")
+                    for n in range(1, MAX_HAND_LIMIT + 1)
+                ),
+            ),
+        ),
+        Option(
+            "schedule",
+            "Schedule",
+            "Order of hand sizes",
+            str,
+            "down-up",
+            (
+                Choice("down-up", "Down and up: H…1…H"),
+                Choice("down", "Down only: H…1"),
+                Choice("double", "Double: H…1…H…1…H"),
+            ),
+        ),
+        Option(
+            "trump",
+            "Trump",
+            "How trump is chosen",
+            str,
+            "cycle",
+            (
+                Choice("cycle", "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥"),
+                Choice("cycle-notrump", "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥ then no-trump"),
+                Choice("turned", "Turned card after the deal"),
+            ),
+        ),
+        Option(
+            "hook",
+            "Hook rule",
+            "Hook rule: the dealer may not make the bids add up to the tricks (default on)",
+            bool,
+            True,
+        ),
+        Option(
+            "scoring",
+            "Scoring",
+            "Scoring",
+            str,
+            "exact",
+            (
+                Choice("exact", "Exact: 10 + bid, miss 0"),
+                Choice("penalty", "Penalty: 10 + bid, miss −difference"),
+                Choice("per-trick", "Per trick: tricks, +10 if exact"),
+                Choice("judgement", "Judgement: exact +10, miss −10"),
+            ),
+        ),
+        Option(
+            "blind_bids",
+            "Blind bids",
+            "Allow bidding before looking (exact blind bids score double; default off)",
+            bool,
+            False,
+        ),
+        Option(
+            "forehead",
+            "Forehead one-card deal",
+            "One-card deal: see everyone's card but your own (default off)",
+            bool,
+            False,
+        ),
+        Option(
+            "mode",
+            "Shown",
+            "How the game is shown: a message per trick, compact, or in a thread",
+            str,
+            "trick",
+            (
+                Choice("trick", "A message per trick"),
+                Choice("compact", "Compact: one message per deal"),
+                Choice("thread", "In a thread opened from the lobby"),
+            ),
+        ),
+        Option(
+            "turn_seconds",
+            "Turn clock",
+            f"Turn clock in seconds ({TURN_SECONDS[0]}–{TURN_SECONDS[1]})",
+            int,
+            None,
+            low=TURN_SECONDS[0],
+            high=TURN_SECONDS[1],
+        ),
+        Option("computers", "Computer players", "Whether computer players may join", bool, True),
+        Option(
+            "computer_levels",
+            "Computer levels",
+            "The computer levels that may take a seat",
+            str,
+            ",".join(LEVEL_NAMES),
+            _level_sets(),
+        ),
+    )
+}
+
+# The options of /kachuful start, in the order the command lists them; the lobby's rules text
+# shows the table options among them (not the seats, which it shows apart, nor the mode).
+START_OPTIONS = (
+    "players",
+    "length",
+    "max_hand",
+    "schedule",
+    "trump",
+    "hook",
+    "scoring",
+    "blind_bids",
+    "forehead",
+    "mode",
+)
+RULES_TEXT_OPTIONS = ("schedule", "trump", "hook", "scoring", "blind_bids", "forehead")
+# /kachuful-settings: a channel's defaults ("presentation" is the start command's "mode").
+SETTINGS_OPTIONS = (
+    "presentation",
+    "turn_seconds",
+    "computers",
+    "computer_levels",
+    "players",
+    "length",
+    "max_hand",
+    "schedule",
+    "trump",
+    "scoring",
+    "hook",
+    "blind_bids",
+    "forehead",
+)
+SETTING_ALIASES = {"presentation": "mode"}
+
+
+def option(name: str) -> Option:
+    return OPTIONS[SETTING_ALIASES.get(name, name)]
+
+
+def level_names(text: str) -> list[str] | None:
+    """A comma-separated list of levels, in the players' words (Beginner, Casual, Expert) or the
+    engine's (random, heuristic, search, as older settings have them), as the engine's names
+    weakest first; None if a name is unknown or none is given."""
+    by_word = {name.lower(): level for level, name in LEVEL_NAMES.items()}
+    parts = [part.strip().lower() for part in text.split(",") if part.strip()]
+    chosen = {by_word.get(part, part) for part in parts}
+    if not chosen or not chosen <= set(LEVEL_NAMES):
+        return None
+    return [level for level in LEVEL_NAMES if level in chosen]
