@@ -18,9 +18,12 @@ import multiprocessing
 import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import Connection
 
 from kachuful_core import SeatView
 from kachuful_core.players import Decision, decide
+
+from . import lifeline
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +34,11 @@ DECISION_TIMEOUT = 5.0
 WARM_UP_TIMEOUT = 120.0
 
 
-def _warm_up() -> None:
-    """Load the search player in the worker (its compiled loops included), before its first
-    decision is timed."""
+def _start_worker(bot: Connection) -> None:
+    """A new worker: first tie it to the bot's process (it exits when the bot ends, however the
+    bot ends: see lifeline), then load the search player (its compiled loops included), before
+    its first decision is timed."""
+    lifeline.watch(bot)
     from kachuful_core.players import warm_up
 
     warm_up()
@@ -54,7 +59,10 @@ class Thinker:
             # forkserver: the bot's process has threads (aiosqlite), which fork would copy.
             context = multiprocessing.get_context("forkserver")
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=_warm_up
+                max_workers=self.workers,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(lifeline.bot_lifeline(),),
             )
             # Every worker runs the initializer before its first task: this no-op returns once
             # one of them is warm. Until then a decision is not timed (see decide).
