@@ -37,10 +37,12 @@ standings posted twice, a post stored as delivered but never sent, a finished ga
 results) to see the checks fail.
 
 With ``--computer-workers N`` each child's bot starts its computer players' pool (N workers,
-their forkserver and multiprocessing's resource tracker) with every game, and the check adds:
-no process a child started still runs 5 s after the last child ended. Each child has a session
-of its own, which whatever it starts keeps wherever it is re-parented (Linux: read from /proc;
-elsewhere this check finds nothing).
+their forkserver and multiprocessing's resource tracker) as soon as it is up, as a game with an
+Expert seat would, and the check adds: no process a child started still runs 5 s after the
+last child ended. Each child has a session of its own, which whatever it starts keeps wherever
+it is re-parented (Linux: read from /proc; elsewhere this check finds nothing). The summary
+counts the processes the killed children had started and gives the longest time from a kill
+to the end of all of them.
 
 Simulated Discord across processes
 ----------------------------------
@@ -70,6 +72,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import json
@@ -343,8 +346,8 @@ class Child:
         from bot.client import KachufulBot
         from bot.settings import Settings
 
-        # The plain computer player needs no worker process; with --computer-workers N every
-        # game starts a pool of N (see the stray-process check in parent_main).
+        # The plain computer player needs no worker process; with --computer-workers N the
+        # child starts a pool of N (see the stray-process check in parent_main).
         workers = (
             {"computer_workers": self.args.computer_workers}
             if "computer_workers" in Settings.model_fields
@@ -377,6 +380,10 @@ class Child:
             inject(fault)
         emit(ev="boot")
         await env.start()
+        if self.args.computer_workers:
+            # The pool up from the start (as a game with an Expert seat would start it), so
+            # that most kills find it there.
+            bot.tables.thinker.start()
         emit(ev="ready")
         try:
             await self._play(finish)
@@ -630,6 +637,21 @@ class Run:
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
         self.started = 0  # processes it had started when it was killed
+        self.gone_after: float | None = None  # seconds from the kill until they had all ended
+        self.timer: threading.Thread | None = None
+
+    def time_the_end(self, killed_at: float, limit: float = 10.0) -> None:
+        """Watch (in a thread) for the end of every process of the killed child's session."""
+
+        def watch() -> None:
+            while time.monotonic() < killed_at + limit:
+                if not session_processes(self.process.pid):
+                    self.gone_after = time.monotonic() - killed_at
+                    return
+                time.sleep(0.01)
+
+        self.timer = threading.Thread(target=watch, daemon=True)
+        self.timer.start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -697,7 +719,8 @@ def supervise(run: Run, plan: tuple[str, float, int], timeout: float) -> list[di
                     time.sleep(delay)
                 break
     run.started = len(session_processes(run.process.pid)) - 1
-    run.kill()
+    if run.kill():
+        run.time_the_end(time.monotonic())
     # Events already taken from the queue come first; drain() returns what remained.
     return seen + run.drain()
 
@@ -759,6 +782,7 @@ def parent_main(args: argparse.Namespace) -> int:
     kills = 0
     sessions: list[int] = []  # each child's session: its process id
     started_processes = 0  # seen in a child's session just before it was killed, the child apart
+    killed: list[Run] = []
     pending = Run(args, db, log)
     early_exit = None
     for _ in range(args.kills):
@@ -773,6 +797,7 @@ def parent_main(args: argparse.Namespace) -> int:
         if current.process.returncode == -signal.SIGKILL:
             kills += 1
             started_processes += max(0, current.started)
+            killed.append(current)
             modes[plan[0]] += 1
             killed_runs.add(index)
         elif current.process.returncode != 0:
@@ -797,6 +822,13 @@ def parent_main(args: argparse.Namespace) -> int:
         early_exit = "the final run did not report done"
     log.close()
     left = strays(sessions)
+    for pid in left:  # counted: now ended, one by one by its id, rather than left running
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    for run in killed:
+        if run.timer is not None:
+            run.timer.join()
+    ends = [run.gone_after for run in killed if run.started > 0]
 
     # Every event, by run, for a post-mortem (no hidden card: see the child's reports).
     with open(workdir / "events.jsonl", "w", encoding="utf-8") as out:
@@ -826,6 +858,11 @@ def parent_main(args: argparse.Namespace) -> int:
         computer_workers=args.computer_workers,
         processes_started_by_killed_children=started_processes,
         stray_processes=len(left),
+        # Over the kills that found processes the child had started: the longest time from the
+        # SIGKILL until all of them had ended (None: one lasted over 10 s).
+        slowest_end_after_kill_s=(
+            None if None in ends else round(max((e for e in ends if e), default=0.0), 3)
+        ),
         child_runs=len(runs),
         seconds=round(time.monotonic() - started, 1),
         seed=args.seed,
@@ -1130,7 +1167,7 @@ def main() -> int:
         "--computer-workers",
         type=int,
         default=0,
-        help="worker processes of each child's computer players (a pool starts with each game)",
+        help="each child starts a pool of N workers for its computer players (0: none)",
     )
     parser.add_argument("--workdir", default=None)
     parser.add_argument(

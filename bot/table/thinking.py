@@ -18,12 +18,10 @@ import multiprocessing
 import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from multiprocessing.connection import Connection
 
+from bot import worker
 from kachuful_core import SeatView
 from kachuful_core.players import Decision, decide
-
-from . import lifeline
 
 log = logging.getLogger(__name__)
 
@@ -32,16 +30,6 @@ DECISION_TIMEOUT = 5.0
 # A worker's warm-up: numba compiles the search's inner loops on a machine's first run
 # (about 20 s on one core; then cached on disk, half a second to load in a new process).
 WARM_UP_TIMEOUT = 120.0
-
-
-def _start_worker(bot: Connection) -> None:
-    """A new worker: first tie it to the bot's process (it exits when the bot ends, however the
-    bot ends: see lifeline), then load the search player (its compiled loops included), before
-    its first decision is timed."""
-    lifeline.watch(bot)
-    from kachuful_core.players import warm_up
-
-    warm_up()
 
 
 class Thinker:
@@ -61,8 +49,9 @@ class Thinker:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=context,
-                initializer=_start_worker,
-                initargs=(lifeline.bot_lifeline(),),
+                # A worker exits when the bot's process ends (see bot.worker), then warms up.
+                initializer=worker.start,
+                initargs=(worker.bot_lifeline(),),
             )
             # Every worker runs the initializer before its first task: this no-op returns once
             # one of them is warm. Until then a decision is not timed (see decide).
