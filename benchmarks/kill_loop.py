@@ -36,6 +36,14 @@ must hold no error and no traceback of the bot. ``--fault`` injects a known bug 
 standings posted twice, a post stored as delivered but never sent, a finished game without its
 results) to see the checks fail.
 
+With ``--computer-workers N`` each child's bot starts its computer players' pool (N workers,
+their forkserver and multiprocessing's resource tracker) as soon as it is up, as a game with an
+Expert seat would, and the check adds: no process a child started still runs 5 s after the
+last child ended. Each child has a session of its own, which whatever it starts keeps wherever
+it is re-parented (Linux: read from /proc; elsewhere this check finds nothing). The summary
+counts the processes the killed children had started and gives the longest time from a kill
+to the end of all of them.
+
 Simulated Discord across processes
 ----------------------------------
 SimCord lives in the child's memory, so each child would start with an empty Discord. Real
@@ -54,6 +62,7 @@ wait for imports, and no two bots ever use the file at once.
 
     .venv/bin/python benchmarks/kill_loop.py                 # 300 kills
     .venv/bin/python benchmarks/kill_loop.py --kills 20 --max-delay 0.8 --seed 1
+    .venv/bin/python benchmarks/kill_loop.py --kills 20 --computer-workers 1 --seed 1
 
 Prints one JSON summary; exits 1 on any violation. Prints no card of a hand not yet played and
 no game seed.
@@ -63,6 +72,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import json
@@ -336,9 +346,13 @@ class Child:
         from bot.client import KachufulBot
         from bot.settings import Settings
 
-        # No worker processes for computer decisions (the plain computer player needs none):
-        # a SIGKILLed child would leave them behind.
-        workers = {"computer_workers": 0} if "computer_workers" in Settings.model_fields else {}
+        # The plain computer player needs no worker process; with --computer-workers N the
+        # child starts a pool of N (see the stray-process check in parent_main).
+        workers = (
+            {"computer_workers": self.args.computer_workers}
+            if "computer_workers" in Settings.model_fields
+            else {}
+        )
         settings = Settings(  # type: ignore[call-arg]
             _env_file=None,
             discord_token=FAKE_TOKEN,
@@ -366,6 +380,10 @@ class Child:
             inject(fault)
         emit(ev="boot")
         await env.start()
+        if self.args.computer_workers:
+            # The pool up from the start (as a game with an Expert seat would start it), so
+            # that most kills find it there.
+            bot.tables.thinker.start()
         emit(ev="ready")
         try:
             await self._play(finish)
@@ -601,6 +619,8 @@ class Run:
             str(args.max_hand),
             "--games",
             str(args.games),
+            "--computer-workers",
+            str(args.computer_workers),
             *[f"--fault={fault}" for fault in args.fault or ()],
         ]
         self.process = subprocess.Popen(
@@ -609,10 +629,29 @@ class Run:
             stdout=subprocess.PIPE,
             stderr=log,
             cwd=REPO,
+            # Its own session: whatever the child starts (a worker pool) stays in it, wherever
+            # it is re-parented, and can be found after the child is dead.
+            start_new_session=True,
         )
         self.events: queue.Queue[tuple[float, dict[str, Any] | None]] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
+        self.started = 0  # processes it had started when it was killed
+        self.gone_after: float | None = None  # seconds from the kill until they had all ended
+        self.timer: threading.Thread | None = None
+
+    def time_the_end(self, killed_at: float, limit: float = 10.0) -> None:
+        """Watch (in a thread) for the end of every process of the killed child's session."""
+
+        def watch() -> None:
+            while time.monotonic() < killed_at + limit:
+                if not session_processes(self.process.pid):
+                    self.gone_after = time.monotonic() - killed_at
+                    return
+                time.sleep(0.01)
+
+        self.timer = threading.Thread(target=watch, daemon=True)
+        self.timer.start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -638,8 +677,9 @@ class Run:
         return alive
 
     def drain(self) -> list[dict[str, Any]]:
-        """Every event the child wrote (after it is dead)."""
-        self.reader.join()
+        """Every event the child wrote (after it is dead). A process the child started holds
+        its output too: if one outlives it, the output stays open; given up on after 10 s."""
+        self.reader.join(timeout=10)
         events = []
         while True:
             try:
@@ -678,9 +718,36 @@ def supervise(run: Run, plan: tuple[str, float, int], timeout: float) -> list[di
                 if delay:
                     time.sleep(delay)
                 break
-    run.kill()
+    run.started = len(session_processes(run.process.pid)) - 1
+    if run.kill():
+        run.time_the_end(time.monotonic())
     # Events already taken from the queue come first; drain() returns what remained.
     return seen + run.drain()
+
+
+def session_processes(session: int) -> list[int]:
+    """The running processes of a session (Linux: from /proc; elsewhere none are found)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # ended meanwhile
+        # fields[0] is the state (Z: ended, its exit status not yet read), fields[3] the session.
+        if fields[0] not in ("Z", "X") and int(fields[3]) == session:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def strays(sessions: list[int], wait: float = 5.0) -> list[int]:
+    """The processes of the children's sessions still running ``wait`` seconds from now: what a
+    child started and left behind (every child is dead by then)."""
+    deadline = time.monotonic() + wait
+    while True:
+        left = [pid for session in sessions for pid in session_processes(session)]
+        if not left or time.monotonic() >= deadline:
+            return left
+        time.sleep(0.05)
 
 
 def choose(rng: random.Random, max_delay: float) -> tuple[str, float, int]:
@@ -713,10 +780,14 @@ def parent_main(args: argparse.Namespace) -> int:
     killed_runs: set[int] = set()
     modes: Counter[str] = Counter()
     kills = 0
+    sessions: list[int] = []  # each child's session: its process id
+    started_processes = 0  # seen in a child's session just before it was killed, the child apart
+    killed: list[Run] = []
     pending = Run(args, db, log)
     early_exit = None
     for _ in range(args.kills):
         current = pending
+        sessions.append(current.process.pid)
         current.go()
         pending = Run(args, db, log)  # imports while the current one plays
         plan = choose(rng, args.max_delay)
@@ -725,6 +796,8 @@ def parent_main(args: argparse.Namespace) -> int:
         runs.append(events)
         if current.process.returncode == -signal.SIGKILL:
             kills += 1
+            started_processes += max(0, current.started)
+            killed.append(current)
             modes[plan[0]] += 1
             killed_runs.add(index)
         elif current.process.returncode != 0:
@@ -733,6 +806,7 @@ def parent_main(args: argparse.Namespace) -> int:
         elif any(e.get("ev") == "done" for e in events):
             break  # every channel played its --games
     # The last child: nobody kills it; it finishes every game and delivers every message.
+    sessions.append(pending.process.pid)
     pending.go("finish")
     final_events: list[dict[str, Any]] = []
     try:
@@ -747,6 +821,14 @@ def parent_main(args: argparse.Namespace) -> int:
     if not any(e.get("ev") == "done" for e in final_events) and early_exit is None:
         early_exit = "the final run did not report done"
     log.close()
+    left = strays(sessions)
+    for pid in left:  # counted: now ended, one by one by its id, rather than left running
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    for run in killed:
+        if run.timer is not None:
+            run.timer.join()
+    ends = [run.gone_after for run in killed if run.started > 0]
 
     # Every event, by run, for a post-mortem (no hidden card: see the child's reports).
     with open(workdir / "events.jsonl", "w", encoding="utf-8") as out:
@@ -757,6 +839,8 @@ def parent_main(args: argparse.Namespace) -> int:
     summary, violations = check(db, runs, killed_runs)
     if early_exit:
         violations.insert(0, early_exit)
+    if left:
+        violations.append(f"{len(left)} processes the children started still run after them")
     # What the children logged: an error or a traceback of the bot is a failure.
     logged = (workdir / "children.log").read_text(encoding="utf-8", errors="replace")
     errors = [line for line in logged.splitlines() if line.startswith(("ERROR", "CRITICAL"))]
@@ -771,6 +855,14 @@ def parent_main(args: argparse.Namespace) -> int:
     summary.update(
         kills=kills,
         kill_modes=dict(modes),
+        computer_workers=args.computer_workers,
+        processes_started_by_killed_children=started_processes,
+        stray_processes=len(left),
+        # Over the kills that found processes the child had started: the longest time from the
+        # SIGKILL until all of them had ended (None: one lasted over 10 s).
+        slowest_end_after_kill_s=(
+            None if None in ends else round(max((e for e in ends if e), default=0.0), 3)
+        ),
         child_runs=len(runs),
         seconds=round(time.monotonic() - started, 1),
         seed=args.seed,
@@ -1071,6 +1163,12 @@ def main() -> int:
         "--max-delay", type=float, default=1.5, help="longest random life of a child (s)"
     )
     parser.add_argument("--finish-timeout", type=float, default=120.0)
+    parser.add_argument(
+        "--computer-workers",
+        type=int,
+        default=0,
+        help="each child starts a pool of N workers for its computer players (0: none)",
+    )
     parser.add_argument("--workdir", default=None)
     parser.add_argument(
         "--fault",

@@ -19,6 +19,7 @@ import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
+from bot import worker
 from kachuful_core import SeatView
 from kachuful_core.players import Decision, decide
 
@@ -29,14 +30,6 @@ DECISION_TIMEOUT = 5.0
 # A worker's warm-up: numba compiles the search's inner loops on a machine's first run
 # (about 20 s on one core; then cached on disk, half a second to load in a new process).
 WARM_UP_TIMEOUT = 120.0
-
-
-def _warm_up() -> None:
-    """Load the search player in the worker (its compiled loops included), before its first
-    decision is timed."""
-    from kachuful_core.players import warm_up
-
-    warm_up()
 
 
 class Thinker:
@@ -54,7 +47,11 @@ class Thinker:
             # forkserver: the bot's process has threads (aiosqlite), which fork would copy.
             context = multiprocessing.get_context("forkserver")
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=_warm_up
+                max_workers=self.workers,
+                mp_context=context,
+                # A worker exits when the bot's process ends (see bot.worker), then warms up.
+                initializer=worker.start,
+                initargs=(worker.bot_lifeline(),),
             )
             # Every worker runs the initializer before its first task: this no-op returns once
             # one of them is warm. Until then a decision is not timed (see decide).

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "benchmarks" / "kill_loop.py"
 
@@ -50,3 +52,18 @@ def test_the_checks_catch_a_broken_bot(tmp_path: Path) -> None:
     violations = [str(v) for v in summary["violations"]]  # type: ignore[attr-defined]
     for found in ("twice in one process", "d0.score never posted", "0 result rows for 3 seats"):
         assert any(found in v for v in violations), (found, violations)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds processes in /proc")
+def test_killed_bots_leave_no_worker_process_behind(tmp_path: Path) -> None:
+    """Each child starts its computer players' pool; SIGKILLed, it leaves none of it behind."""
+    code, summary, output = run(
+        tmp_path, "--kills", "8", "--seed", "3", "--computer-workers", "1", timeout=150
+    )
+    assert code == 0, output
+    assert summary["ok"] is True and summary["kills"] == 8
+    # Most kills found the pool up (a forkserver, a worker, a resource tracker each).
+    assert summary["processes_started_by_killed_children"] >= 3 * 4
+    assert summary["stray_processes"] == 0
+    slowest = summary["slowest_end_after_kill_s"]
+    assert isinstance(slowest, float) and slowest < 5.0
