@@ -20,7 +20,7 @@ from kachuful_core import Phase
 from kachuful_core.players import LEVELS, Decision, act, apply_decision
 
 from .session import TableSession, paused, seat_level
-from .tables import Step
+from .tables import Step, retry_delay
 from .thinking import SLOW_LEVELS
 
 if TYPE_CHECKING:
@@ -118,9 +118,9 @@ class Driver:
             decision = await self._think(session, plan) if plan.kind != "idle" else None
             step = self._step(plan, decision)
             result = await self.tables.change(session, None, step)
-            if result is not None and not result.commit and session.row.version == plan.version:
-                # Not saved (a locked database): try again a little later.
-                await self._sleep(session, min(RETRY_SECONDS, 2.0))
+            if result is not None and result.failed is not None:
+                # Not saved (the database is locked or cannot be written): try again later.
+                await self._sleep(session, retry_delay(result.failed))
 
     async def _think(self, session: TableSession, plan: Plan) -> Decision | None:
         """A slow level's decision, taken in a worker without the table's lock (None: the

@@ -27,7 +27,8 @@ import discord
 from bot import render
 from bot.render.specs import MessageSpec
 from bot.results import game_results
-from bot.store import Store, StoreError
+from bot.store import Store, StoreError, StoreUnavailable
+from bot.store.failures import is_expected
 from bot.store.models import GameRef, GameRow
 from bot.ui import send_kwargs
 from kachuful_core import Phase, record_json
@@ -68,6 +69,20 @@ class Step:
     events: list[Event] = field(default_factory=list)
     bump: bool = True
     close: bool = False  # the table is over once published
+    failed: StoreError | None = None  # the database refused the change: nothing was saved
+
+
+# After a change the database refused: a lock is usually gone in moments; a full disk waits
+# for the operator, and every table retrying every few seconds would only add to the load.
+BUSY_RETRY_SECONDS = 2.0
+UNAVAILABLE_RETRY_SECONDS = 10.0
+
+
+def retry_delay(error: StoreError) -> float:
+    """How long a background change (a computer seat, a clock) waits before trying again."""
+    if isinstance(error, StoreUnavailable):
+        return UNAVAILABLE_RETRY_SECONDS
+    return BUSY_RETRY_SECONDS
 
 
 def refusal(code: str) -> Step:
@@ -229,9 +244,11 @@ class Tables:
         return outcome
 
     def _not_saved(self, session: TableSession, error: StoreError) -> Step:
-        # Only the kind of error: a database message could quote the record.
-        log.warning("table %s: change not saved (%s)", session.row.id, type(error).__name__)
-        return Step(reply=Reply(MessageSpec(content=render.notice("busy_db"))))
+        if not is_expected(error):  # an expected one is logged once per incident by the store
+            # Only the kind of error: a database message could quote the record.
+            log.warning("table %s: change not saved (%s)", session.row.id, type(error).__name__)
+        text = render.not_saved(error) or render.notice("busy_db")
+        return Step(reply=Reply(MessageSpec(content=text)), failed=error)
 
     async def commit(self, session: TableSession, step: Step) -> None:
         """Write the session's row (and record) as one transaction; bump the move counter.
@@ -344,10 +361,15 @@ class Tables:
         )
         if session.hand_publisher is not None:
             session.hand_publisher.opened()
+        # Only needed after a restart: the player has their hand already, so a failure here
+        # (the disk is full...) must not turn the answer into an error.
         try:
             await self.store.save_hand(session.row.id, user_id, interaction.token, now, message_id)
-        except StoreError:
-            log.debug("table %s: hand message not remembered", session.row.id)
+        except StoreError as error:
+            if not is_expected(error):
+                log.warning("table %s: hand message not remembered (%s)", session.row.id, error)
+        except Exception:
+            log.exception("table %s: hand message not remembered", session.row.id)
 
     async def refuse(self, interaction: discord.Interaction[Any], code: str) -> None:
         """A refusal: always a new private message, never an edit of the clicked message."""
