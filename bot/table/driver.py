@@ -140,7 +140,14 @@ class Driver:
                 view.phase is Phase.PLAYING and view.hand is None and not view.play_unseen
             ):
                 return None
-        return await self.tables.thinker.decide(level, seed_of(row.id, seat), view)
+            key = (plan.version, seat, level)
+            if session.decided is not None and session.decided[0] == key:
+                # Decided already, and not saved (the database refused it): the same view
+                # and seed give the same decision, without thinking for seconds again.
+                return session.decided[1]
+        decision = await self.tables.thinker.decide(level, seed_of(row.id, seat), view)
+        session.decided = (key, decision)
+        return decision
 
     def _step(self, plan: Plan, decision: Decision | None) -> Callable[[TableSession], Step | None]:
         if plan.kind == "idle":

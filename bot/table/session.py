@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.render.words import resolve_max_hand
 from bot.store.models import GameRow
 from kachuful_core import Game, KachufulError, Phase, Rules
-from kachuful_core.players import LEVELS, Player
+from kachuful_core.players import LEVELS, Decision, Player
 
 if TYPE_CHECKING:
     from .hands import HandPublisher
@@ -60,6 +60,10 @@ class TableSession:
         self.deadline: datetime | None = None
         self.hands: dict[int, HandHandle] = {}
         self.players: dict[tuple[int, str], Player] = {}  # (seat, level) -> player
+        # The last slow decision, by (move counter, seat, level): reused if its move could not
+        # be saved; forgotten at every commit (a look at a hand changes the view, not the
+        # move counter).
+        self.decided: tuple[tuple[int, int, str], Decision] | None = None
         # (user id, move counter) -> what that click did, for a second click of the same button.
         self.recent: OrderedDict[tuple[int, int], str] = OrderedDict()
         self.closed = False

@@ -273,6 +273,7 @@ class Tables:
         except BaseException:
             row.version = previous
             raise
+        session.decided = None
         if row.status in ("finished", "stopped"):
             step.close = True
         self.set_deadline(session)
