@@ -21,7 +21,8 @@ import discord
 import pytest
 import simcord
 
-from bot.store import Store
+from bot.store import Store, StoreBusy, StoreError, StoreUnavailable
+from bot.store.failures import classify
 from bot.table.publisher import MAX_BACKOFF
 from bot.table.tables import UNAVAILABLE_RETRY_SECONDS
 
@@ -272,3 +273,84 @@ async def test_the_publisher_waits_out_a_full_disk_quietly_and_posts_nothing_twi
     assert [r.getMessage() for r in incident_records(caplog)] == [
         f"storage writable again after {failed} failed writes"
     ]
+
+
+async def test_a_read_only_database_is_told_and_logged_the_same_way(
+    env: simcord.Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SQLite's own SQLITE_READONLY (``PRAGMA query_only`` on the store's connections, as
+    after a file system remounted read-only): the same plain answer, one line, recovery."""
+    caplog.set_level(logging.INFO)
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=3, schedule="down")
+    actor = table.member_at(table.game.turn)
+    assert actor is not None
+    hand = await table.open_hand(actor)
+    move = enabled_actions(hand)[0].custom_id
+    store = env.bot.store
+    before = snapshot(table)
+    caplog.clear()
+    await _pragma(store, "query_only = ON")
+    for _ in range(3):
+        refused = await actor.click(hand, custom_id=move)
+        assert refused.response is not None and "cannot save" in refused.response.content
+    # Commands that write: a new table elsewhere, a channel's settings.
+    elsewhere = env.guild.create_text_channel("more-cards")
+    opened = await actor.slash(elsewhere, "kachuful start")
+    assert opened.ephemeral and "cannot save" in opened.response.content
+    assert env.bot.tables.session_in(elsewhere.id) is None
+    managers = env.guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = env.guild.add_member(env.create_user("mod"), roles=[managers])
+    settings = await mod.slash(elsewhere, "kachuful settings", turn_seconds=45)
+    assert settings.ephemeral and "cannot save" in settings.response.content
+    assert await store.channel_settings(elsewhere.id) == {}
+    # Answered by the command tree's error handler, the one place for commands (SimCord
+    # records what reaches it as the bot's errors: this one is expected).
+    assert [type(getattr(e, "original", e)) for e in env.errors] == [StoreUnavailable]
+    assert snapshot(table) == before
+    records = incident_records(caplog)
+    assert len(records) == 1 and "read-only" in records[0].getMessage()
+    assert not [r for r in caplog.records if r.exc_info]
+    await _pragma(store, "query_only = OFF")
+    played = await actor.click(hand, custom_id=move)
+    assert played.acknowledged and snapshot(table) != before
+    assert "storage writable again after 5 failed writes" in caplog.text
+
+
+async def _pragma(store: Store, setting: str) -> None:
+    for connection in (store._db, store._book):
+        async with connection.execute(f"PRAGMA {setting}") as cursor:
+            await cursor.fetchall()
+
+
+def _sqlite_error(kind: type[sqlite3.Error], code: int | None) -> sqlite3.Error:
+    error = kind("words of SQLite")
+    if code is not None:
+        error.sqlite_errorcode = code
+    return error
+
+
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [
+        (_sqlite_error(sqlite3.OperationalError, sqlite3.SQLITE_BUSY), StoreBusy),
+        (_sqlite_error(sqlite3.OperationalError, sqlite3.SQLITE_LOCKED), StoreBusy),
+        (_sqlite_error(sqlite3.OperationalError, sqlite3.SQLITE_FULL), StoreUnavailable),
+        (_sqlite_error(sqlite3.OperationalError, sqlite3.SQLITE_IOERR), StoreUnavailable),
+        (_sqlite_error(sqlite3.OperationalError, sqlite3.SQLITE_IOERR_WRITE), StoreUnavailable),
+        (_sqlite_error(sqlite3.OperationalError, sqlite3.SQLITE_IOERR_FSYNC), StoreUnavailable),
+        (_sqlite_error(sqlite3.OperationalError, sqlite3.SQLITE_READONLY), StoreUnavailable),
+        (_sqlite_error(sqlite3.OperationalError, sqlite3.SQLITE_CANTOPEN), StoreUnavailable),
+        # A damaged file, a broken constraint, an error with no code: not expected, so they
+        # keep their tracebacks.
+        (_sqlite_error(sqlite3.DatabaseError, sqlite3.SQLITE_CORRUPT), None),
+        (_sqlite_error(sqlite3.IntegrityError, sqlite3.SQLITE_CONSTRAINT), None),
+        (_sqlite_error(sqlite3.OperationalError, None), None),
+        (ValueError("not SQLite"), None),
+    ],
+)
+def test_storage_failures_are_classified_by_sqlite_result_code(
+    error: BaseException, expected: type[StoreError] | None
+) -> None:
+    found = classify(error)
+    assert (type(found) if found is not None else None) is expected
