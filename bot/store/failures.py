@@ -82,11 +82,6 @@ class FailureLog:
         self.failed_writes = 0  # in the current incident; 0: none under way
         self._logged: set[Kind] = set()
 
-    @property
-    def unavailable(self) -> bool:
-        """Whether the database could not be written at the last attempt (disk full...)."""
-        return "unavailable" in self._logged
-
     def failed(self, failure: StoreBusy | StoreUnavailable, writes: int = 1) -> None:
         self.failed_writes += writes
         if failure.kind in self._logged:

@@ -75,6 +75,12 @@ class TableSession:
         while len(self.recent) > RECENT_ACTIONS:
             self.recent.popitem(last=False)
 
+    def forget_actions_at(self, version: int) -> None:
+        """The change at this move counter was not saved: no click at it counted (a second
+        click of the same button must not be told that its first one did)."""
+        for key in [key for key in self.recent if key[1] == version]:
+            del self.recent[key]
+
     @property
     def channel_ids(self) -> set[int]:
         """The channels whose clicks may reach this table: its own, and its thread."""

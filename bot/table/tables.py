@@ -231,15 +231,18 @@ class Tables:
             else:
                 outcome = step(session)
             if outcome is not None and outcome.commit:
+                version = session.row.version
                 try:
                     await self.commit(session, outcome)
                 except StoreError as error:
                     outcome = self._not_saved(session, error)
                     await self.reload(session)
+                    session.forget_actions_at(version)
                 except BaseException:
-                    # Any other failure of the write (e.g. sqlite3's disk I/O error): memory
-                    # must not run ahead of disk either; the caller logs and answers it.
+                    # Any other failure of the write (e.g. a damaged file): memory must not
+                    # run ahead of disk either; the caller logs and answers it.
                     await self.reload(session)
+                    session.forget_actions_at(version)
                     raise
         return outcome
 

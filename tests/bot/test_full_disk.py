@@ -23,8 +23,10 @@ import simcord
 
 from bot.store import Store, StoreBusy, StoreError, StoreUnavailable
 from bot.store.failures import classify
+from bot.table import thinking
 from bot.table.publisher import MAX_BACKOFF
 from bot.table.tables import UNAVAILABLE_RETRY_SECONDS
+from kachuful_core.players import levels
 
 from .helpers import Table, buttons, enabled_actions, snapshot, start_game, world
 
@@ -196,21 +198,38 @@ async def test_a_full_disk_is_told_plainly_changes_nothing_and_is_logged_once(
 
 
 async def test_the_turn_clock_waits_out_a_full_disk_quietly_then_goes_on(
-    env: simcord.Env, caplog: pytest.LogCaptureFixture
+    env: simcord.Env, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The player's click fails on the full disk, then their clock runs out: the computer's
+    move for them is tried again every UNAVAILABLE_RETRY_SECONDS (thought out once, not at
+    every try), silently, and made once there is space. Their old button is then out of date:
+    the failed click is not said to have counted."""
     caplog.set_level(logging.INFO)
+    # The takeover level thinks in process here: the heuristic stands in for the search's
+    # seconds of thinking (the decision's count is what this test looks at).
+    monkeypatch.setattr(
+        thinking, "decide", lambda level, seed, view: levels.decide("heuristic", seed, view)
+    )
     channel, members = world(env, "asha", "bilal", "chen")
     table = await start_game(env, channel, members, max_hand=3, schedule="down")
     seat = table.game.turn
-    store = env.bot.store
+    actor = table.member_at(seat)
+    assert actor is not None
+    hand = await table.open_hand(actor)
+    move = enabled_actions(hand)[0].custom_id
+    await table.open_hand(actor)  # a newer hand message: the first one keeps its buttons
+    store, thinker = env.bot.store, env.bot.tables.thinker
     await fill_disk(store)
     before, public = snapshot(table), public_view(table)
     caplog.clear()
-    await env.advance_time(90)  # the turn clock runs out: its move cannot be saved
+    refused = await actor.click(hand, custom_id=move)
+    assert "cannot save" in refused.response.content
+    await env.advance_time(90)  # the turn clock runs out: its move cannot be saved either
     await env.advance_time(120)  # two more minutes of a full disk
     assert snapshot(table) == before and public_view(table) == public
     # Tried again every UNAVAILABLE_RETRY_SECONDS, not in a loop, and logged once.
-    assert 1 <= store.failures.failed_writes <= 2 + 120 / UNAVAILABLE_RETRY_SECONDS
+    assert 2 <= store.failures.failed_writes <= 3 + 120 / UNAVAILABLE_RETRY_SECONDS
+    assert sum(thinker.levels.values()) == 1
     records = incident_records(caplog)
     assert len(records) == 1 and "disk is full" in records[0].getMessage()
     assert not [r for r in caplog.records if r.exc_info]
@@ -219,12 +238,15 @@ async def test_the_turn_clock_waits_out_a_full_disk_quietly_then_goes_on(
     await free_space(store)
     caplog.clear()
     await env.advance_time(UNAVAILABLE_RETRY_SECONDS)
-    assert table.game.move_count > before[4]  # the clock's move is made
+    assert table.game.move_count == before[4] + 1  # the clock's move is made
     assert table.session.row.seats[seat].timeouts == 1
     assert public_view(table) != public
     assert [r.getMessage() for r in incident_records(caplog)] == [
         f"storage writable again after {failed} failed writes"
     ]
+    late = await actor.click(table.message(hand.id, actor), custom_id=move)
+    text = late.response.content + str([e.to_dict() for e in late.response.embeds])
+    assert "out of date" in text and "counted" not in text
 
 
 async def test_the_publisher_waits_out_a_full_disk_quietly_and_posts_nothing_twice(
@@ -354,3 +376,33 @@ def test_storage_failures_are_classified_by_sqlite_result_code(
 ) -> None:
     found = classify(error)
     assert (type(found) if found is not None else None) is expected
+
+
+async def test_a_storage_failure_escaping_a_click_is_told_once_without_a_traceback(
+    env: simcord.Env, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The buttons' safety net (bot.ui.items._guarded), for a store write that some click
+    path does not handle itself: plain words if the click has no answer yet, nothing more if
+    it has one."""
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=3, schedule="down")
+    play = env.bot.tables.play
+
+    async def fails_first(*args: object, **kwargs: object) -> None:
+        raise StoreUnavailable("the disk is full (database or disk is full)")
+
+    monkeypatch.setattr(play, "show_hand", fails_first)
+    told = await members[0].click(table.last_public_with("Your hand"), label="Your hand")
+    assert told.ephemeral and "cannot save" in told.response.content
+    assert told.followups == []
+
+    async def answers_then_fails(
+        interaction: discord.Interaction[Any], *args: object, **kwargs: object
+    ) -> None:
+        await interaction.response.send_message("the hand", ephemeral=True)
+        raise StoreUnavailable("the disk is full (database or disk is full)")
+
+    monkeypatch.setattr(play, "show_hand", answers_then_fails)
+    shown = await members[1].click(table.last_public_with("Your hand"), label="Your hand")
+    assert shown.response.content == "the hand" and shown.followups == []
+    assert not [r for r in caplog.records if r.exc_info]
