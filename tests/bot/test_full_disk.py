@@ -4,8 +4,10 @@ the hand, the log says so once for the whole incident, and play goes on once the
 
 The disk is filled without root: ``PRAGMA max_page_count`` keeps the database file from
 growing by a single page (on each of the store's writing connections, and on the filler's),
-and the pages the bot writes into are filled to the last byte by a filler row, so every write
-that needs room fails as on a full disk.
+and the pages the bot writes into are filled to the last byte by filler rows, so every write
+that needs room there fails with SQLITE_FULL. (A write that fits in place, such as a row
+rewritten at the same size, still succeeds, unlike on a real full disk, where the WAL needs
+room for it too: the tests use writes that need room.)
 """
 
 from __future__ import annotations
