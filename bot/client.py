@@ -19,6 +19,7 @@ from bot import command_sync, render, ui
 from bot.health import HEARTBEAT_SECONDS
 from bot.settings import Settings
 from bot.store import Store, StoreError
+from bot.store.failures import is_expected
 from bot.table import Tables
 from bot.table.hands import HAND_WATCH_SECONDS
 from bot.table.publisher import CHANNEL_POSTS
@@ -43,9 +44,18 @@ class KachufulTree(app_commands.CommandTree[Any]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        """Answer the user privately instead of leaving "The application did not respond"."""
-        log.error("command failed", exc_info=error)
-        text = render.notice("command_failed")
+        """Answer the user privately instead of leaving "The application did not respond".
+        A storage failure (the disk is full...) is told in plain words, without a traceback:
+        the store logs each incident once."""
+        original = getattr(error, "original", error)
+        stored = render.not_saved(original)
+        if stored is not None:
+            text = stored
+            if not is_expected(original):
+                log.warning("command failed: %s: %s", type(original).__name__, original)
+        else:
+            log.error("command failed", exc_info=error)
+            text = render.notice("command_failed")
         if isinstance(error, app_commands.NoPrivateMessage):
             text = render.refusal("guild_only")
         try:
@@ -111,6 +121,7 @@ class KachufulBot(commands.Bot):
         # Set by the process entry point: the file the container's health check reads.
         self.heartbeat_file: Path | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None
+        self._beat_failing = False
 
     async def setup_hook(self) -> None:
         if getattr(self, "store", None) is None:
@@ -151,8 +162,14 @@ class KachufulBot(commands.Bot):
             await self.store.check_writable()
             await asyncio.to_thread(path.touch)
         except (StoreError, OSError) as error:
-            log.warning("health check failed: %s", error)
+            # Once per spell of failures, not at every beat.
+            if not self._beat_failing:
+                log.warning("health check failed: %s", error)
+            self._beat_failing = True
             return False
+        if self._beat_failing:
+            log.warning("health check passes again")
+        self._beat_failing = False
         log.debug("heartbeat")
         return True
 

@@ -9,6 +9,7 @@ import discord
 from bot.options import table_rules
 from bot.pace import Pace, duration_text, game_seconds
 from bot.registry import LEVEL_NAMES, OPTIONS, RULES_TEXT_OPTIONS
+from bot.store.failures import StoreError, StoreUnavailable
 from bot.store.models import GameRow, Seat
 from kachuful_core import (
     BidOutOfRange,
@@ -188,6 +189,8 @@ NOTICES = {
     "command_failed": "Something went wrong; the table is unchanged. Please try again.",
     "busy_db": "The table is busy (its database is locked for a moment): nothing was changed. "
     "Please try again in a few seconds.",
+    "cannot_save": "⚠️ The bot cannot save anything right now (its storage is full or "
+    "failing), so nothing was changed. Please try again later.",
     "already_bid": "Your bid of {bid} was placed (your first click counted).",
     "already_played": "You played {card} (your first click counted).",
     "you_stopped": "You stopped the game.",
@@ -230,6 +233,16 @@ def hours_text(hours: float) -> str:
 
 def notice(code: str, **values: Any) -> str:
     return NOTICES[code].format(**values)
+
+
+def not_saved(error: BaseException) -> str | None:
+    """What a player is told when the database refused a change (nothing was changed), or
+    None when ``error`` is not a storage failure."""
+    if isinstance(error, StoreUnavailable):
+        return notice("cannot_save")
+    if isinstance(error, StoreError):
+        return notice("busy_db")
+    return None
 
 
 def computer_name(taken: set[str], seat_number: int) -> str:

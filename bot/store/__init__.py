@@ -35,6 +35,7 @@ from bot import rating as _rating
 
 from . import results as _results
 from . import stats as _stats
+from .failures import FailureLog, StoreBusy, StoreError, StoreUnavailable, classify
 from .models import (
     OPEN_STATUSES,
     DealLine,
@@ -58,6 +59,7 @@ __all__ = [
     "Store",
     "StoreBusy",
     "StoreError",
+    "StoreUnavailable",
     "inspect_database",
 ]
 
@@ -70,12 +72,7 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
 SQLITE_HEADER = b"SQLite format 3\x00"
 # A locked database must fail well inside Discord's 3 s deadline for answering a click.
 BUSY_TIMEOUT_SECONDS = 1.5
-_BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 _OUR_SCHEMA_VERSION_COLUMNS = ("version", "name", "applied_at")
-
-
-class StoreError(Exception):
-    """The database could not be opened or used."""
 
 
 class ChannelBusy(StoreError):
@@ -90,16 +87,8 @@ class StaleWrite(StoreError):
     """save_game found another version in the database than the one it was based on."""
 
 
-class StoreBusy(StoreError):
-    """The database stayed locked (by another process) past the busy timeout; nothing of the
-    write was committed, and trying again later may succeed."""
-
-
 def _is_busy(error: BaseException) -> bool:
-    return (
-        isinstance(error, sqlite3.OperationalError)
-        and getattr(error, "sqlite_errorcode", None) in _BUSY_CODES
-    )
+    return isinstance(classify(error), StoreBusy)
 
 
 def _serialized(
@@ -107,20 +96,37 @@ def _serialized(
 ) -> Callable[Concatenate[Store, P], Awaitable[R]]:
     """Run a Store method while holding the store's lock (one transaction at a time).
 
-    A database locked by another process becomes :class:`StoreBusy`, after making sure no
-    transaction of this connection is left open (so nothing of the write can be committed
-    later by an unrelated statement)."""
+    An expected failure (a database locked by another process, a full disk...) becomes
+    :class:`StoreBusy` or :class:`StoreUnavailable`, logged once per incident, after making
+    sure no transaction of this connection is left open (so nothing of the write can be
+    committed later by an unrelated statement)."""
 
     async def wrapper(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
         async with self._lock:
             try:
                 return await method(self, *args, **kwargs)
-            except sqlite3.OperationalError as error:
-                if not _is_busy(error):
+            except sqlite3.Error as error:
+                failure = classify(error)
+                if failure is None:
                     raise
-                if self._db.in_transaction:
-                    await _run(self._db, "ROLLBACK")
-                raise StoreBusy("the database is locked by another process") from None
+                await _rollback(self._db)
+                self.failures.failed(failure)
+                raise failure from None
+
+    functools.update_wrapper(wrapper, method)
+    return wrapper
+
+
+def _writes(
+    method: Callable[Concatenate[Store, P], Awaitable[R]],
+) -> Callable[Concatenate[Store, P], Awaitable[R]]:
+    """A Store method that writes (under :func:`_serialized`): its success ends a storage
+    incident."""
+
+    async def wrapper(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        result = await method(self, *args, **kwargs)
+        self.failures.wrote()
+        return result
 
     functools.update_wrapper(wrapper, method)
     return wrapper
@@ -131,19 +137,30 @@ def _bookkeeping(
 ) -> Callable[Concatenate[Store, P], Awaitable[R]]:
     """Run a Store method on the bookkeeping connection (what was delivered to Discord, the
     open hand messages), under its own lock, so that it never waits behind a move's commit
-    in this process; a locked database becomes :class:`StoreBusy` as for the game writes."""
+    in this process; an expected failure is raised and logged as for the game writes."""
 
     async def wrapper(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
         async with self._book_lock:
             try:
-                return await method(self, *args, **kwargs)
-            except sqlite3.OperationalError as error:
-                if not _is_busy(error):
+                result = await method(self, *args, **kwargs)
+            except sqlite3.Error as error:
+                failure = classify(error)
+                if failure is None:
                     raise
-                raise StoreBusy("the database is locked by another process") from None
+                self.failures.failed(failure)
+                raise failure from None
+        self.failures.wrote()
+        return result
 
     functools.update_wrapper(wrapper, method)
     return wrapper
+
+
+async def _rollback(db: aiosqlite.Connection) -> None:
+    """End the connection's transaction if one is open: after a full disk or an I/O error
+    SQLite may have rolled it back itself, and a second ROLLBACK would fail."""
+    if db.in_transaction:
+        await _run(db, "ROLLBACK")
 
 
 def _utcnow() -> datetime:
@@ -423,6 +440,8 @@ class Store:
         self._book_lock = asyncio.Lock()
         # The last day each server's period windows were moved on to (expire_periods).
         self._expired: dict[int, str] = {}
+        # Storage incidents (disk full, locked by another process), logged once each.
+        self.failures = FailureLog()
         # Moves waiting for the next group commit (see _write_move), and its task.
         self._moves: list[_PendingMove] = []
         self._mover: asyncio.Task[None] | None = None
@@ -502,15 +521,15 @@ class Store:
     @_serialized
     async def check_writable(self) -> None:
         """Take the database's write lock and let it go (for the health check); raises
-        :class:`StoreBusy` if another process holds it, :class:`StoreError` if the file has
-        become read-only."""
+        :class:`StoreBusy` if another process holds it, :class:`StoreUnavailable` if the file
+        has become read-only, :class:`StoreError` for anything else."""
         try:
             await _run(self._db, "BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
-            if _is_busy(error):
+            if classify(error) is not None:
                 raise
             raise StoreError(f"the database cannot be written: {error}") from None
-        await _run(self._db, "ROLLBACK")
+        await _rollback(self._db)
 
     @_serialized
     async def pragma(self, name: str) -> Any:
@@ -571,7 +590,7 @@ class Store:
                     (version, name, _iso(self._clock())),
                 )
             except BaseException:
-                await _run(self._db, "ROLLBACK")
+                await _rollback(self._db)
                 raise
             await _run(self._db, "COMMIT")
             log.info("applied database migration %s", name)
@@ -581,6 +600,7 @@ class Store:
     # ------------------------------------------------------------------ games
 
     @_serialized
+    @_writes
     async def create_game(
         self,
         *,
@@ -615,7 +635,7 @@ class Store:
             ) as cursor:
                 game_id = cursor.lastrowid
         except sqlite3.IntegrityError:
-            await _run(self._db, "ROLLBACK")
+            await _rollback(self._db)
             async with self._db.execute(
                 "SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?)",
                 (channel_id, *OPEN_STATUSES),
@@ -623,7 +643,7 @@ class Store:
                 row = await cursor.fetchone()
             raise ChannelBusy(int(row[0]) if row else None) from None
         except BaseException:
-            await _run(self._db, "ROLLBACK")
+            await _rollback(self._db)
             raise
         await _run(self._db, "COMMIT")
         assert game_id is not None
@@ -735,11 +755,9 @@ class Store:
                 try:
                     changed = await self._update_games(batch)
                 except Exception as error:  # each caller raises it, as from its own write
-                    failure: BaseException = (
-                        StoreBusy("the database is locked by another process")
-                        if _is_busy(error)
-                        else error
-                    )
+                    failure: BaseException = classify(error) or error
+                    if isinstance(failure, StoreBusy | StoreUnavailable):
+                        self.failures.failed(failure, writes=len(batch))
                     for pending in batch:
                         _settle(pending.done, failure)
                     continue
@@ -747,6 +765,7 @@ class Store:
                     for pending in batch:
                         _settle(pending.done, StoreError(f"not saved ({type(error).__name__})"))
                     raise
+            self.failures.wrote()
             for pending, ok in zip(batch, changed, strict=True):
                 if ok:
                     _settle(pending.done, None)
@@ -767,6 +786,7 @@ class Store:
         return changed
 
     @_serialized
+    @_writes
     async def _write_game(
         self,
         game: GameRow,
@@ -800,12 +820,13 @@ class Store:
                 )
         except BaseException:
             if rows:
-                await _run(self._db, "ROLLBACK")
+                await _rollback(self._db)
             raise
         if rows:
             await self._db.execute("COMMIT")
 
     @_serialized
+    @_writes
     async def set_message_id(self, game_id: int, message_id: int | None) -> None:
         """Remember the current public table message (does not change the move counter)."""
         await _run(
@@ -883,6 +904,7 @@ class Store:
         return games
 
     @_serialized
+    @_writes
     async def settle(self, game_id: int) -> None:
         """Every public message of a finished or stopped game has been delivered."""
         await _run(self._db, "UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
@@ -986,6 +1008,7 @@ class Store:
         return games, damaged
 
     @_serialized
+    @_writes
     async def stop_open_game(self, game_id: int) -> bool:
         """Mark an open game stopped without reading it (for a row that cannot be used);
         returns whether it was open. No result is written."""
@@ -998,7 +1021,7 @@ class Store:
                 (_iso(self._clock()), game_id, *OPEN_STATUSES),
             )
         except BaseException:
-            await _run(self._db, "ROLLBACK")
+            await _rollback(self._db)
             raise
         await _run(self._db, "COMMIT")
         return changed == 1
@@ -1016,12 +1039,13 @@ class Store:
         self._expired[guild_id] = today
 
     @_serialized
+    @_writes
     async def _expire_period(self, guild_id: int, days: int, today: str) -> None:
         await _run(self._db, "BEGIN IMMEDIATE")
         try:
             await _results.expire_period(self._db, guild_id, days, today)
         except BaseException:
-            await _run(self._db, "ROLLBACK")
+            await _rollback(self._db)
             raise
         await _run(self._db, "COMMIT")
 
@@ -1033,6 +1057,7 @@ class Store:
         return await self.reads.channel_settings(channel_id)
 
     @_serialized
+    @_writes
     async def set_channel_settings(
         self, *, guild_id: int, channel_id: int, settings: dict[str, Any], updated_by: int
     ) -> None:

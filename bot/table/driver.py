@@ -20,7 +20,7 @@ from kachuful_core import Phase
 from kachuful_core.players import LEVELS, Decision, act, apply_decision
 
 from .session import TableSession, paused, seat_level
-from .tables import Step
+from .tables import Step, retry_delay
 from .thinking import SLOW_LEVELS
 
 if TYPE_CHECKING:
@@ -118,9 +118,9 @@ class Driver:
             decision = await self._think(session, plan) if plan.kind != "idle" else None
             step = self._step(plan, decision)
             result = await self.tables.change(session, None, step)
-            if result is not None and not result.commit and session.row.version == plan.version:
-                # Not saved (a locked database): try again a little later.
-                await self._sleep(session, min(RETRY_SECONDS, 2.0))
+            if result is not None and result.failed is not None:
+                # Not saved (the database is locked or cannot be written): try again later.
+                await self._sleep(session, retry_delay(result.failed))
 
     async def _think(self, session: TableSession, plan: Plan) -> Decision | None:
         """A slow level's decision, taken in a worker without the table's lock (None: the
@@ -140,7 +140,14 @@ class Driver:
                 view.phase is Phase.PLAYING and view.hand is None and not view.play_unseen
             ):
                 return None
-        return await self.tables.thinker.decide(level, seed_of(row.id, seat), view)
+            key = (plan.version, seat, level)
+            if session.decided is not None and session.decided[0] == key:
+                # Decided already, and not saved (the database refused it): the same view
+                # and seed give the same decision, without thinking for seconds again.
+                return session.decided[1]
+        decision = await self.tables.thinker.decide(level, seed_of(row.id, seat), view)
+        session.decided = (key, decision)
+        return decision
 
     def _step(self, plan: Plan, decision: Decision | None) -> Callable[[TableSession], Step | None]:
         if plan.kind == "idle":

@@ -19,7 +19,7 @@ from kachuful_core.rules import LENGTHS
 
 from .publisher import digest
 from .session import TableSession, build_rules, joinable_levels
-from .tables import Reply, Step, private, refusal
+from .tables import Reply, Step, private, refusal, retry_delay
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -94,8 +94,9 @@ class Lobby:
         except ChannelBusy as busy:
             await interaction.response.send_message(self._busy_text(busy.game_id), ephemeral=True)
             return
-        except StoreError:
-            await interaction.response.send_message(render.notice("busy_db"), ephemeral=True)
+        except StoreError as error:
+            text = render.not_saved(error) or render.notice("busy_db")
+            await interaction.response.send_message(text, ephemeral=True)
             return
         session = TableSession(row)
         tables.add(session)
@@ -114,8 +115,9 @@ class Lobby:
         Join to sit)."""
         try:
             old = await self.tables.store.load_game(table)
-        except StoreError:
-            await interaction.response.send_message(render.notice("busy_db"), ephemeral=True)
+        except StoreError as error:
+            text = render.not_saved(error) or render.notice("busy_db")
+            await interaction.response.send_message(text, ephemeral=True)
             return
         if old is None or old.status != "finished" or old.channel_id != interaction.channel_id:
             await self.tables.refuse(interaction, "no_table")
@@ -143,9 +145,14 @@ class Lobby:
         row = session.row
         async with session.lock:
             row.message_id = message.id
-            await self.tables.store.set_message_id(row.id, message.id)
             delivered = Delivered(row.channel_id, message.id, digest(spec))
-            await self.tables.store.mark_delivered(row.id, "lobby", delivered)
+            try:
+                await self.tables.store.set_message_id(row.id, message.id)
+                await self.tables.store.mark_delivered(row.id, "lobby", delivered)
+            except StoreError:
+                # The lobby is posted and answered (the store logged why it cannot write):
+                # the publisher adopts the message by its id and stores it when it can.
+                return
             publisher = session.publisher
             if publisher is not None and publisher.delivered is not None:
                 publisher.delivered["lobby"] = delivered
@@ -365,12 +372,6 @@ class Lobby:
         )
 
     async def _timer(self, session: TableSession, delay: float) -> None:
-        session.lobby_sleeping = True
-        try:
-            await asyncio.sleep(delay)
-        finally:
-            session.lobby_sleeping = False
-
         def step(session: TableSession) -> Step | None:
             if session.row.status != "lobby":
                 return None
@@ -378,4 +379,14 @@ class Lobby:
             session.row.ended = "lobby_timeout"
             return Step(commit=True)
 
-        await self.tables.change(session, None, step)
+        while True:
+            session.lobby_sleeping = True
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                session.lobby_sleeping = False
+            outcome = await self.tables.change(session, None, step)
+            if outcome is None or outcome.failed is None:
+                return
+            # Not saved (the database is locked or cannot be written): try again later.
+            delay = retry_delay(outcome.failed)

@@ -32,6 +32,7 @@ from bot.render.channel import Post, View, mode_of, public_posts
 from bot.render.specs import MessageSpec
 from bot.render.words import notice
 from bot.store import StoreError
+from bot.store.failures import is_expected
 from bot.store.models import Delivered
 from bot.ui import send_kwargs
 
@@ -108,6 +109,7 @@ class Publisher:
         self.session = session
         self.delivered: dict[str, Delivered] | None = None
         self.checked: set[str] = set()  # final messages already compared with what was sent
+        self.unstored: set[str] = set()  # delivered, but the store could not be told yet
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -153,6 +155,8 @@ class Publisher:
             self._wake.clear()
             try:
                 complete = await self._pass()
+                if complete and not self._wake.is_set():
+                    await self._settle_if_closed()
             except asyncio.CancelledError:
                 raise
             except (Retry, StoreError) as error:
@@ -164,14 +168,15 @@ class Publisher:
                 await self._back_off(None)
                 continue
             self.failures = 0
-            if complete and not self._wake.is_set():
-                await self._settle_if_closed()
         self._idle.set()
 
     async def _back_off(self, error: Exception | None) -> None:
         self.failures += 1
         delay = min(MAX_BACKOFF, 2.0 ** min(self.failures, 6))
-        log.warning(
+        # A storage failure is logged once per incident by the store, not at every retry.
+        level = logging.DEBUG if error is not None and is_expected(error) else logging.WARNING
+        log.log(
+            level,
             "table %s: public messages not delivered (%s); trying again in %.0f s",
             self.session.row.id,
             type(error).__name__ if error else "error",
@@ -206,6 +211,9 @@ class Publisher:
         """Bring Discord up to date; False when a newer commit came in meanwhile."""
         await self.load()
         assert self.delivered is not None
+        for key in sorted(self.unstored):  # delivered while the database could not be written
+            await self.tables.store.mark_delivered(self.session.row.id, key, self.delivered[key])
+            self.unstored.discard(key)
         async with self.session.lock:  # never the state of a change still being saved
             self._drawn_from = (self.session.row, self.session.game)
             posts = public_posts(self.session.row, self.session.game, self._view())
@@ -248,7 +256,14 @@ class Publisher:
     async def _remember(self, key: str, delivered: Delivered) -> None:
         assert self.delivered is not None
         self.delivered[key] = delivered
-        await self.tables.store.mark_delivered(self.session.row.id, key, delivered)
+        try:
+            await self.tables.store.mark_delivered(self.session.row.id, key, delivered)
+        except StoreError:
+            # Posted but not stored (the database cannot be written now): never posted again
+            # by this process, and stored by the next pass that can.
+            self.unstored.add(key)
+            raise
+        self.unstored.discard(key)
 
     async def _create(self, post: Post) -> None:
         row = self.session.row
@@ -330,6 +345,7 @@ class Publisher:
             channel = self.tables.channel(done.channel_id, self.session.row)
             await self._call(channel.get_partial_message(done.message_id).delete())
         del self.delivered[key]
+        self.unstored.discard(key)
         await self.tables.store.forget_delivered(self.session.row.id, key)
 
     async def _call(self, request: Any) -> Any:

@@ -11,6 +11,7 @@ import aiohttp
 import discord
 from discord.webhook.async_ import async_context
 
+from bot.store import StoreError
 from bot.store.models import Delivered, GameRef, GameRow
 
 from .hands import webhook_session
@@ -98,11 +99,16 @@ class Restore:
             return  # never answered: the publisher posts the lobby
         message_id = int(message["id"])
         row.message_id = message_id
-        await tables.store.set_message_id(row.id, message_id)
-        # An empty digest matches nothing: the publisher redraws it as the lobby stands now.
-        await tables.store.mark_delivered(
-            row.id, "lobby", Delivered(row.channel_id, message_id, "")
-        )
+        try:
+            await tables.store.set_message_id(row.id, message_id)
+            # An empty digest matches nothing: the publisher redraws it as the lobby stands now.
+            await tables.store.mark_delivered(
+                row.id, "lobby", Delivered(row.channel_id, message_id, "")
+            )
+        except StoreError:
+            # The database cannot be written now (logged by the store): the publisher adopts
+            # the lobby by the id in memory, and stores it when it can.
+            return
 
     async def _closed(self, row: GameRow) -> None:
         """A finished or stopped game with messages still owed: deliver them, then let go."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.options import table_rules
 from bot.store.models import GameRow
 from kachuful_core import Game, KachufulError, Phase, Rules
-from kachuful_core.players import LEVELS, Player
+from kachuful_core.players import LEVELS, Decision, Player
 
 if TYPE_CHECKING:
     from .hands import HandPublisher
@@ -60,6 +60,10 @@ class TableSession:
         self.deadline: datetime | None = None
         self.hands: dict[int, HandHandle] = {}
         self.players: dict[tuple[int, str], Player] = {}  # (seat, level) -> player
+        # The last slow decision, by (move counter, seat, level): reused if its move could not
+        # be saved; forgotten at every commit (a look at a hand changes the view, not the
+        # move counter).
+        self.decided: tuple[tuple[int, int, str], Decision] | None = None
         # (user id, move counter) -> what that click did, for a second click of the same button.
         self.recent: OrderedDict[tuple[int, int], str] = OrderedDict()
         self.closed = False
@@ -70,6 +74,12 @@ class TableSession:
         self.recent[(user_id, version)] = what
         while len(self.recent) > RECENT_ACTIONS:
             self.recent.popitem(last=False)
+
+    def forget_actions_at(self, version: int) -> None:
+        """The change at this move counter was not saved: no click at it counted (a second
+        click of the same button must not be told that its first one did)."""
+        for key in [key for key in self.recent if key[1] == version]:
+            del self.recent[key]
 
     @property
     def channel_ids(self) -> set[int]:

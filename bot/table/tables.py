@@ -28,7 +28,8 @@ from bot import render
 from bot.pace import Pace, table_pace
 from bot.render.specs import MessageSpec
 from bot.results import game_results
-from bot.store import Store, StoreError
+from bot.store import Store, StoreError, StoreUnavailable
+from bot.store.failures import is_expected
 from bot.store.models import GameRef, GameRow
 from bot.ui import send_kwargs
 from kachuful_core import Phase, record_json
@@ -69,6 +70,20 @@ class Step:
     events: list[Event] = field(default_factory=list)
     bump: bool = True
     close: bool = False  # the table is over once published
+    failed: StoreError | None = None  # the database refused the change: nothing was saved
+
+
+# After a change the database refused: a lock is usually gone in moments; a full disk waits
+# for the operator, and every table retrying every few seconds would only add to the load.
+BUSY_RETRY_SECONDS = 2.0
+UNAVAILABLE_RETRY_SECONDS = 10.0
+
+
+def retry_delay(error: StoreError) -> float:
+    """How long a background change (a computer seat, a clock) waits before trying again."""
+    if isinstance(error, StoreUnavailable):
+        return UNAVAILABLE_RETRY_SECONDS
+    return BUSY_RETRY_SECONDS
 
 
 def refusal(code: str) -> Step:
@@ -217,22 +232,27 @@ class Tables:
             else:
                 outcome = step(session)
             if outcome is not None and outcome.commit:
+                version = session.row.version
                 try:
                     await self.commit(session, outcome)
                 except StoreError as error:
                     outcome = self._not_saved(session, error)
                     await self.reload(session)
+                    session.forget_actions_at(version)
                 except BaseException:
-                    # Any other failure of the write (e.g. sqlite3's disk I/O error): memory
-                    # must not run ahead of disk either; the caller logs and answers it.
+                    # Any other failure of the write (e.g. a damaged file): memory must not
+                    # run ahead of disk either; the caller logs and answers it.
                     await self.reload(session)
+                    session.forget_actions_at(version)
                     raise
         return outcome
 
     def _not_saved(self, session: TableSession, error: StoreError) -> Step:
-        # Only the kind of error: a database message could quote the record.
-        log.warning("table %s: change not saved (%s)", session.row.id, type(error).__name__)
-        return Step(reply=Reply(MessageSpec(content=render.notice("busy_db"))))
+        if not is_expected(error):  # an expected one is logged once per incident by the store
+            # Only the kind of error: a database message could quote the record.
+            log.warning("table %s: change not saved (%s)", session.row.id, type(error).__name__)
+        text = render.not_saved(error) or render.notice("busy_db")
+        return Step(reply=Reply(MessageSpec(content=text)), failed=error)
 
     async def commit(self, session: TableSession, step: Step) -> None:
         """Write the session's row (and record) as one transaction; bump the move counter.
@@ -257,6 +277,7 @@ class Tables:
         except BaseException:
             row.version = previous
             raise
+        session.decided = None
         if row.status in ("finished", "stopped"):
             step.close = True
         self.set_deadline(session)
@@ -345,10 +366,15 @@ class Tables:
         )
         if session.hand_publisher is not None:
             session.hand_publisher.opened()
+        # Only needed after a restart: the player has their hand already, so a failure here
+        # (the disk is full...) must not turn the answer into an error.
         try:
             await self.store.save_hand(session.row.id, user_id, interaction.token, now, message_id)
-        except StoreError:
-            log.debug("table %s: hand message not remembered", session.row.id)
+        except StoreError as error:
+            if not is_expected(error):
+                log.warning("table %s: hand message not remembered (%s)", session.row.id, error)
+        except Exception:
+            log.exception("table %s: hand message not remembered", session.row.id)
 
     async def refuse(self, interaction: discord.Interaction[Any], code: str) -> None:
         """A refusal: always a new private message, never an edit of the clicked message."""

@@ -8,6 +8,7 @@ takes the table's lock, applies, commits, releases, and only then talks to Disco
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
@@ -15,10 +16,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.store.failures import is_expected
 
 if TYPE_CHECKING:
     from bot.table import Tables
 
+
+log = logging.getLogger(__name__)
 
 # Templates match ASCII digits only: in a str pattern \d also matches ３ or ٣, which int()
 # reads as 3. At most 18 digits keeps every number inside SQLite's 64-bit integers.
@@ -96,19 +100,45 @@ async def _guarded(
     item: discord.ui.Item[Any], interaction: discord.Interaction[Any], action: Awaitable[None]
 ) -> None:
     """Run a click; if it fails unexpectedly, tell the player privately (rather than leaving
-    Discord's "This interaction failed"), then let discord.py log the error."""
+    Discord's "This interaction failed"), then let discord.py log the error.
+
+    A storage failure (the disk is full...) is told in plain words, and its incident is
+    logged by the store: no traceback per click. Once the click was answered, a storage
+    failure can only come from bookkeeping after the answer (every change is saved before it
+    is answered): the answer stands, with no second message."""
     try:
         await action
-    except Exception:
-        text = render.notice("click_failed")
-        with contextlib.suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        raise
+    except Exception as error:
+        text = render.not_saved(error)
+        if text is None:
+            await _tell(interaction, render.notice("click_failed"))
+            raise
+        if not is_expected(error):
+            log.warning("a click failed: %s: %s", type(error).__name__, error)
+        if not _answered(interaction):
+            await _tell(interaction, text)
     finally:
         _unlink(item, interaction)
+
+
+def _answered(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the click got its answer (not only a deferral, still waiting for one)."""
+    kind = interaction.response.type
+    return kind is not None and kind not in _DEFERRED
+
+
+_DEFERRED = (
+    discord.InteractionResponseType.deferred_channel_message,
+    discord.InteractionResponseType.deferred_message_update,
+)
+
+
+async def _tell(interaction: discord.Interaction[Any], text: str) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
 
 
 def _unlink(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -> None:

@@ -120,3 +120,24 @@ async def test_the_bot_beats_only_while_connected_and_writable(
     finally:
         other.close()
     assert await bot.beat(path)
+
+
+async def test_a_failing_heartbeat_is_logged_once_until_it_passes_again(
+    env: simcord.Env, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import sqlite3
+
+    bot = env.bot
+    path = tmp_path / "beat"
+    other = sqlite3.connect(bot.settings.db_path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        for _ in range(3):  # three beats, 30 s apart in the real bot
+            assert not await bot.beat(path)
+    finally:
+        other.close()
+    failed = [r.getMessage() for r in caplog.records if "health check" in r.getMessage()]
+    assert len(failed) == 1 and failed[0].startswith("health check failed")
+    assert await bot.beat(path)
+    assert "health check passes again" in caplog.text
+    assert not [r for r in caplog.records if r.exc_info]

@@ -231,7 +231,9 @@ async def test_a_failed_save_changes_nothing_and_is_told_privately(
     working = store.save_game
 
     async def broken(*args: object, **kwargs: object) -> None:
-        raise sqlite3.OperationalError("disk I/O error")
+        # Not a storage failure the store knows (a full disk, an I/O error, a lock: see
+        # test_full_disk.py): an unexpected error, told as such and logged with its traceback.
+        raise sqlite3.DatabaseError("database disk image is malformed")
 
     store.save_game = broken  # type: ignore[method-assign]
     try:
@@ -239,7 +241,7 @@ async def test_a_failed_save_changes_nothing_and_is_told_privately(
     finally:
         store.save_game = working  # type: ignore[method-assign]
     assert failed.response.ephemeral and "went wrong" in failed.response.content
-    logged = [r for r in caplog.records if r.exc_info and r.exc_info[0] is sqlite3.OperationalError]
+    logged = [r for r in caplog.records if r.exc_info and r.exc_info[0] is sqlite3.DatabaseError]
     assert logged  # discord.py logs the failure; it is not swallowed
     assert snapshot(table) == before  # memory reloaded from the database
     assert not any("bids" in (m.content or "") for m in table.public())

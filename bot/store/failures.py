@@ -1,0 +1,108 @@
+"""What a failed database call means, and logging each storage incident once.
+
+Two kinds of failure are expected in operation and each has its own answer to players:
+
+* busy (:class:`StoreBusy`): another process held the database locked past the busy timeout;
+  trying again in a moment may succeed.
+* unavailable (:class:`StoreUnavailable`): the database cannot be written at all for now: the
+  disk is full, the file system reports an I/O error, the file or its folder became read-only.
+  Nothing is corrupted (SQLite rolls the write back) and writes succeed again once the
+  operator frees space or fixes the file system.
+
+Anything else a database call raises is a bug or damage and keeps its traceback.
+
+A failure of either kind is not one event but an incident: every click while the disk is full
+fails the same way. :class:`FailureLog` logs the first failure of an incident as one line (and
+the first of another kind during it), counts the rest silently, and logs one line when the
+next write succeeds.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Literal
+
+log = logging.getLogger("bot.store")
+
+Kind = Literal["busy", "unavailable"]
+
+_BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+# Primary result codes (an extended code, e.g. SQLITE_IOERR_WRITE, keeps its primary code in
+# the low byte): the database cannot be written until the operator acts.
+_UNAVAILABLE = {
+    sqlite3.SQLITE_FULL: "the disk is full",
+    sqlite3.SQLITE_IOERR: "the disk reports an I/O error",
+    sqlite3.SQLITE_READONLY: "the database has become read-only",
+    sqlite3.SQLITE_CANTOPEN: "the database's files cannot be opened",
+}
+
+
+class StoreError(Exception):
+    """The database could not be opened or used."""
+
+
+class StoreBusy(StoreError):
+    """The database stayed locked (by another process) past the busy timeout; nothing of the
+    write was committed, and trying again later may succeed."""
+
+    kind: Kind = "busy"
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be written now (disk full, I/O error, read-only); nothing of the
+    write was committed, and writes succeed again once the cause is fixed."""
+
+    kind: Kind = "unavailable"
+
+
+def classify(error: BaseException) -> StoreBusy | StoreUnavailable | None:
+    """The expected failure an error of sqlite3 is, or None for anything else."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if not isinstance(error, sqlite3.Error) or not isinstance(code, int):
+        return None
+    if code in _BUSY:
+        return StoreBusy("the database is locked by another process")
+    reason = _UNAVAILABLE.get(code & 0xFF)
+    if reason is not None:
+        # SQLite's own words ("database or disk is full") name no data of the bot.
+        return StoreUnavailable(f"{reason} ({error})")
+    return None
+
+
+def is_expected(error: BaseException) -> bool:
+    """Whether ``error`` is a storage failure already logged by :class:`FailureLog`."""
+    return isinstance(error, StoreBusy | StoreUnavailable)
+
+
+class FailureLog:
+    """Storage failures, logged once per incident (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.failed_writes = 0  # in the current incident; 0: none under way
+        self._logged: set[Kind] = set()
+
+    def failed(self, failure: StoreBusy | StoreUnavailable, writes: int = 1) -> None:
+        self.failed_writes += writes
+        if failure.kind in self._logged:
+            return
+        self._logged.add(failure.kind)
+        if failure.kind == "busy":
+            log.warning(
+                "storage busy: %s; changes are refused (nothing changed) until it is free",
+                failure,
+            )
+        else:
+            log.error(
+                "storage cannot be written: %s; every change is refused (nothing changed) "
+                "until it can be written again; further failures are counted, not logged",
+                failure,
+            )
+
+    def wrote(self) -> None:
+        """A write was committed: the incident (if any) is over."""
+        if not self.failed_writes:
+            return
+        log.warning("storage writable again after %d failed writes", self.failed_writes)
+        self.failed_writes = 0
+        self._logged.clear()
