@@ -262,7 +262,7 @@ async def test_the_publisher_waits_out_a_full_disk_quietly_and_posts_nothing_twi
     # A long turn clock: the test waits minutes without anyone's time running out.
     managers = env.guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = env.guild.add_member(env.create_user("mod"), roles=[managers])
-    await mod.slash(channel, "kachuful settings", turn_seconds=600)
+    await mod.slash(channel, "kachuful-settings", turn_seconds=600)
     table = await start_game(env, channel, members, max_hand=3, schedule="down")
     for _ in range(2):  # the first two bids; the third starts the first trick: a new post
         member = table.member_at(table.game.turn)
@@ -325,7 +325,7 @@ async def test_a_read_only_database_is_told_and_logged_the_same_way(
     assert env.bot.tables.session_in(elsewhere.id) is None
     managers = env.guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = env.guild.add_member(env.create_user("mod"), roles=[managers])
-    settings = await mod.slash(elsewhere, "kachuful settings", turn_seconds=45)
+    settings = await mod.slash(elsewhere, "kachuful-settings", turn_seconds=45)
     assert settings.ephemeral and "cannot save" in settings.response.content
     assert await store.channel_settings(elsewhere.id) == {}
     # Answered by the command tree's error handler, the one place for commands (SimCord
