@@ -214,11 +214,12 @@ def virtual_pacing(env: Any) -> None:
     settling time pass in real time, during a click."""
     from bot.table.publisher import RateLimits
 
-    original = RateLimits.wait
+    original = getattr(RateLimits, "_unpaced_wait", RateLimits.wait)
 
     async def wait(self: Any, channel_id: int) -> None:
         await env.external_wait(original(self, channel_id), reason="pacing of new messages")
 
+    RateLimits._unpaced_wait = original  # type: ignore[attr-defined]
     RateLimits.wait = wait  # type: ignore[method-assign]
 
 
