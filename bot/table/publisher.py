@@ -195,13 +195,16 @@ class Publisher:
 
     async def _settle_if_closed(self) -> None:
         row = self.session.row
-        if self.session.closed and row.status in ("finished", "stopped") and not row.settled:
+        if not self.session.closed:
+            return
+        if row.status in ("finished", "stopped") and not row.settled:
             await self.tables.store.settle(row.id)
             row.settled = True
             for channel in {row.channel_id, self.thread_id}:
                 if channel is not None and self.tables.session_in(channel) is None:
                     self.tables.limits.forget(channel)
             log.debug("table %s: every public message delivered", row.id)
+        self.tables.closing.pop(row.id, None)  # a stop owes this table nothing now
 
     # ------------------------------------------------------------------ one pass
 

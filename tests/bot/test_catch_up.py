@@ -4,32 +4,15 @@ and the final standings follow the last card closely."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import discord
 import pytest
 import simcord
-
-from bot.table.publisher import RateLimits
 
 from .helpers import Table, buttons, start_game, world
 from .test_live_table import record_tricks, shown_tricks
 
 HAND = "Your hand"
 STEP = 0.25  # seconds between two moves: players clicking as fast as they can
-
-
-@pytest.fixture
-def virtual_pacing(env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The bot's pause for a free slot runs on the simulated clock only (SimCord would let a
-    pause shorter than its settling time pass in real time, during a click)."""
-    original = RateLimits.wait
-
-    async def wait(self: RateLimits, channel_id: int) -> None:
-        await env.external_wait(original(self, channel_id), reason="pacing of new messages")
-
-    monkeypatch.setattr(RateLimits, "wait", wait)
-    yield
 
 
 def newest(table: Table) -> discord.Message:
