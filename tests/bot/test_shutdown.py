@@ -93,7 +93,7 @@ async def test_a_shutdown_that_hangs_is_given_up_after_the_deadline(
 async def test_a_stop_delivers_what_a_game_that_just_ended_owes(
     env: simcord.Env, virtual_pacing: None, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A game ends, a new one opens in the same channel, and the bot is stopped at once: the
+    """A game ends, a new one opens in the same channel, and SIGTERM comes at once: the
     ended game's last posts (its final standings) are in the channel before the bot is closed,
     and the stop logs no error."""
     channel, members = world(env, "asha", "bilal", "chen")
@@ -103,9 +103,18 @@ async def test_a_stop_delivers_what_a_game_that_just_ended_owes(
     opened = await members[0].slash(channel, "kachuful start", players=3)
     assert not opened.ephemeral  # the channel is free for a new game
     caplog.clear()
-    closing = asyncio.ensure_future(env.bot.close())
-    await env.advance_time(10)  # the stop waits for free slots, as the bot paces its posts
-    await asyncio.wait_for(closing, 10)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    handled = install_stop_handlers(loop, stop)
+    running: asyncio.Future[None] = loop.create_future()  # stands for bot.start()
+    try:
+        waiting = asyncio.ensure_future(run_until_stopped(env.bot, running, stop, deadline=8))
+        await asyncio.sleep(0)
+        os.kill(os.getpid(), signal.SIGTERM)
+        await env.advance_time(10)  # the stop waits for free slots, as the bot paces its posts
+        await asyncio.wait_for(waiting, 10)
+    finally:
+        remove_stop_handlers(loop, handled)
     assert env.bot.is_closed()
     assert len(final_standings(table)) == 1
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
