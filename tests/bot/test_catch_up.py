@@ -8,8 +8,13 @@ import discord
 import pytest
 import simcord
 
+from bot.render.channel import View, public_posts
+from kachuful_core import Game, Rules
+from kachuful_core.players import RandomPlayer, act
+
 from .helpers import Table, buttons, start_game, world
 from .test_live_table import record_tricks, shown_tricks
+from .test_render import row_for
 
 HAND = "Your hand"
 STEP = 0.25  # seconds between two moves: players clicking as fast as they can
@@ -55,3 +60,58 @@ async def test_the_newest_message_offers_the_hand_while_the_channel_catches_up(
     assert sum(t.startswith("Scores after deal") for t in titles) == 5
     # Fewer messages than one per trick: the game outran the channel, which folded.
     assert len(public) < 3 + sum(size + 2 for size in (3, 2, 1, 2, 3))
+
+
+# ---- the folding rules, on the render alone -------------------------------------------------
+
+
+def keys_and_hands(game: Game, delivered: set[str]) -> tuple[list[str], list[str]]:
+    """The game messages the channel should have, given those posted, and which offer the hand."""
+    row = row_for(3)
+    view = View(lobby_minutes=15, idle_hours=24, delivered=frozenset(delivered))
+    posts = [p for p in public_posts(row, game, view) if p.where == "game"]
+    posts = [p for p in posts if not p.key.startswith("ping.")]
+    keys = [p.key for p in posts]
+    return keys, [p.key for p in posts if any(b.label == HAND for b in p.build().buttons)]
+
+
+def played(moves: int) -> Game:
+    game = Game.new(Rules(players=3, max_hand=3), "folding", players=["a", "b", "c"])
+    for _ in range(moves):
+        act(game, game.turn, RandomPlayer(game.turn))
+    return game
+
+
+def test_a_deal_the_channel_missed_is_one_message_and_stays_so() -> None:
+    game = played(3 + 9 + 1)  # deal 1 bid and played; deal 2 has its first bid
+    keys, hands = keys_and_hands(game, {"start"})
+    assert keys == ["start", "d0.live", "d0.score", "d1.bids"]
+    # Until the live message is out, every message still to post offers the hand.
+    assert hands == ["d0.live", "d0.score", "d1.bids"]
+    keys, hands = keys_and_hands(game, {"start", "d0.live"})
+    assert keys == ["start", "d0.live", "d0.score", "d1.bids"]
+    assert hands == ["d0.live", "d0.score", "d1.bids"]  # d0.live keeps it: the newest posted
+    keys, hands = keys_and_hands(game, {"start", "d0.live", "d0.score", "d1.bids"})
+    assert hands == ["d1.bids"]  # the live message is out: only it
+
+
+def test_a_deal_a_trick_behind_shows_the_rest_in_one_live_message() -> None:
+    game = played(3 + 3 + 3 + 1)  # deal 1: bids, two tricks, a card of the third
+    posted = {"start", "d0.bids", "d0.t0"}
+    keys, hands = keys_and_hands(game, posted)
+    assert keys == ["start", "d0.bids", "d0.t0", "d0.r1"]
+    assert hands == ["d0.t0", "d0.r1"]
+    keys, hands = keys_and_hands(game, posted | {"d0.r1"})
+    assert keys == ["start", "d0.bids", "d0.t0", "d0.r1"] and hands == ["d0.r1"]
+    # Caught up in time, a trick at a time: no folding.
+    keys, _ = keys_and_hands(game, {"start", "d0.bids", "d0.t0", "d0.t1"})
+    assert keys == ["start", "d0.bids", "d0.t0", "d0.t1", "d0.t2"]
+    # Every trick of the folded part is in the one message, winners included.
+    game = played(3 + 9)
+    keys, _ = keys_and_hands(game, posted | {"d0.r1"})
+    row = row_for(3)
+    view = View(lobby_minutes=15, idle_hours=24, delivered=frozenset(posted | {"d0.r1"}))
+    [rest] = [p for p in public_posts(row, game, view) if p.key == "d0.r1"]
+    text = rest.build().embeds[0].description or ""
+    assert "**Trick 2 of 3**" in text and "**Trick 3 of 3**" in text and "**Trick 1" not in text
+    assert text.count("takes it") == 2
