@@ -6,6 +6,18 @@ dealer's draw and the rules), per deal ``d3.bids``, ``d3.t0`` … (one per trick
 (compact mode), and ``d3.score``, then ``final`` (or ``end`` for a stopped game), and one turn
 ping at a time, ``ping.<move>``, which is deleted once that move is made.
 
+Catching up. Discord takes 5 new messages in 5 s per channel, and a fast game outruns that. So
+that the live table is never stuck behind a backlog, the per-trick modes fold what the channel
+missed: a deal none of whose messages was posted before its bidding ended is shown in its
+compact form (``d3.live``, one message for bids and tricks), and a deal that falls a trick
+behind shows its remaining tricks in one message, ``d3.r5`` (from trick 6 on), live while the
+deal is played. Which form a deal has follows from what was delivered (``View.delivered``), so
+it never changes once posted: every trick appears exactly once, in order.
+
+"Your hand" is on the newest message of the game: the live one once it is posted; until then,
+the newest message delivered keeps it, and each message posted while catching up carries it
+(the publisher plans again after every new message, and the one before loses it).
+
 A message is *final* when nothing can change it any more: the publisher then compares it with
 what it delivered only once, so that a long game does not redraw every old trick at each move.
 """
@@ -50,6 +62,7 @@ class View:
     deadline: datetime | None = None  # the turn clock of the human to act
     thread_id: int | None = None
     pace: Pace = DEFAULT_PACE  # for the lobby's estimate of the game's length
+    delivered: frozenset[str] = frozenset()  # keys of the messages already posted
 
 
 def mode_of(row: GameRow) -> Mode:
@@ -108,12 +121,11 @@ def _turn(game: Game, deal: int, view: View) -> deal_render.Turn | None:
 
 def _deal_posts(row: GameRow, game: Game, view: View) -> list[Post]:
     posts: list[Post] = []
-    compact = mode_of(row) == "compact"
     for index, log in enumerate(game.deals):
         current = index == game.deal_index and game.phase is not Phase.FINISHED
         turn = _turn(game, index, view) if row.status == "running" else None
         bidding = current and game.phase is Phase.BIDDING
-        if compact:
+        if _compact(row, index, bidding, view):
             posts.append(
                 Post(
                     f"d{index}.live",
@@ -131,11 +143,19 @@ def _deal_posts(row: GameRow, game: Game, view: View) -> list[Post]:
                     _bind(deal_render.bidding, row, game, index, turn if bidding else None),
                 )
             )
-            posts += _trick_posts(row, game, index, turn, current)
+            posts += _trick_posts(row, game, index, turn, current, view.delivered)
         if log.scores is not None:
             posts.append(Post(f"d{index}.score", "game", True, _scores(row, game, index)))
     _give_buttons(row, posts, view)
     return posts
+
+
+def _compact(row: GameRow, index: int, bidding: bool, view: View) -> bool:
+    """Whether deal ``index`` is one message: in compact mode, and when catching up (nothing
+    of it was posted while it was bid), unless its bidding message is out already."""
+    if mode_of(row) == "compact" or f"d{index}.live" in view.delivered:
+        return True
+    return f"d{index}.bids" not in view.delivered and not bidding
 
 
 def _scores(row: GameRow, game: Game, index: int) -> Callable[[], MessageSpec]:
@@ -153,19 +173,38 @@ def _bind(
 
 
 def _trick_posts(
-    row: GameRow, game: Game, index: int, turn: deal_render.Turn | None, current: bool
+    row: GameRow,
+    game: Game,
+    index: int,
+    turn: deal_render.Turn | None,
+    current: bool,
+    delivered: frozenset[str],
 ) -> list[Post]:
     log = game.deals[index]
     count = len(log.tricks)
     if current and game.phase is Phase.PLAYING and count == len(log.trick_winners):
         count += 1  # the next trick is due: its message says who leads
+    posted = next((n for n in range(count) if f"d{index}.t{n}" not in delivered), count)
+    rest = next((n for n in range(count) if f"d{index}.r{n}" in delivered), None)
+    if rest is None and count - posted >= 2:
+        rest = posted  # a trick behind: the rest of the deal goes in one message
     posts = []
-    for number in range(count):
+    for number in range(count if rest is None else rest):
         done = number < len(log.trick_winners)
         live_turn = None if done else turn
         build = _trick(row, game, index, number, live_turn)
         posts.append(Post(f"d{index}.t{number}", "game", done, build))
+    if rest is not None:
+        done = not current
+        build = _tricks_from(row, game, index, rest, turn)
+        posts.append(Post(f"d{index}.r{rest}", "game", done, build))
     return posts
+
+
+def _tricks_from(
+    row: GameRow, game: Game, index: int, first: int, turn: deal_render.Turn | None
+) -> Callable[[], MessageSpec]:
+    return lambda: deal_render.tricks_from(row, game, index, first, turn)
 
 
 def _trick(
@@ -175,15 +214,25 @@ def _trick(
 
 
 def _give_buttons(row: GameRow, posts: list[Post], view: View) -> None:
-    """Only the newest live message carries "Your hand" (and "I'm back", and the notes about
-    away seats): older ones lose them, and nothing carries them once the game is over."""
-    if row.status != "running" or not posts:
+    """Only the newest message of a running game carries "Your hand" (and "I'm back", and the
+    notes about away seats): the live one once it is posted; until then the newest posted one
+    keeps them, and each message still to post gets them (it is the newest when it is posted).
+    Older ones lose them, and nothing carries them once the game is over."""
+    if row.status != "running" or not posts or posts[-1].final:
         return
-    newest = posts[-1]
-    if newest.final:
-        return
-    build = newest.build
+    carriers = [len(posts) - 1]
+    if posts[-1].key not in view.delivered:
+        carriers = [i for i, post in enumerate(posts) if post.key not in view.delivered]
+        posted = [i for i, post in enumerate(posts) if post.key in view.delivered]
+        carriers += posted[-1:]
+    for index in carriers:
+        post = posts[index]
+        posts[index] = Post(post.key, post.where, False, _with_buttons(row, view, post.build))
 
+
+def _with_buttons(
+    row: GameRow, view: View, build: Callable[[], MessageSpec]
+) -> Callable[[], MessageSpec]:
     def with_buttons() -> MessageSpec:
         spec = build()
         buttons: list[ButtonSpec] = [hand_button(row)]
@@ -196,7 +245,7 @@ def _give_buttons(row: GameRow, posts: list[Post], view: View) -> None:
         content = "\n".join(filter(None, [spec.content, *notes])) or None
         return MessageSpec(content=content, embeds=spec.embeds, buttons=tuple(buttons))
 
-    posts[-1] = Post(newest.key, newest.where, False, with_buttons)
+    return with_buttons
 
 
 def _end_posts(row: GameRow, game: Game) -> list[Post]:

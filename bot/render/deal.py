@@ -184,6 +184,24 @@ def trick(row: GameRow, game: Game, index: int, number: int, turn: Turn | None) 
     )
 
 
+def tricks_from(row: GameRow, game: Game, index: int, first: int, turn: Turn | None) -> MessageSpec:
+    """The tricks of a deal from trick ``first`` on, a line each, in one message: where the
+    channel fell behind a fast deal (per-trick mode), so that the live trick is not stuck
+    behind the finished ones."""
+    log = game.deals[index]
+    playing = game.deal_index == index and game.phase is Phase.PLAYING
+    count = len(log.tricks)
+    if playing and count == len(log.trick_winners):
+        count += 1  # the next trick has no card yet: say who leads it
+    lines = [
+        trick_lines(row, game, index, number, turn if playing else None)
+        for number in range(first, count)
+    ]
+    title = f"Deal {index + 1} of {game.num_deals} · trump {trump_text(_trump(game, index))}"
+    embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096))
+    return MessageSpec(embeds=(embed,))
+
+
 def compact(row: GameRow, game: Game, index: int, turn: Turn | None) -> MessageSpec:
     """Compact mode: the whole deal in one message, bids first, then a line per trick."""
     log = game.deals[index]

@@ -8,6 +8,11 @@ ping). It runs after every commit, after a restart and after Discord recovers, i
 per table, so at most one request per table is in flight and a live message shows the latest
 state (a pass that sees a newer commit starts again from it). It holds no table lock.
 
+New messages are paced at Discord's 5 in 5 s per channel. A pass that had to wait for a slot
+plans again if the game moved on meanwhile, and plans again after every new message: the
+render folds what a fast game left behind and keeps "Your hand" on the newest message
+(``bot.render.channel``), so the live table is never stuck behind a backlog.
+
 Exactly once follows: a message stored as delivered is never posted again, and one that is
 missing is posted, however the process died in between. The window between Discord taking a
 post and its id being stored is closed by a nonce per message, which Discord enforces.
@@ -82,15 +87,23 @@ class RateLimits:
         self._sent: dict[int, deque[float]] = {}
 
     async def wait(self, channel_id: int) -> None:
+        """Until the channel may take a new message (the slot is taken by :meth:`take`)."""
+        while (delay := self._delay(channel_id)) > 0:
+            await asyncio.sleep(delay)
+
+    def take(self, channel_id: int) -> bool:
+        """Count a new message now, if the channel may take it."""
+        if self._delay(channel_id) > 0:
+            return False
+        self._sent.setdefault(channel_id, deque()).append(self.clock().timestamp())
+        return True
+
+    def _delay(self, channel_id: int) -> float:
         sent = self._sent.setdefault(channel_id, deque())
-        while True:
-            now = self.clock().timestamp()
-            while sent and now - sent[0] >= self.window:
-                sent.popleft()
-            if len(sent) < self.count:
-                sent.append(now)
-                return
-            await asyncio.sleep(self.window - (now - sent[0]) + 0.001)
+        now = self.clock().timestamp()
+        while sent and now - sent[0] >= self.window:
+            sent.popleft()
+        return 0.0 if len(sent) < self.count else self.window - (now - sent[0]) + 0.001
 
     def forget(self, channel_id: int) -> None:
         """The channel's table is gone: drop its times (kept, a channel whose games have
@@ -187,13 +200,16 @@ class Publisher:
 
     async def _settle_if_closed(self) -> None:
         row = self.session.row
-        if self.session.closed and row.status in ("finished", "stopped") and not row.settled:
+        if not self.session.closed:
+            return
+        if row.status in ("finished", "stopped") and not row.settled:
             await self.tables.store.settle(row.id)
             row.settled = True
             for channel in {row.channel_id, self.thread_id}:
                 if channel is not None and self.tables.session_in(channel) is None:
                     self.tables.limits.forget(channel)
             log.debug("table %s: every public message delivered", row.id)
+        self.tables.closing.pop(row.id, None)  # a stop owes this table nothing now
 
     # ------------------------------------------------------------------ one pass
 
@@ -205,6 +221,7 @@ class Publisher:
             idle_hours=settings.idle_hours,
             deadline=self.session.deadline,
             thread_id=self.thread_id,
+            delivered=frozenset(self.delivered or ()),
         )
 
     async def _pass(self) -> bool:
@@ -222,7 +239,9 @@ class Publisher:
             await self._delete(key)
         for post in posts:
             done = self.delivered.get(post.key)
-            if done is not None and post.final and post.key in self.checked:
+            if not post.final:
+                self.checked.discard(post.key)  # e.g. "Your hand" kept until the next is out
+            elif done is not None and post.key in self.checked:
                 continue
             if done is None:
                 await self._create(post)
@@ -232,7 +251,7 @@ class Publisher:
                     return False
                 if digest(spec) != done.digest:
                     await self._edit(post.key, done, spec)
-            if post.final:
+            if post.final and post.key in self.delivered:
                 self.checked.add(post.key)
             if self._wake.is_set():
                 return False
@@ -279,10 +298,18 @@ class Publisher:
             return
         channel_id = self._channel_id(post)
         await self.tables.limits.wait(channel_id)
-        spec = await self._draw(post)  # drawn after the wait: the state may have moved on
+        if self._wake.is_set():
+            return  # the game moved on meanwhile: plan again (a fast deal is folded)
+        spec = await self._draw(post)
         if spec is None:
             return
         spec = await self._with_chart(spec)
+        if not self.tables.limits.take(channel_id):
+            self._wake.set()  # another table of the channel took the slot meanwhile
+            return
+        # Plan again after every new message: the one before it may have to give up "Your
+        # hand", and what is still to post may be folded (bot.render.channel).
+        self._wake.set()
         channel = self.tables.channel(channel_id, row)
         message = await self._call(channel.send(**send_kwargs(spec), nonce=nonce(row.id, post.key)))
         if message is None:

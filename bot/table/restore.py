@@ -121,6 +121,7 @@ class Restore:
 
         session.publisher = Publisher(self.tables, session)
         session.hand_publisher = HandPublisher(self.tables, session)
+        self.tables.closing[row.id] = session  # a stop before it is done delivers it too
         await session.hand_publisher.load()
         session.publisher.poke()
         session.hand_publisher.poke()

@@ -118,6 +118,9 @@ class Tables:
         self.clock = clock
         self.new_seed = new_seed  # a secret per game; tests pass a fixed sequence
         self.sessions: dict[int, TableSession] = {}
+        # Tables closed (finished or stopped) whose publishers may still owe public messages
+        # (the final standings): a stop delivers them too. Left once all is delivered.
+        self.closing: dict[int, TableSession] = {}
         self.by_channel: dict[int, int] = {}
         # Open games that could not be restored (damaged row or record), by table id: they
         # keep their channel busy until the host or a manager closes them with /kachuful stop.
@@ -148,6 +151,7 @@ class Tables:
     def forget(self, session: TableSession) -> None:
         session.closed = True
         self.sessions.pop(session.row.id, None)
+        self.closing[session.row.id] = session
         for channel, table in list(self.by_channel.items()):
             if table == session.row.id:
                 del self.by_channel[channel]
@@ -384,7 +388,8 @@ class Tables:
         """Stop taking clicks, let the action in flight finish, deliver what is pending as far
         as Discord allows within ``timeout`` seconds, then stop every task."""
         self.stopping = True
-        sessions = list(self.sessions.values())
+        # Closed tables too: a game that ended a moment ago still owes its last posts.
+        sessions = [*self.sessions.values(), *self.closing.values()]
         for session in sessions:
             for task in (session.driver, session.lobby_task):
                 if task is not None and not task.done():

@@ -82,3 +82,12 @@ def test_benchmarks_document_their_command_line(name: str) -> None:
     )
     assert done.returncode == 0
     assert "--quick" in done.stdout
+
+
+def test_catch_up_smoke() -> None:
+    # A short fast game at the default pacing: the figures are there, and the newest message
+    # offered "Your hand" throughout.
+    result = run_script("catch_up.py")
+    assert result["moves"] > 0 and result["game_s"] > 0
+    assert result["final_lag_s"] is not None and result["final_lag_s"] >= 0
+    assert result["longest_without_hand_s"] == 0.0

@@ -15,6 +15,7 @@ import simcord
 
 from bot.client import KachufulBot
 from bot.settings import Settings
+from bot.table.publisher import RateLimits
 
 from .helpers import SPEC_PATH, validate_all_requests
 
@@ -60,6 +61,19 @@ def make_bot(settings: Settings, request: pytest.FixtureRequest) -> Callable[[],
 
     factory.made = made  # type: ignore[attr-defined]
     return factory
+
+
+@pytest.fixture
+def virtual_pacing(env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a "paced" test, the bot's pause for a free slot (5 new messages in 5 s) runs on the
+    simulated clock only, like the players' clicks (SimCord would otherwise let a pause shorter
+    than its settling time pass in real time, during a click)."""
+    original = RateLimits.wait
+
+    async def wait(self: RateLimits, channel_id: int) -> None:
+        await env.external_wait(original(self, channel_id), reason="pacing of new messages")
+
+    monkeypatch.setattr(RateLimits, "wait", wait)
 
 
 @pytest.fixture

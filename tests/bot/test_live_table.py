@@ -210,8 +210,11 @@ async def test_a_discord_outage_is_caught_up_without_duplicates(env: simcord.Env
     await table.play_to_end()
     await env.advance_time(60)
     stored = await env.bot.store.latest_game_in_channel(channel.id)
-    assert len(table.public()) == 3 + sum(size + 2 for size in SIZES)
+    # Every trick once and in order; what the outage held back may be folded into one message.
+    assert len(table.public()) <= 3 + sum(size + 2 for size in SIZES)
     assert shown_tricks(table.public()) == record_tricks(stored.record)
+    titles = [m.embeds[0].title for m in table.public() if m.embeds]
+    assert sum((t or "").startswith("Scores after deal") for t in titles) == len(SIZES)
 
 
 @pytest.mark.paced

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
 
 from bot.__main__ import install_stop_handlers, remove_stop_handlers, run_until_stopped
 
-from .helpers import start_game, world
+from .helpers import Table, start_game, world
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
@@ -85,3 +87,39 @@ async def test_a_shutdown_that_hangs_is_given_up_after_the_deadline(
     assert loop.time() - began < 2
     assert running.cancelled()
     assert "shutdown did not finish within" in caplog.text
+
+
+@pytest.mark.paced
+async def test_a_stop_delivers_what_a_game_that_just_ended_owes(
+    env: simcord.Env, virtual_pacing: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game ends, a new one opens in the same channel, and SIGTERM comes at once: the
+    ended game's last posts (its final standings) are in the channel before the bot is closed,
+    and the stop logs no error."""
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=1)
+    await table.play_to_end()  # faster than 5 new messages in 5 s: the channel is behind
+    assert not final_standings(table)  # still owed
+    opened = await members[0].slash(channel, "kachuful start", players=3)
+    assert not opened.ephemeral  # the channel is free for a new game
+    caplog.clear()
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    handled = install_stop_handlers(loop, stop)
+    running: asyncio.Future[None] = loop.create_future()  # stands for bot.start()
+    try:
+        waiting = asyncio.ensure_future(run_until_stopped(env.bot, running, stop, deadline=8))
+        await asyncio.sleep(0)
+        os.kill(os.getpid(), signal.SIGTERM)
+        await env.advance_time(10)  # the stop waits for free slots, as the bot paces its posts
+        await asyncio.wait_for(waiting, 10)
+    finally:
+        remove_stop_handlers(loop, handled)
+    assert env.bot.is_closed()
+    assert len(final_standings(table)) == 1
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+
+
+def final_standings(table: Table) -> list[Any]:
+    return [m for m in table.public() for e in m.embeds if "final standings" in (e.title or "")]
