@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.options import check_start
+from bot.render.cards import text_suits
 from bot.store import StoreError
 from bot.ui import send_kwargs
 
@@ -34,8 +35,8 @@ SCHEDULE_CHOICES: list[Choice[str]] = [
     Choice(name="Double: H…1…H…1…H", value="double"),
 ]
 TRUMP_CHOICES: list[Choice[str]] = [
-    Choice(name="Cycle ♠ ♦ ♣ ♥ (default)", value="cycle"),
-    Choice(name="Cycle ♠ ♦ ♣ ♥ then no-trump", value="cycle-notrump"),
+    Choice(name=text_suits("Cycle ♠ ♦ ♣ ♥ (default)"), value="cycle"),
+    Choice(name=text_suits("Cycle ♠ ♦ ♣ ♥ then no-trump"), value="cycle-notrump"),
     Choice(name="Turned card after the deal", value="turned"),
 ]
 SCORING_CHOICES: list[Choice[str]] = [

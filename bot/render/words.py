@@ -24,7 +24,7 @@ from kachuful_core import (
 from kachuful_core.cards import SUIT_NAMES
 from kachuful_core.rules import CLASSIC_MAX_HAND, largest_hand
 
-from .cards import hand_text, label
+from .cards import hand_text, label, text_suits
 
 SCHEDULE_NAMES = {
     "down-up": "Down and up (H…1…H)",
@@ -32,8 +32,8 @@ SCHEDULE_NAMES = {
     "double": "Double (H…1…H…1…H)",
 }
 TRUMP_NAMES = {
-    "cycle": "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥",
-    "cycle-notrump": "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥ + no-trump",
+    "cycle": text_suits("Cycle ♠ ♦ ♣ ♥"),
+    "cycle-notrump": text_suits("Cycle ♠ ♦ ♣ ♥ + no-trump"),
     "turned": "Turned card (Oh Hell)",
 }
 SCORING_NAMES = {
