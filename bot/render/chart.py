@@ -35,16 +35,16 @@ COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#cc79a7", "#ff6e54", "#f
 INLINE_WIDTH, INLINE_HEIGHT = 400, 300
 SCALE = 2
 WIDTH, HEIGHT, DPI = INLINE_WIDTH / 72, INLINE_HEIGHT / 72, 72 * SCALE
-# Type sizes in pixels at the inline width: 12 px is the smallest text (Discord's own small
-# text, such as timestamps, is 12 px).
-TICK_SIZE, TITLE_SIZE, NAME_SIZE = 12, 13, 13
+# Type sizes in pixels at the inline width: at least 13, so that text stays 12 px or more
+# where an embed is a little narrower than 400 px (Discord's own small text is 12 px).
+TICK_SIZE, TITLE_SIZE, NAME_SIZE = 13, 14, 14
 LEGEND_MARK = "━ "  # before each name, in its line's colour
 # Names sit three a row when they are short enough for a third of the width, else two a row.
 NARROW_NAME_CHARS = 12
 NAME_CHARS = 20  # longest name shown in the legend (half the width, with its mark)
 LEGEND_LEFT, LEGEND_RIGHT = 6 / INLINE_WIDTH, 1.0
-ROW_HEIGHT = 19 / INLINE_HEIGHT  # a legend row, as a fraction of the height
-LEFT, RIGHT, BOTTOM, TOP = 50 / INLINE_WIDTH, 0.97, 42 / INLINE_HEIGHT, 0.97
+ROW_HEIGHT = 20 / INLINE_HEIGHT  # a legend row, as a fraction of the height
+LEFT, RIGHT, BOTTOM, TOP = 54 / INLINE_WIDTH, 0.97, 44 / INLINE_HEIGHT, 0.97
 
 
 def legend_names(figure: Figure) -> list[str]:

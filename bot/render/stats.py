@@ -61,12 +61,12 @@ def rating_text(ordinal: float | None) -> str:
     return "unrated" if ordinal is None else f"{shown(ordinal):,}"
 
 
-# A leaderboard row must fit one line of an embed on a phone: about 40 characters of Discord's
-# font at a 360-400 px wide screen (checked in SimCord's preview at 390 px). So a row holds
-# the rank, the name (cut to NAME_COLUMNS), the figure sorted by and the games played; the
-# other figures are in /kachuful stats.
-ROW_COLUMNS = 40
-NAME_COLUMNS = 16
+# A leaderboard row must fit one line of an embed on a phone. In SimCord's preview of Discord
+# at 400 px wide, an embed's line holds about 290 px of text: a row with a 16-letter name of
+# Ws wrapped there, one with 12 did not. So a row holds the rank, the name (cut to
+# NAME_COLUMNS), the figure sorted by and the games played: 34 characters at most (tested);
+# the other figures are in /kachuful stats.
+NAME_COLUMNS = 12
 SORT_HEADINGS = {"rating": "rating", "wins": "wins", "average": "average", "exact": "exact bids"}
 
 

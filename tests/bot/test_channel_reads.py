@@ -199,9 +199,9 @@ def shown_columns(text: str) -> int:
     )
 
 
-# Discord's phone client shows an embed's text about 40 characters to a line (a 360-400 px
-# screen; measured in SimCord's preview at 390 px wide): a longer row wraps.
-PHONE_LINE = 40
+# An embed's line on a phone holds about 290 px of text (SimCord's preview of Discord at 400 px
+# wide): a row of 34 characters, its name 12 Ws (the widest letter), fits; 16 Ws wrapped.
+PHONE_LINE = 34
 
 
 async def test_leaderboard_rows_fit_one_line_of_a_phone(env: simcord.Env) -> None:
