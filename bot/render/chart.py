@@ -28,23 +28,24 @@ TEXT = "#dbdee1"
 GRID = "#4e5058"
 # Colour-blind-friendly light colours (Okabe–Ito), then a few more for 7 seats.
 COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#cc79a7", "#ff6e54", "#ffffff"]
-# Discord shows an embed's image at most about 400 px wide inline (a phone's embed is 330-400
-# px wide; the desktop client caps embed images at 400). The chart is laid out for that width
-# (400 × 300), with sizes in points equal to pixels there (72 points to the inch), and drawn
-# at twice that for sharp lines on phones' dense screens: 800 × 600 pixels.
-INLINE_WIDTH, INLINE_HEIGHT = 400, 300
-SCALE = 2
+# On a phone Discord shows an embed's image about 280 px wide (a 400 px screen less the avatar
+# gutter and the embed's padding, measured in SimCord's preview of Discord); on a computer at
+# most 400 px. The chart is laid out for the phone, 300 × 250, with sizes in
+# points equal to pixels there (72 points to the inch), and drawn at 2.5 times that for sharp
+# lines on phones' dense screens: 750 × 625 pixels.
+INLINE_WIDTH, INLINE_HEIGHT = 300, 250
+SCALE = 2.5
 WIDTH, HEIGHT, DPI = INLINE_WIDTH / 72, INLINE_HEIGHT / 72, 72 * SCALE
-# Type sizes in pixels at the inline width: at least 13, so that text stays 12 px or more
-# where an embed is a little narrower than 400 px (Discord's own small text is 12 px).
-TICK_SIZE, TITLE_SIZE, NAME_SIZE = 13, 14, 14
+# Type sizes in pixels at 300 px wide: 12 px at least where the image is 280 px wide
+# (Discord's own small text, such as timestamps, is 12 px).
+TICK_SIZE, TITLE_SIZE, NAME_SIZE = 13, 13, 13.5
 LEGEND_MARK = "━ "  # before each name, in its line's colour
-# Names sit three a row when they are short enough for a third of the width, else two a row.
-NARROW_NAME_CHARS = 12
-NAME_CHARS = 20  # longest name shown in the legend (half the width, with its mark)
-LEGEND_LEFT, LEGEND_RIGHT = 6 / INLINE_WIDTH, 1.0
-ROW_HEIGHT = 20 / INLINE_HEIGHT  # a legend row, as a fraction of the height
-LEFT, RIGHT, BOTTOM, TOP = 54 / INLINE_WIDTH, 0.97, 44 / INLINE_HEIGHT, 0.97
+NAME_CHARS = 20  # longest name shown in the legend (then cut to fit its column)
+LEGEND_LEFT, LEGEND_RIGHT = 4 / INLINE_WIDTH, 1.0
+ROW_HEIGHT = 17 / INLINE_HEIGHT  # a legend row, as a fraction of the height
+LEFT, RIGHT, BOTTOM, TOP = 44 / INLINE_WIDTH, 0.96, 36 / INLINE_HEIGHT, 0.98
+DIGIT = 0.66  # a digit's or the minus sign's width, in ems (DejaVu Sans: 0.64 and 0.84)
+TITLE_GAP = 26  # pixels left of the score labels: the "Score" title and the tick marks
 
 
 def legend_names(figure: Figure) -> list[str]:
@@ -119,8 +120,8 @@ class _Chart:
         axes.grid(True, color=GRID, linewidth=0.6)
         for spine in axes.spines.values():
             spine.set_color(GRID)
-        axes.xaxis.get_major_locator().set_params(integer=True, nbins=6)
-        axes.yaxis.get_major_locator().set_params(nbins=5)
+        axes.xaxis.get_major_locator().set_params(integer=True, nbins=5)
+        axes.yaxis.get_major_locator().set_params(nbins=4)
         self.axes = axes
         # The names above the lines, each in its line's colour: a legend of plain texts (a
         # matplotlib Legend lays out its boxes again at every draw, a sixth of the time).
@@ -151,8 +152,7 @@ class _Chart:
         axes.autoscale_view(scalex=False)
         # The names above the lines, three or two a row: on a phone the chart keeps its width.
         shown = [short_name(name) for name in names]
-        narrow = all(len(name) <= NARROW_NAME_CHARS for name in shown)
-        columns = min(len(names), 3 if narrow else 2) or 1
+        columns = self._columns(shown)
         rows = -(-len(names) // columns)
         top = TOP - ROW_HEIGHT * rows - 4 / INLINE_HEIGHT
         column_width = (LEGEND_RIGHT - LEGEND_LEFT) / columns
@@ -165,10 +165,38 @@ class _Chart:
             text.set_position((LEGEND_LEFT + column * column_width, TOP - ROW_HEIGHT * row))
             text.set_verticalalignment("top")
             text.set_visible(True)
-            self._fit(text, shown[index], column_width * self.figure.bbox.width - 8 * SCALE)
+            self._fit(text, shown[index], self._pixels(column_width))
         # Fixed margins rather than tight_layout() or bbox_inches="tight", which draw the
         # figure once more to measure it.
-        self.figure.subplots_adjust(left=LEFT, right=RIGHT, bottom=BOTTOM, top=top)
+        self.figure.subplots_adjust(left=self._left(), right=RIGHT, bottom=BOTTOM, top=top)
+
+    def _left(self) -> float:
+        """The left margin: the "Score" title, then room for the widest score label (−1000
+        takes twice the room of 50)."""
+        axis = self.axes.yaxis
+        low, high = self.axes.get_ylim()
+        ticks = [tick for tick in axis.get_major_locator()() if low <= tick <= high]
+        labels = axis.get_major_formatter().format_ticks(ticks)
+        widest = max((len(label) for label in labels), default=1) * DIGIT * TICK_SIZE
+        return max(LEFT, (TITLE_GAP + widest) / INLINE_WIDTH)
+
+    def _pixels(self, fraction: float) -> float:
+        """A fraction of the width in the figure's pixels, less a gap between columns."""
+        return float(fraction * self.figure.bbox.width - 6 * SCALE)
+
+    def _columns(self, names: Sequence[str]) -> int:
+        """Three names a row when every one fits a third of the width, else two."""
+        if len(names) < 2:
+            return 1
+        third = self._pixels((LEGEND_RIGHT - LEGEND_LEFT) / 3)
+        probe = self.names[0]
+        probe.set_visible(True)  # an invisible text measures nothing
+        renderer = self.canvas.get_renderer()  # type: ignore[no-untyped-call]
+        for name in names:
+            probe.set_text(LEGEND_MARK + name)
+            if probe.get_window_extent(renderer).width > third:
+                return 2
+        return min(len(names), 3)
 
     def _fit(self, text: Any, name: str, pixels: float) -> None:
         """Show ``name`` in ``text``, cut until it is at most ``pixels`` wide (wide letters
@@ -204,7 +232,7 @@ def _chart() -> _Chart:
 
 
 def short_name(name: str) -> str:
-    """A legend name that fits half the width with its mark."""
+    """A legend name of at most NAME_CHARS characters (cut again to fit its column)."""
     name = legend_name(name)
     return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1].rstrip() + "…"
 
@@ -217,7 +245,7 @@ def score_figure(names: Sequence[str], cumulative: Sequence[Sequence[int]]) -> F
 
 
 def score_chart_png(names: list[str], cumulative: list[list[int]]) -> bytes:
-    """The chart as PNG bytes (800 × 600 pixels), drawn on this thread's figure."""
+    """The chart as PNG bytes (750 × 625 pixels), drawn on this thread's figure."""
     chart = _chart()
     chart.update(names, cumulative)
     return chart.png()
