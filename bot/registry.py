@@ -173,8 +173,8 @@ OPTIONS: dict[str, Option] = {
             str,
             "cycle",
             (
-                Choice("cycle", "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥"),
-                Choice("cycle-notrump", "Cycle ♠\ufe0e ♦ ♣\ufe0e ♥ then no-trump"),
+                Choice("cycle", "Cycle ♠\ufe0e ♦\ufe0e ♣\ufe0e ♥\ufe0e"),
+                Choice("cycle-notrump", "Cycle ♠\ufe0e ♦\ufe0e ♣\ufe0e ♥\ufe0e then no-trump"),
                 Choice("turned", "Turned card after the deal"),
             ),
         ),

@@ -22,7 +22,13 @@ from bot.store.models import GameRow
 from bot.ui import page_buttons
 from bot.ui.items import add_feature_items, remove_feature_items
 from kachuful_core import deal_in_progress, public_record
-from kachuful_core.dealing import commitment, deal_seed, draw_seed, normalize_seed
+from kachuful_core.dealing import (
+    commitment,
+    deal_seed,
+    draw_seed,
+    game_commitment,
+    normalize_seed,
+)
 
 from .group import KachufulFeature
 
@@ -40,11 +46,14 @@ async def history_message(
     assert interaction.guild_id is not None and interaction.channel_id is not None
     found = await bot.store.reads.history(channel_id=interaction.channel_id, page=page)
     spec = words.history(found, interaction.guild_id, interaction.channel_id)
-    return {
+    view = page_buttons(found.page, found.pages, history_custom_id)
+    message: dict[str, Any] = {
         "embeds": list(spec.embeds),
-        "view": page_buttons(found.page, found.pages, history_custom_id),
         "allowed_mentions": spec.allowed_mentions,
     }
+    if view is not None:
+        message["view"] = view
+    return message
 
 
 class HistoryPageButton(
@@ -66,27 +75,43 @@ class HistoryPageButton(
             await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
             return
         message = await history_message(interaction.client, interaction, self.page)
-        await interaction.response.edit_message(**message)
+        await interaction.response.edit_message(**{"view": None, **message})
 
 
 def seeds_document(row: GameRow) -> dict[str, Any]:
-    """Every deal's seed of a finished game, with its commitment (published before the deal):
-    anyone can check the hands with kachuful_core.dealing.deal_hands."""
+    """Every deal's seed of a finished game, with its commitment, and the game's commitment to
+    them all (shown at the start of the game, before the first deal): anyone can check it
+    with kachuful_core.dealing.game_commitment, and the hands with deal_hands."""
     assert row.record is not None and row.seed is not None
     game_seed = normalize_seed(row.seed)
     first = int(row.record.get("start_deal", 0))
-    deals = []
-    for number in range(len(row.record.get("deals", []))):
-        material = deal_seed(game_seed, first + number)
-        deals.append(
-            {"deal": first + number, "seed": material.hex(), "commitment": commitment(material)}
-        )
-    document: dict[str, Any] = {"game": row.id, "deals": deals}
+    materials = [
+        deal_seed(game_seed, first + number) for number in range(len(row.record.get("deals", [])))
+    ]
+    deals = [
+        {"deal": first + number, "seed": material.hex(), "commitment": commitment(material)}
+        for number, material in enumerate(materials)
+    ]
+    # A finished game's record holds every deal of its schedule, from the first.
+    document: dict[str, Any] = {
+        "game": row.id,
+        "game_commitment": game_commitment([commitment(material) for material in materials]),
+        "check": CHECK,
+        "deals": deals,
+    }
     if row.record.get("draw"):
         document["draw"] = [
             draw_seed(game_seed, number).hex() for number in range(len(row.record["draw"]))
         ]
     return document
+
+
+CHECK = (
+    "sha256(bytes.fromhex(seed)) is each deal's commitment; sha256 of the deals' commitments "
+    "(32 bytes each, in order) is game_commitment, shown before the first deal; "
+    "kachuful_core.dealing.deal_hands(bytes.fromhex(seed), players, dealer, hand size) deals "
+    "the recorded hands."
+)
 
 
 def _file(name: str, value: Any) -> discord.File:

@@ -80,15 +80,18 @@ async def board_message(
         viewer_id=interaction.user.id,
     )
     spec = words.leaderboard(board, viewer_name=interaction.user.display_name)
-    return {
+    view = page_buttons(
+        board.page,
+        board.pages,
+        lambda direction, target: page_custom_id(direction, scope, period, sort, target),
+    )
+    message: dict[str, Any] = {
         "embeds": list(spec.embeds),
-        "view": page_buttons(
-            board.page,
-            board.pages,
-            lambda direction, target: page_custom_id(direction, scope, period, sort, target),
-        ),
         "allowed_mentions": spec.allowed_mentions,
     }
+    if view is not None:
+        message["view"] = view
+    return message
 
 
 class LeaderboardPageButton(
@@ -125,7 +128,8 @@ class LeaderboardPageButton(
                 self.sort,
                 self.page,
             )
-            await interaction.response.edit_message(**message)
+            # view=None takes the buttons off if the board has shrunk to one page.
+            await interaction.response.edit_message(**{"view": None, **message})
         except Exception:
             with contextlib.suppress(discord.HTTPException):
                 if not interaction.response.is_done():

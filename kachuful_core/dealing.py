@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Sequence
 
 from .cards import Card, rank_of
 
@@ -34,6 +35,13 @@ def draw_seed(game_seed: bytes, round_number: int) -> bytes:
 
 def commitment(seed_material: bytes) -> str:
     return hashlib.sha256(seed_material).hexdigest()
+
+
+def game_commitment(deal_commitments: Sequence[str]) -> str:
+    """One commitment to every deal of a game, publishable before the first: SHA-256 of the
+    deals' commitments (32 bytes each, in deal order). Once the seeds are revealed, anyone can
+    recompute each deal's commitment and this one from them."""
+    return hashlib.sha256(b"".join(bytes.fromhex(c) for c in deal_commitments)).hexdigest()
 
 
 def _stream(seed_material: bytes, count: int) -> tuple[int, ...]:

@@ -541,6 +541,15 @@ class Game:
             return None
         return dealing.commitment(dealing.deal_seed(self.seed, deal_index))
 
+    def game_commitment(self) -> str | None:
+        """:func:`kachuful_core.dealing.game_commitment` of every deal of the schedule: one
+        value to publish before the first deal instead of one per deal."""
+        if self.seed is None:
+            return None
+        return dealing.game_commitment(
+            [dealing.commitment(dealing.deal_seed(self.seed, i)) for i in range(self.num_deals)]
+        )
+
     def reveal(self, deal_index: int) -> str | None:
         """A finished deal's seed material (hex), so anyone can check the commitment and the
         hands with :func:`kachuful_core.dealing.deal_hands`. None before the deal is over."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from kachuful_core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_label, display_order
@@ -11,11 +12,19 @@ from .specs import MAX_PER_ROW
 # Rows of a message available to cards or bids; the last row holds the controls.
 CARD_ROWS = 4
 
-# ♠ and ♣ drawn as emoji are near-black glyphs, hard to read on Discord's dark theme. The
-# text presentation selector (U+FE0E) asks for the font's glyph, in the text colour of either
-# theme; ♥ and ♦ keep their red emoji.
+# Discord draws a suit symbol as an emoji unless the text presentation selector (U+FE0E)
+# follows it: ♠ and ♣ as near-black glyphs, hard to read on the dark theme, and every emoji
+# larger than the text around it. With the selector each suit is the font's glyph, in the
+# text colour of either theme. Every suit the bot writes goes through :func:`text_suits`.
 TEXT_STYLE = "\ufe0e"
-SYMBOLS = tuple(symbol + TEXT_STYLE if symbol in "♠♣" else symbol for symbol in SUIT_SYMBOLS)
+SUIT_CHARS = "♠♥♦♣"
+_BARE_SUIT = re.compile(f"([{SUIT_CHARS}])(?!{TEXT_STYLE})")
+SYMBOLS = tuple(symbol + TEXT_STYLE for symbol in SUIT_SYMBOLS)
+
+
+def text_suits(text: str) -> str:
+    """``text`` with every suit symbol drawn as text (U+FE0E after each one lacking it)."""
+    return _BARE_SUIT.sub(r"\1" + TEXT_STYLE, text)
 
 
 def symbol(suit: int) -> str:
@@ -24,8 +33,7 @@ def symbol(suit: int) -> str:
 
 def label(card: int) -> str:
     """``10♥``."""
-    text = card_label(card)
-    return text + TEXT_STYLE if text[-1] in "♠♣" else text
+    return text_suits(card_label(card))
 
 
 def suit_symbol(suit: int | None) -> str:

@@ -287,9 +287,9 @@ def _ping(row: GameRow, game: Game, view: View) -> list[Post]:
     verb = "bid" if game.phase is Phase.BIDDING else ("lead" if not game.current_trick else "play")
 
     def build() -> MessageSpec:
-        clock = deal_render.countdown(view.deadline)
-        text = f"🔔 <@{user_id}>, your turn to {verb} (deal {game.deal_number}){clock}"
-        return MessageSpec(content=text, mention_ids=(user_id,))
+        # Only the mention and what to do: the table's live message above says the rest
+        # (who is to act, the deal, the clock), so no line is shown twice.
+        return MessageSpec(content=f"🔔 <@{user_id}>, your turn to {verb}.", mention_ids=(user_id,))
 
     return [Post(f"ping.{row.version}", "game", True, build, ping=True)]
 

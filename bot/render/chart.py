@@ -28,9 +28,24 @@ TEXT = "#dbdee1"
 GRID = "#4e5058"
 # Colour-blind-friendly light colours (Okabe–Ito), then a few more for 7 seats.
 COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#cc79a7", "#ff6e54", "#ffffff"]
-WIDTH, HEIGHT, DPI = 8.0, 5.0, 100  # 800 × 500 pixels
+# On a phone Discord shows an embed's image about 280 px wide (a 400 px screen less the avatar
+# gutter and the embed's padding, measured in SimCord's preview of Discord); on a computer at
+# most 400 px. The chart is laid out for the phone, 300 × 250, with sizes in
+# points equal to pixels there (72 points to the inch), and drawn at 2.5 times that for sharp
+# lines on phones' dense screens: 750 × 625 pixels.
+INLINE_WIDTH, INLINE_HEIGHT = 300, 250
+SCALE = 2.5
+WIDTH, HEIGHT, DPI = INLINE_WIDTH / 72, INLINE_HEIGHT / 72, 72 * SCALE
+# Type sizes in pixels at 300 px wide: 12 px at least where the image is 280 px wide
+# (Discord's own small text, such as timestamps, is 12 px).
+TICK_SIZE, TITLE_SIZE, NAME_SIZE = 13, 13, 13.5
 LEGEND_MARK = "━ "  # before each name, in its line's colour
-NAME_CHARS = 15  # longest name shown in the legend
+NAME_CHARS = 20  # longest name shown in the legend (then cut to fit its column)
+LEGEND_LEFT, LEGEND_RIGHT = 4 / INLINE_WIDTH, 1.0
+ROW_HEIGHT = 17 / INLINE_HEIGHT  # a legend row, as a fraction of the height
+LEFT, RIGHT, BOTTOM, TOP = 44 / INLINE_WIDTH, 0.96, 36 / INLINE_HEIGHT, 0.98
+DIGIT = 0.66  # a digit's or the minus sign's width, in ems (DejaVu Sans: 0.64 and 0.84)
+TITLE_GAP = 26  # pixels left of the score labels: the "Score" title and the tick marks
 
 
 def legend_names(figure: Figure) -> list[str]:
@@ -82,18 +97,37 @@ class _Chart:
         axes.set_facecolor(BACKGROUND)
         # Axis titles at fixed places (an axis label is placed again at every draw, from the
         # measured tick labels).
-        self.figure.text(0.53, 0.015, "Deal", color=TEXT, fontsize=14, ha="center")
-        self.figure.text(0.012, 0.5, "Score", color=TEXT, fontsize=14, rotation=90, va="center")
-        axes.tick_params(colors=TEXT, labelsize=12)
-        axes.grid(True, color=GRID, linewidth=0.8)
+        self.figure.text(
+            (LEFT + RIGHT) / 2,
+            4 / INLINE_HEIGHT,
+            "Deal",
+            color=TEXT,
+            fontsize=TITLE_SIZE,
+            ha="center",
+            va="bottom",
+        )
+        self.figure.text(
+            3 / INLINE_WIDTH,
+            0.5,
+            "Score",
+            color=TEXT,
+            fontsize=TITLE_SIZE,
+            rotation=90,
+            ha="left",
+            va="center",
+        )
+        axes.tick_params(colors=TEXT, labelsize=TICK_SIZE, length=3, pad=2)
+        axes.grid(True, color=GRID, linewidth=0.6)
         for spine in axes.spines.values():
             spine.set_color(GRID)
-        axes.xaxis.get_major_locator().set_params(integer=True)
+        axes.xaxis.get_major_locator().set_params(integer=True, nbins=5)
+        axes.yaxis.get_major_locator().set_params(nbins=4)
         self.axes = axes
         # The names above the lines, each in its line's colour: a legend of plain texts (a
         # matplotlib Legend lays out its boxes again at every draw, a sixth of the time).
         self.names = [
-            self.figure.text(0, 0, "", fontsize=12.5, visible=False, gid="legend") for _ in COLOURS
+            self.figure.text(0, 0, "", fontsize=NAME_SIZE, visible=False, gid="legend")
+            for _ in COLOURS
         ]
 
     def update(self, names: Sequence[str], cumulative: Sequence[Sequence[int]]) -> None:
@@ -108,32 +142,70 @@ class _Chart:
                 [0, *scores],
                 label=legend_name(name)[:18],
                 color=COLOURS[index % len(COLOURS)],
-                linewidth=3,
+                linewidth=2.2,
                 marker="o" if len(scores) <= 15 else None,
-                markersize=5,
+                markersize=3.5,
             )
         longest = max((len(s) for s in cumulative), default=0)
         axes.set_xlim(0, max(longest, 1))
         axes.relim()  # the limits of these lines only, not of the last chart's
         axes.autoscale_view(scalex=False)
-        # The names above the lines, four a row: on a phone the chart keeps its width.
-        columns = min(len(names), 4) or 1
+        # The names above the lines, three or two a row: on a phone the chart keeps its width.
+        shown = [short_name(name) for name in names]
+        columns = self._columns(shown)
         rows = -(-len(names) // columns)
-        top = 0.88 - 0.07 * (rows - 1)
+        top = TOP - ROW_HEIGHT * rows - 4 / INLINE_HEIGHT
+        column_width = (LEGEND_RIGHT - LEGEND_LEFT) / columns
         for index, text in enumerate(self.names):
             if index >= len(names):
                 text.set_visible(False)
                 continue
             row, column = divmod(index, columns)
-            text.set_text(LEGEND_MARK + short_name(names[index]))
             text.set_color(COLOURS[index % len(COLOURS)])
-            text.set_position(
-                (0.09 + column * 0.88 / columns, top + 0.035 + 0.07 * (rows - 1 - row))
-            )
+            text.set_position((LEGEND_LEFT + column * column_width, TOP - ROW_HEIGHT * row))
+            text.set_verticalalignment("top")
             text.set_visible(True)
+            self._fit(text, shown[index], self._pixels(column_width))
         # Fixed margins rather than tight_layout() or bbox_inches="tight", which draw the
         # figure once more to measure it.
-        self.figure.subplots_adjust(left=0.09, right=0.97, bottom=0.12, top=top)
+        self.figure.subplots_adjust(left=self._left(), right=RIGHT, bottom=BOTTOM, top=top)
+
+    def _left(self) -> float:
+        """The left margin: the "Score" title, then room for the widest score label (−1000
+        takes twice the room of 50)."""
+        axis = self.axes.yaxis
+        low, high = self.axes.get_ylim()
+        ticks = [tick for tick in axis.get_major_locator()() if low <= tick <= high]
+        labels = axis.get_major_formatter().format_ticks(ticks)
+        widest = max((len(label) for label in labels), default=1) * DIGIT * TICK_SIZE
+        return max(LEFT, (TITLE_GAP + widest) / INLINE_WIDTH)
+
+    def _pixels(self, fraction: float) -> float:
+        """A fraction of the width in the figure's pixels, less a gap between columns."""
+        return float(fraction * self.figure.bbox.width - 6 * SCALE)
+
+    def _columns(self, names: Sequence[str]) -> int:
+        """Three names a row when every one fits a third of the width, else two."""
+        if len(names) < 2:
+            return 1
+        third = self._pixels((LEGEND_RIGHT - LEGEND_LEFT) / 3)
+        probe = self.names[0]
+        probe.set_visible(True)  # an invisible text measures nothing
+        renderer = self.canvas.get_renderer()  # type: ignore[no-untyped-call]
+        for name in names:
+            probe.set_text(LEGEND_MARK + name)
+            if probe.get_window_extent(renderer).width > third:
+                return 2
+        return min(len(names), 3)
+
+    def _fit(self, text: Any, name: str, pixels: float) -> None:
+        """Show ``name`` in ``text``, cut until it is at most ``pixels`` wide (wide letters
+        such as W take twice the room of narrow ones, so characters are not a measure)."""
+        renderer = self.canvas.get_renderer()  # type: ignore[no-untyped-call]
+        text.set_text(LEGEND_MARK + name)
+        while text.get_window_extent(renderer).width > pixels and len(name) > 1:
+            name = name[:-2].rstrip() + "…"
+            text.set_text(LEGEND_MARK + name)
 
     def png(self) -> bytes:
         """The figure drawn by Agg, written as an RGB PNG by Pillow (quick, light compression:
@@ -160,7 +232,7 @@ def _chart() -> _Chart:
 
 
 def short_name(name: str) -> str:
-    """A legend name that fits its column (a quarter of the width) with its mark."""
+    """A legend name of at most NAME_CHARS characters (cut again to fit its column)."""
     name = legend_name(name)
     return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1].rstrip() + "…"
 
@@ -173,7 +245,7 @@ def score_figure(names: Sequence[str], cumulative: Sequence[Sequence[int]]) -> F
 
 
 def score_chart_png(names: list[str], cumulative: list[list[int]]) -> bytes:
-    """The chart as PNG bytes (800 × 500 pixels), drawn on this thread's figure."""
+    """The chart as PNG bytes (750 × 625 pixels), drawn on this thread's figure."""
     chart = _chart()
     chart.update(names, cumulative)
     return chart.png()

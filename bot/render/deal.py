@@ -25,13 +25,6 @@ from .words import hours_text, name_of, seat_name
 
 COLOUR_BIDDING = discord.Colour.dark_green()
 COLOUR_SCORES = discord.Colour.teal()
-# A short prefix of the commitment and seed: enough to compare by eye, and the full values
-# are in the export (64 hex digits overflowed every footer).
-SHORT_HEX = 12
-
-
-def short(hex_text: str) -> str:
-    return hex_text[:SHORT_HEX] + "…"
 
 
 def countdown(deadline: datetime | None) -> str:
@@ -137,9 +130,6 @@ def bidding(
             value="You see everyone's card but your own: open “Your hand”.",
             inline=False,
         )
-    commitment = game.commitment(index)
-    if commitment:
-        embed.set_footer(text=f"Deal commitment {short(commitment)} (full value in the export)")
     content = _turn_text(row, game, turn, "bid") if live else None
     return MessageSpec(content=content or None, embeds=(embed,))
 
@@ -251,9 +241,6 @@ def deal_scores(row: GameRow, game: Game, index: int) -> MessageSpec:
         description=clip(body, 4096),
         colour=COLOUR_SCORES,
     )
-    reveal = game.reveal(index)
-    if reveal:
-        embed.set_footer(text=f"Deal seed {short(reveal)} (check the commitment: /kachuful export)")
     return MessageSpec(embeds=(embed,))
 
 

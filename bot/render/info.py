@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from .cards import text_suits
 from .specs import MessageSpec
 
 HELP = """\
@@ -15,19 +16,28 @@ the game has and about how long it takes; the host picks a quick, classic or ful
 Each deal the table message shows the deal, trump, dealer and bids. Click **Your hand** to see \
 your cards: only you see them. Bid and play with the buttons there; cards you may not play are \
 greyed out.
+If your turn clock runs out, the computer plays for you; after 3 time-outs in a row it keeps \
+your seat until you click **I'm back**.
+
+**At the table**
+`/kachuful join` · take a seat
+`/kachuful leave` · leave your seat (in a running game the computer takes it over)
 `/kachuful hand` · your hand again
 `/kachuful score` · the scores so far
 `/kachuful rules` · the rules in force
-`/kachuful join` / `leave` · take or leave a seat (leaving a running game hands your seat to \
-the computer)
 `/kachuful stop` · end the game, no leaderboard change (host or Manage Server)
-`/kachuful leaderboard` · the best players of this channel or server
-`/kachuful export` · the record of the last finished game (JSON)
-`/kachuful-settings` · this channel's defaults for new games (Manage Server)
-If your turn clock runs out, the computer plays for you; after 3 time-outs in a row it keeps \
-your seat until you click **I'm back**."""
 
-GENERAL_RULES = """\
+**Results**
+`/kachuful leaderboard` · the best players of this channel or server
+`/kachuful stats` · your statistics in this server (or another member's)
+`/kachuful history` · this channel's recent games
+`/kachuful export` · a finished game's record (JSON), with the seeds to check the dealing
+
+**Channel**
+`/kachuful-settings` · this channel's defaults for new games (Manage Server)
+`/kachuful help` · this message"""
+
+GENERAL_RULES = text_suits("""\
 52 cards, A high. Each deal has a fixed hand size (by default from 52 ÷ players down to 1 and \
 back up) and a trump suit (♠ ♦ ♣ ♥ in turn).
 **Bidding:** from the dealer's left, each player bids how many tricks they will take; the \
@@ -35,7 +45,7 @@ dealer bids last and may not make the bids add up to the number of tricks (hook 
 **Play:** follow suit if you can; otherwise play any card. The highest trump wins the trick, \
 else the highest card of the suit led. The winner leads next.
 **Scoring:** exactly your bid scores 10 + bid; anything else scores 0. Highest total wins; \
-equal leaders share the win."""
+equal leaders share the win.""")
 
 
 def help_message() -> MessageSpec:

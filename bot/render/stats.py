@@ -4,6 +4,7 @@ whose DynamicItems own their custom_ids)."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import discord
@@ -13,19 +14,23 @@ from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS
 from bot.registry import option as registry_option
 from bot.store.models import BoardPage, BoardRow, HistoryPage, PlayerStats, SplitStat
 
+from .cards import text_suits
 from .specs import MessageSpec, clip
 
 COLOUR = discord.Colour.dark_gold()
 
 SCOPE_WORDS = {"channel": "this channel", "server": "this server"}
 PERIOD_WORDS = {"all": "all time", "30d": "last 30 days", "7d": "last 7 days"}
-SORT_WORDS = {
-    "rating": "rating",
-    "wins": "wins",
-    "average": "average score",
-    "exact": "exact-bid rate",
+TRUMP_WORDS = {
+    key: text_suits(words)
+    for key, words in {
+        "S": "♠ spades",
+        "H": "♥ hearts",
+        "D": "♦ diamonds",
+        "C": "♣ clubs",
+        "N": "no trump",
+    }.items()
 }
-TRUMP_WORDS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs", "N": "no trump"}
 
 REFUSALS = {
     "bad_option": "`{name}` must be one of {choices}.",
@@ -58,24 +63,53 @@ def rating_text(ordinal: float | None) -> str:
     return "unrated" if ordinal is None else f"{shown(ordinal):,}"
 
 
+# A leaderboard row must fit one line of an embed on a phone. In SimCord's preview of Discord
+# at 400 px wide, an embed's line holds about 290 px of text: a row with a 16-letter name of
+# Ws wrapped there, one with 12 did not. So a row holds the rank, the name (cut to
+# NAME_COLUMNS), the figure sorted by and the games played: 34 characters at most (tested);
+# the other figures are in /kachuful stats.
+NAME_COLUMNS = 12
+SORT_HEADINGS = {"rating": "rating", "wins": "wins", "average": "average", "exact": "exact bids"}
+
+
+def columns(text: str) -> int:
+    """Columns ``text`` takes as shown (wide characters such as emoji take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _cut(name: str, width: int) -> str:
+    if columns(name) <= width:
+        return name
+    while columns(name) > width - 1:
+        name = name[:-1]
+    return name.rstrip() + "…"
+
+
+def _sorted_figure(row: BoardRow, sort: str) -> str:
+    if sort == "wins":
+        return str(row.wins)
+    if sort == "average":
+        return f"{row.average_score:.1f}"
+    if sort == "exact":
+        return _percent(row.exact_bid_rate)
+    return rating_text(row.rating)
+
+
 def _board_line(row: BoardRow, sort: str) -> str:
-    figures = [
-        f"{row.games} game{'s' if row.games != 1 else ''}",
-        f"{row.wins} win{'s' if row.wins != 1 else ''}",
-        f"avg {row.average_score:.1f}",
-        f"exact {_percent(row.exact_bid_rate)}",
-        f"rating {rating_text(row.rating)}",
-    ]
-    lead = {"rating": 4, "wins": 1, "average": 2, "exact": 3}[sort]
-    figures.insert(0, f"**{figures.pop(lead)}**")
-    return clip(f"`#{row.rank:>3}` {_name(row.name)} — " + " · ".join(figures), 300)
+    """``#3 Asha · **1,234** · 12``: rank, name, the figure sorted by, games played."""
+    name = _name(_cut(row.name, NAME_COLUMNS))
+    return f"`#{row.rank}` {name} · **{_sorted_figure(row, sort)}** · {row.games}"
+
+
+def _board_heading(sort: str) -> str:
+    return f"*player · **{SORT_HEADINGS[sort]}** · games*"
 
 
 def leaderboard(page: BoardPage, viewer_name: str | None = None) -> MessageSpec:
     """One page of the leaderboard (10 players) and, below it, the viewer's own row."""
     title = f"Kachuful leaderboard — {SCOPE_WORDS[page.scope]}, {PERIOD_WORDS[page.period]}"
     if page.rows:
-        lines = [_board_line(row, page.sort) for row in page.rows]
+        lines = [_board_heading(page.sort), *(_board_line(row, page.sort) for row in page.rows)]
         description = "\n".join(lines)
     else:
         description = (
@@ -90,9 +124,9 @@ def leaderboard(page: BoardPage, viewer_name: str | None = None) -> MessageSpec:
             value=_board_line(page.viewer, page.sort),
             inline=False,
         )
+    pages = f"page {page.page + 1} of {page.pages} · " if page.pages > 1 else ""
     embed.set_footer(
-        text=f"Sorted by {SORT_WORDS[page.sort]} · page {page.page + 1} of {page.pages}"
-        f" · {page.players} player{'s' if page.players != 1 else ''}"
+        text=f"{pages}{page.players} player{'s' if page.players != 1 else ''}"
         " · ratings are per server; computers are not ranked"
     )
     return MessageSpec(embeds=(embed,))
@@ -194,8 +228,9 @@ def history(page: HistoryPage, guild_id: int, channel_id: int) -> MessageSpec:
         description="\n".join(lines) if lines else "No games have ended in this channel yet.",
         colour=COLOUR,
     )
+    pages = f" · page {page.page + 1} of {page.pages}" if page.pages > 1 else ""
     embed.set_footer(
-        text=f"Newest first · page {page.page + 1} of {page.pages} · {page.games} game(s)"
+        text=f"Newest first{pages} · {page.games} game(s)"
         " · /kachuful export game:<number> for a record"
     )
     return MessageSpec(embeds=(embed,))
@@ -209,7 +244,8 @@ def export_notice(game_id: int, *, partial: bool) -> str:
         )
     return (
         f"The record of game {game_id} (format kachuful-record/1), with every deal's seed"
-        " revealed in the second file: check the deals with kachuful_core.dealing."
+        " revealed in the second file: its game_commitment is the one the game showed before"
+        " its first deal, and kachuful_core.dealing checks every deal."
     )
 
 

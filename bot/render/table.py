@@ -170,7 +170,22 @@ def start_message(row: GameRow, game: Game) -> MessageSpec:
         title="Rules in force at this table",
         description=clip("\n".join(rules_lines(game.rules)), 4096),
     )
+    commitment = game.game_commitment()
+    if commitment:
+        embed.set_footer(text=fairness_line(commitment))
     return MessageSpec(content=clip("🎴 " + "\n".join(lines), 2000), embeds=(embed,))
+
+
+# The game's commitment is shown once, before the first deal, by its first hex digits: enough
+# to compare by eye (64 bits); the export has the full value and every deal's seed.
+SHORT_HEX = 16
+
+
+def fairness_line(commitment: str) -> str:
+    return (
+        f"Fair dealing · shuffles committed: {commitment[:SHORT_HEX]}… · "
+        "the seeds are in /kachuful export after the game"
+    )
 
 
 def resolve_note(row: GameRow) -> str | None:

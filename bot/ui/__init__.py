@@ -73,8 +73,13 @@ class ComponentsView(discord.ui.View):
         return object.__repr__(self)  # View's would read the items this view does not have
 
 
-def page_buttons(page: int, pages: int, custom_id: Callable[[str, int], str]) -> ComponentsView:
-    """Previous / Next under a paged reply; ``custom_id(direction, page)`` ("p" or "n")."""
+def page_buttons(
+    page: int, pages: int, custom_id: Callable[[str, int], str]
+) -> ComponentsView | None:
+    """Previous / Next under a paged reply; ``custom_id(direction, page)`` ("p" or "n").
+    None when there is only one page: two disabled buttons would only take room."""
+    if pages <= 1:
+        return None
 
     def button(direction: str, label: str, target: int, disabled: bool) -> dict[str, Any]:
         return {

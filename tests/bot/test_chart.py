@@ -6,6 +6,7 @@ import asyncio
 import io
 import threading
 
+import pytest
 from PIL import Image
 
 from bot.render import chart
@@ -26,7 +27,7 @@ def test_chart_is_a_png_with_one_line_per_player() -> None:
     assert 10_000 < len(data) < 500_000
     image = Image.open(io.BytesIO(data))
     image.verify()
-    assert image.size == (800, 500)
+    assert image.size == (750, 625)  # 300 × 250 as a phone shows it inline, drawn at 2.5×
 
 
 async def test_chart_is_drawn_in_a_worker_thread(monkeypatch: object) -> None:
@@ -69,9 +70,63 @@ def test_the_kept_figure_shows_only_the_last_chart() -> None:
 
 
 def test_long_names_are_shortened_to_fit_their_column() -> None:
-    assert chart.short_name("Esperanza Long-Name") == "Esperanza Long…"
+    assert chart.short_name("Esperanza Long-Name") == "Esperanza Long-Name"
+    assert chart.short_name("Esperanza Longer-Surname") == "Esperanza Longer-Su…"
     assert chart.short_name("Robo 🤖") == "Robo (computer)"
     assert len(chart.short_name("x" * 40)) == chart.NAME_CHARS
+
+
+# An embed's image on a 400 px phone screen, measured in SimCord's preview of Discord.
+PHONE_IMAGE_WIDTH = 280
+
+LEGENDS = [
+    ["asha", "bilal", "chen"],
+    ["Ada 🤖", "Babbage 🤖", "Lovelace 🤖", "asha", "Turing 🤖"],
+    ["W" * 32, "Esperanza Longname", "Chen 🤖", "Dev", "Eve", "Farouk", "Gwendolyn Smith"],
+]
+
+
+@pytest.mark.parametrize("names", LEGENDS)
+def test_chart_text_is_readable_at_discords_inline_width(names: list[str]) -> None:
+    """Discord shows the chart about 300 px wide inline on a phone (400 on a computer): there
+    every text (ticks, axis titles, names) is at least 12 px, inside the picture, and no two
+    names overlap."""
+    # Penalty scoring: totals from about −1000 to 1000, the widest tick labels.
+    deals = [
+        [((seat * 7 + d * 13) % 14) * (-8 if seat % 2 else 8) for seat in range(len(names))]
+        for d in range(25)
+    ]
+    chart.score_chart_png(names, chart.cumulative_scores(deals, len(names)))
+    figure = chart._chart().figure
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    width, height = figure.canvas.get_width_height()
+    shrink = PHONE_IMAGE_WIDTH / width  # the PNG's pixels to what a phone shows
+    [axes] = figure.axes
+    texts = [t for t in figure.texts if t.get_visible()]
+    low, high = axes.get_xlim()
+    texts += [t for t in axes.get_xticklabels() if low <= t.get_position()[0] <= high]
+    low, high = axes.get_ylim()
+    texts += [t for t in axes.get_yticklabels() if low <= t.get_position()[1] <= high]
+    assert len(texts) > 2 + len(names)
+    for text in texts:
+        pixels = text.get_fontsize() * figure.dpi / 72 * shrink
+        assert pixels >= 12, (text.get_text(), pixels)
+        box = text.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.y0 >= 0, text.get_text()
+        assert box.x1 <= width and box.y1 <= height, text.get_text()
+    # The axis titles clear the tick labels.
+    deal, score = (t.get_window_extent(renderer) for t in figure.texts[:2])
+    assert not any(deal.overlaps(t.get_window_extent(renderer)) for t in texts[2:])
+    assert not any(score.overlaps(t.get_window_extent(renderer)) for t in texts[2:])
+    legend = [
+        t.get_window_extent(renderer)
+        for t in figure.texts
+        if t.get_gid() == "legend" and t.get_visible()
+    ]
+    assert len(legend) == len(names)
+    for index, box in enumerate(legend):
+        assert not any(box.overlaps(other) for other in legend[index + 1 :])
+        assert box.y0 > axes.get_window_extent(renderer).y1  # above the plot, not on the lines
 
 
 async def test_chart_can_be_drawn_in_its_own_process() -> None:

@@ -145,14 +145,15 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
     winners = summary["winners"]
     assert ("Shared win" in text) == (len(winners) > 1)
 
-    # The leaderboard shows the result.
-    board = await bilal.slash(channel, "kachuful leaderboard")
+    # The leaderboard shows the result (sorted by wins: each row's figure is its wins, then
+    # the games played).
+    board = await bilal.slash(channel, "kachuful leaderboard", sort="wins")
     description = board.response.embeds[0].description or ""
     assert "<@" not in description  # names, not raw mentions
     for seat, member in enumerate((asha, bilal, chen)):
         wins = 1 if seat in winners else 0
-        line = next(line for line in description.splitlines() if f" {member.name} — " in line)
-        assert f"1 game · {wins} win{'s' if wins != 1 else ''}" in line
+        line = next(line for line in description.splitlines() if f" {member.name} · " in line)
+        assert line.endswith(f" {member.name} · **{wins}** · 1")
 
     # Every body the bot sent is valid for Discord's API description.
     assert validate_all_requests(env) > 50

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 import simcord
 
-from bot.render.cards import label  # the engine's card_label, ♠ and ♣ in text presentation
+from bot.render.cards import label  # the engine's card_label, every suit in text presentation
 from kachuful_core import Phase
 
 from .helpers import buttons, enabled_actions, start_game, world

@@ -77,8 +77,9 @@ def test_card_rows_one_suit_per_row_when_possible() -> None:
     rows = card_rows(hand)
     assert [sorted({c // 13 for c in r}) for r in rows] == [[0], [1], [2], [3]]
     assert number_rows(18) == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13, 14], [15, 16, 17]]
-    # ♠ and ♣ in text presentation (U+FE0E), readable on the dark theme; ♥ and ♦ as emoji.
-    assert hand_text([12, 11, 0, 25]) == "♠\ufe0e A K 2 · ♥ A"
+    # Every suit in text presentation (U+FE0E): the font's glyph in the text colour, never an
+    # emoji (near-black ♠ and ♣ on the dark theme).
+    assert hand_text([12, 11, 0, 25]) == "♠\ufe0e A K 2 · ♥\ufe0e A"
 
 
 VIEW = View(lobby_minutes=15, idle_hours=24, deadline=datetime(2024, 1, 1, 0, 1, tzinfo=UTC))
@@ -199,7 +200,7 @@ def test_every_engine_error_has_words() -> None:
     ]
     texts = [render.engine_error(error, row) for error in errors]
     assert all(texts) and len(set(texts)) == len(texts)
-    assert "must follow hearts" in texts[3] and "♥ A 2" in texts[3] and "2♠" in texts[3]
+    assert "must follow hearts" in texts[3] and "♥\ufe0e A 2" in texts[3] and "2♠\ufe0e" in texts[3]
     assert "may not bid 2" in texts[5]
     assert row.seats[2].name in texts[0]
 

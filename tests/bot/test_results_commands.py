@@ -82,12 +82,13 @@ async def test_leaderboard_pages_own_row_and_refusals(env: simcord.Env) -> None:
     first = await asha.slash(channel, "kachuful leaderboard", sort="average")
     assert not first.response.ephemeral
     embed = first.response.embeds[0]
-    lines = (embed.description or "").splitlines()
-    assert len(lines) == 10 and lines[0].startswith("`#  1` Player")
+    heading, *lines = (embed.description or "").splitlines()
+    assert heading == "*player · **average** · games*"
+    assert len(lines) == 10 and lines[0].startswith("`#1` Player")
     assert "<@0>" not in embed.description  # a name that looks like a mention stays text
     assert "Robo" not in embed.description
     [own] = embed.fields
-    assert own.name == "asha (you)" and own.value.startswith("`# 25` asha")
+    assert own.name == "asha (you)" and own.value.startswith("`#25` asha")
     assert "page 1 of 3" in (embed.footer.text or "")
     message = channel.history()[-1]
     assert message.id == first.response.id
@@ -99,7 +100,7 @@ async def test_leaderboard_pages_own_row_and_refusals(env: simcord.Env) -> None:
     assert nxt.acknowledged, (nxt.response, [(e.method, e.path) for e in env.http_requests[-3:]])
     edited = channel.history()[-1]
     assert "page 2 of 3" in (edited.embeds[0].footer.text or "")
-    assert edited.embeds[0].description.splitlines()[0].startswith("`# 11`")
+    assert edited.embeds[0].description.splitlines()[1].startswith("`#11`")
     await asha.click(edited, label="Next")
     last = channel.history()[-1]
     assert "page 3 of 3" in (last.embeds[0].footer.text or "")

@@ -14,6 +14,7 @@ from kachuful_core.dealing import (
     deal_hands,
     draw_first_dealer,
     draw_winner,
+    game_commitment,
     normalize_seed,
     shuffled_deck,
 )
@@ -258,3 +259,27 @@ def test_card_text() -> None:
     for bad in ["1H", "11H", "ZZ", "H", "", "AX", "10", "KHH"]:
         with pytest.raises(ValueError):
             parse_card(bad)
+
+
+def test_game_commitment_binds_every_deal_before_the_first() -> None:
+    """One value, known before the first deal, that the revealed seeds of every deal must
+    reproduce: SHA-256 of the deals' commitments in order."""
+    rules = Rules(players=4, max_hand=3)
+    game = Game.new(rules, "commit-all")
+    before = game.game_commitment()
+    assert before is not None and len(before) == 64
+    driver = RandomDriver(game, random.Random(2))
+    while game.phase is not Phase.FINISHED:
+        driver.step()
+    assert game.game_commitment() == before  # it never changes during the game
+    reveals = [game.reveal(i) for i in range(rules.num_deals)]
+    assert all(reveals)
+    digests = b"".join(hashlib.sha256(bytes.fromhex(r or "")).digest() for r in reveals)
+    assert hashlib.sha256(digests).hexdigest() == before
+    # another seed commits to other deals; a game without a seed has nothing to commit to
+    assert Game.new(rules, "commit-other").game_commitment() != before
+    # a changed deal order or a missing deal gives another value
+    commitments = [game.commitment(i) or "" for i in range(rules.num_deals)]
+    assert game_commitment(commitments) == before
+    assert game_commitment(commitments[::-1]) != before
+    assert game_commitment(commitments[:-1]) != before
