@@ -2,10 +2,12 @@
 
 A by-hand script for looking at what a table looks like in Discord (not a test, not run in
 CI). For each ``mode`` of ``/kachuful start`` ("trick", "compact", "thread") it opens a table
-in its own channel of one simulated guild (members asha, bilal and chen, ``max_hand=3``),
+in its own channel of one simulated guild (``--players`` members from asha, bilal, chen, dev,
+...; ``--max-hand`` cards at most, 3 by default, ``--length quick`` for the quick game),
 plays the whole game through SimCord's clicks, and saves SimCord preview captures (channel
 layout, dark theme: SimCord's only theme, a tall 1000x2400 viewport by default):
 
+* ``<mode>-0-lobby.png``: the lobby, everyone seated, before Start;
 * ``<mode>-1-start.png``: the channel just after the host started the game;
 * ``<mode>-2-mid-deal.png``: during the first trick of deal 2 (after its first card);
 * ``<mode>-3-hand-<name>.png``: the private hand message of the player to act then, as that
@@ -15,6 +17,8 @@ layout, dark theme: SimCord's only theme, a tall 1000x2400 viewport by default):
 Channel captures are as asha (the host) sees the channel: her own ephemeral replies show.
 In thread mode the game plays in a thread: each moment is captured twice, ``thread-*-channel``
 (the parent channel: lobby and final standings) and ``thread-*-thread`` (the thread).
+After the games, the host's private answers to ``/kachuful stats``, ``leaderboard`` and
+``help`` are captured as ``answer-stats.png``, ``answer-leaderboard.png``, ``answer-help.png``.
 
 Setup (not in pyproject: Playwright is only needed here)::
 
@@ -50,7 +54,7 @@ if str(ROOT) not in sys.path:
 
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 MODES = ("trick", "compact", "thread")
-NAMES = ("asha", "bilal", "chen")
+NAMES = ("asha", "bilal", "chen", "dev", "esha", "farid", "gita")
 ACTION_PREFIXES = ("kf:b:", "kf:p:", "kf:u:")
 DEFAULT_BROWSER = "/usr/bin/chromium"
 BROWSER_ARGS = [
@@ -230,13 +234,18 @@ async def shoot_moment(shooter: Shooter, places: dict[str, Any], stem: str) -> N
         await shooter.shoot(channel, stem + suffix)
 
 
-async def play_mode(env: Any, guild: Any, members: list[Any], mode: str, shooter: Shooter) -> None:
+async def play_mode(
+    env: Any, guild: Any, members: list[Any], mode: str, shooter: Shooter, options: dict[str, Any]
+) -> Any:
     channel = guild.create_text_channel(f"cards-{mode}")
     host = members[0]
-    started = await host.slash(channel, "kachuful start", players=3, max_hand=3, mode=mode)
+    started = await host.slash(
+        channel, "kachuful start", players=len(members), mode=mode, **options
+    )
     assert not started.ephemeral, started.response and started.response.content
     for member in members[1:]:
         await member.slash(channel, "kachuful join")
+    await shooter.shoot(channel, f"{mode}-0-lobby")
     lobby = next(m for m in channel.history() if not m.flags.ephemeral and m.embeds)
     await host.click(lobby, label="Start (host)")
 
@@ -266,9 +275,22 @@ async def play_mode(env: Any, guild: Any, members: list[Any], mode: str, shooter
     await table.play_until(lambda _table: False)
     await env.advance_time(60)  # what the bot posts or tidies a while after the game
     await shoot_moment(shooter, places, f"{mode}-4-end")
+    return channel
 
 
-async def run(out: Path, size: tuple[int, int], modes: list[str]) -> list[Path]:
+async def shoot_answers(channel: Any, host: Any, shooter: Shooter) -> None:
+    """The host's private answers to the results commands and help, each alone."""
+    for command in ("stats", "leaderboard", "help"):
+        answer = await host.slash(channel, f"kachuful {command}")
+        assert answer.ephemeral and answer.response is not None, command
+        await shooter.shoot(
+            channel, f"answer-{command}", viewer=host, target=answer.response.id, layout="message"
+        )
+
+
+async def run(
+    out: Path, size: tuple[int, int], modes: list[str], players: int, options: dict[str, Any]
+) -> list[Path]:
     import simcord
 
     from bot.client import KachufulBot
@@ -295,10 +317,13 @@ async def run(out: Path, size: tuple[int, int], modes: list[str]) -> list[Path]:
         await env.start()
         try:
             guild = env.create_guild("Kachuful Club")
-            members = [guild.add_member(env.create_user(name)) for name in NAMES]
+            members = [guild.add_member(env.create_user(name)) for name in NAMES[:players]]
             shooter = Shooter(env, members, out, size)
+            channel = None
             for mode in modes:
-                await play_mode(env, guild, members, mode, shooter)
+                channel = await play_mode(env, guild, members, mode, shooter, options)
+            if channel is not None:
+                await shoot_answers(channel, members[0], shooter)
         finally:
             await env.shutdown()
             store = getattr(bot, "store", None)
@@ -313,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=1000)
     parser.add_argument("--height", type=int, default=2400)
     parser.add_argument("--mode", choices=MODES, action="append", help="default: all three")
+    parser.add_argument("--players", type=int, default=3, choices=range(3, 8))
+    parser.add_argument("--max-hand", type=int, default=None, help="default: 3 (no --length)")
+    parser.add_argument("--length", choices=("quick", "classic", "full"), default=None)
     parser.add_argument(
         "--browser",
         default=DEFAULT_BROWSER if Path(DEFAULT_BROWSER).exists() else None,
@@ -323,7 +351,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.browser is not None and not (Path(args.browser).exists() or shutil.which(args.browser)):
         parser.error(f"no browser at {args.browser}")
     use_browser(args.browser)
-    paths = asyncio.run(run(args.out, (args.width, args.height), args.mode or list(MODES)))
+    options: dict[str, Any] = {}
+    if args.length is not None:
+        options["length"] = args.length
+    if args.max_hand is not None or args.length is None:
+        options["max_hand"] = args.max_hand or 3
+    modes = args.mode or list(MODES)
+    paths = asyncio.run(run(args.out, (args.width, args.height), modes, args.players, options))
     print(f"{len(paths)} PNGs in {args.out}")
     return 0
 
