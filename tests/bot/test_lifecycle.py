@@ -40,10 +40,13 @@ async def test_two_members_and_a_computer_play_a_game(env: simcord.Env) -> None:
     assert results[computer_seat].user_id is None
     board = await members[0].slash(channel, "kachuful leaderboard")
     text = board.response.embeds[0].description or ""
-    assert " asha — " in text and " bilal — " in text and "🤖" not in text
-    assert "1 game" in text
+    # One line each: rank, name, rating, games played (the heading names the columns).
+    rows = [line for line in text.splitlines() if line.startswith("`#")]
+    assert [row.split(" · ")[0] for row in rows] == ["`#1` asha", "`#2` bilal"]
+    assert all(row.endswith(" · 1") for row in rows) and "🤖" not in text
+    assert "games" in text.splitlines()[0]
     server = await members[1].slash(channel, "kachuful leaderboard", scope="server")
-    assert " asha — " in (server.response.embeds[0].description or "")
+    assert "`#1` asha · " in (server.response.embeds[0].description or "")
 
 
 async def test_turn_clock_computer_plays_then_keeps_the_seat_until_im_back(
