@@ -61,7 +61,7 @@ from bot.render.chart import (  # noqa: E402
     shutdown_chart_process,
 )
 from bot.store import Store  # noqa: E402
-from bot.store.models import Seat  # noqa: E402
+from bot.model import Seat, TableOptions  # noqa: E402
 from bot.store.results import FinishedSeat, apply_finished_game, expire_periods  # noqa: E402
 from kachuful_core import Game, Rules, record_json, score_summary  # noqa: E402
 from kachuful_core.players import HeuristicPlayer, act  # noqa: E402
@@ -305,7 +305,7 @@ async def measure_moves(store: Store, moves: int, players: int, now: datetime) -
         guild_id=GUILD,
         channel_id=random.randrange(10**6, 10**9),  # a channel of its own on every run
         host_id=1,
-        rules={},
+        options=TableOptions(),
         max_seats=4,
         seats=[Seat(user_id=u, name=f"Player {u}") for u in (1, 2, 3, 4)],
     )
