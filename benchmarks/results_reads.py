@@ -55,13 +55,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot import rating  # noqa: E402
+from bot.model import Seat, TableOptions  # noqa: E402
 from bot.render.chart import (  # noqa: E402
     cumulative_scores,
     score_chart,
     shutdown_chart_process,
 )
 from bot.store import Store  # noqa: E402
-from bot.model import Seat, TableOptions  # noqa: E402
 from bot.store.results import FinishedSeat, apply_finished_game, expire_periods  # noqa: E402
 from kachuful_core import Game, Rules, record_json, score_summary  # noqa: E402
 from kachuful_core.players import HeuristicPlayer, act  # noqa: E402

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import pytest
 
 from bot import render
+from bot.model import Seat, Table, TableOptions
 from bot.render.cards import card_rows, hand_text, number_rows
 from bot.render.channel import MODES, Post, View, public_posts
 from bot.render.specs import MAX_PER_ROW, MessageSpec, check_limits
-from bot.model import Seat, Table, TableOptions
 from kachuful_core import Game, Phase, Rules
 from kachuful_core.errors import (
     BidOutOfRange,

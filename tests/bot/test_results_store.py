@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot import rating
+from bot.model import Seat, Table, TableOptions
 from bot.store import Store, load_migrations, split_statements
 from bot.store import results as store_results
-from bot.model import Seat, Table, TableOptions
 from bot.store.models import DealLine, ResultRow
 from bot.store.stats import SORTS
 from kachuful_core import Game, Rules, record_json

@@ -229,8 +229,8 @@ async def test_debug_logging_never_shows_a_stored_record(
     from datetime import UTC, datetime
 
     from bot.__main__ import configure_logging
-    from bot.store import Store
     from bot.model import Seat, TableOptions
+    from bot.store import Store
 
     monkeypatch.setenv("DISCORD_TOKEN", GOOD_TOKEN)
     root = logging.getLogger()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.model import Seat, Table, TableOptions
 from bot.store import (
     ChannelBusy,
     StaleWrite,
@@ -18,7 +19,6 @@ from bot.store import (
     load_migrations,
     split_statements,
 )
-from bot.model import Seat, Table, TableOptions
 from bot.store.models import ResultRow
 
 GUILD, CHANNEL, OTHER_CHANNEL = 10, 20, 21

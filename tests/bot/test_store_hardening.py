@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import BUSY_TIMEOUT_SECONDS, Store, StoreBusy, StoreError
 from bot.model import Seat, Table, TableOptions
+from bot.store import BUSY_TIMEOUT_SECONDS, Store, StoreBusy, StoreError
 from bot.store.models import ResultRow
 
 
