@@ -63,6 +63,7 @@ from bot.render.chart import (  # noqa: E402
 )
 from bot.store import Store  # noqa: E402
 from bot.store.results import FinishedSeat, apply_finished_game, expire_periods  # noqa: E402
+from bot.store.table_json import seat_to_json  # noqa: E402
 from kachuful_core import Game, Rules, record_json, score_summary  # noqa: E402
 from kachuful_core.players import HeuristicPlayer, act  # noqa: E402
 
@@ -147,7 +148,7 @@ async def build(path: Path, start: int, stop: int, players: int, rng: random.Ran
                     users[0],
                     f"seed-{game_id}",
                     record,
-                    json.dumps([s.to_json() for s in seats]),
+                    json.dumps([seat_to_json(s) for s in seats]),
                     10**12 + game_id,
                     when,
                     when,
