@@ -131,7 +131,8 @@ class Lobby:
         host_seat = next((s for s in old.seats if s.user_id == old.host_id), None)
         host = Seat(user_id=old.host_id, name=host_seat.name if host_seat else "host")
         invited = [s.user_id for s in old.seats if s.user_id and s.user_id != old.host_id]
-        options = replace(old.options, invited=tuple(invited))
+        # The new table states every option itself, even those its old row left unstated.
+        options = replace(old.options, invited=tuple(invited), unstated=frozenset())
         await self.open(interaction, options, old.max_seats, host=host)
 
     async def _remember_lobby(
