@@ -55,14 +55,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot import rating  # noqa: E402
+from bot.model import Seat, TableOptions  # noqa: E402
 from bot.render.chart import (  # noqa: E402
     cumulative_scores,
     score_chart,
     shutdown_chart_process,
 )
 from bot.store import Store  # noqa: E402
-from bot.store.models import Seat  # noqa: E402
 from bot.store.results import FinishedSeat, apply_finished_game, expire_periods  # noqa: E402
+from bot.store.table_json import seat_to_json  # noqa: E402
 from kachuful_core import Game, Rules, record_json, score_summary  # noqa: E402
 from kachuful_core.players import HeuristicPlayer, act  # noqa: E402
 
@@ -147,7 +148,7 @@ async def build(path: Path, start: int, stop: int, players: int, rng: random.Ran
                     users[0],
                     f"seed-{game_id}",
                     record,
-                    json.dumps([s.to_json() for s in seats]),
+                    json.dumps([seat_to_json(s) for s in seats]),
                     10**12 + game_id,
                     when,
                     when,
@@ -305,7 +306,7 @@ async def measure_moves(store: Store, moves: int, players: int, now: datetime) -
         guild_id=GUILD,
         channel_id=random.randrange(10**6, 10**9),  # a channel of its own on every run
         host_id=1,
-        rules={},
+        options=TableOptions(),
         max_seats=4,
         seats=[Seat(user_id=u, name=f"Player {u}") for u in (1, 2, 3, 4)],
     )

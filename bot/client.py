@@ -23,6 +23,7 @@ from bot.store.failures import is_expected
 from bot.table import Tables
 from bot.table.hands import HAND_WATCH_SECONDS
 from bot.table.publisher import CHANNEL_POSTS
+from bot.ui.not_saved import not_saved
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ class KachufulTree(app_commands.CommandTree[Any]):
         A storage failure (the disk is full...) is told in plain words, without a traceback:
         the store logs each incident once."""
         original = getattr(error, "original", error)
-        stored = render.not_saved(original)
+        stored = not_saved(original)
         if stored is not None:
             text = stored
             if not is_expected(original):

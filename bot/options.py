@@ -10,9 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.model import MaxHand, TableOptions
 from bot.registry import MAX_HAND_LIMIT, OPTIONS, START_OPTIONS
 from kachuful_core import Rules
-from kachuful_core.rules import LENGTHS, MAX_PLAYERS, MIN_PLAYERS, largest_hand, length_max_hand
+from kachuful_core.rules import (
+    LENGTHS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    LengthName,
+    largest_hand,
+    length_max_hand,
+)
 
 SCOPES = ("channel", "server")
 
@@ -20,16 +28,16 @@ SCOPES = ("channel", "server")
 @dataclass(frozen=True)
 class StartOptions:
     players: int
-    options: dict[str, Any]
+    options: TableOptions
 
 
-def lobby_max_hand(length: str | None, max_hand: int | None) -> str | int:
+def lobby_max_hand(length: LengthName | None, max_hand: int | None) -> MaxHand:
     """The table's ``max_hand`` option from /kachuful start's ``length`` and ``max_hand``: a
     max_hand given wins (0 is "classic"), else the length (quick, classic, full), else the full
     game. The lobby keeps the name of a length, resolved for the seats when the game starts."""
     if max_hand is not None:
         return "classic" if max_hand == 0 else max_hand
-    chosen: str = OPTIONS["length"].default if length is None else length
+    chosen: MaxHand = OPTIONS["length"].default if length is None else length
     return chosen
 
 
@@ -62,8 +70,10 @@ def check_start(**given: Any) -> StartOptions | str:
         if value is not None and not OPTIONS[name].allows(value):
             return refusal(name)
         values[name] = value
-    options = {k: v for k, v in values.items() if k not in ("players", "length")}
-    options["max_hand"] = lobby_max_hand(values["length"], values["max_hand"])
+    options = TableOptions(
+        **{k: v for k, v in values.items() if k not in ("players", "length", "max_hand")},
+        max_hand=lobby_max_hand(values["length"], values["max_hand"]),
+    )
     return StartOptions(players=values["players"], options=options)
 
 
@@ -74,7 +84,7 @@ def check_scope(scope: Any) -> str | None:
     return f"`scope` must be one of {', '.join(SCOPES)}."
 
 
-def resolve_max_hand(choice: Any, players: int) -> tuple[int, str | None]:
+def resolve_max_hand(choice: MaxHand | None, players: int) -> tuple[int, str | None]:
     """The largest hand of a table's ``max_hand`` option for ``players`` (a length's name or a
     number of cards); and a note when a number had to be lowered to fit the deck."""
     if choice is None:
@@ -88,15 +98,17 @@ def resolve_max_hand(choice: Any, players: int) -> tuple[int, str | None]:
     return wanted, None
 
 
-def table_rules(options: dict[str, Any], players: int) -> tuple[Rules, str | None]:
+def table_rules(options: TableOptions, players: int) -> tuple[Rules, str | None]:
     """The rules of a table's options for ``players`` seats, and the note of resolve_max_hand."""
-    max_hand, note = resolve_max_hand(options.get("max_hand"), players)
+    max_hand, note = resolve_max_hand(options.max_hand, players)
     rules = Rules(
         players=players,
         max_hand=max_hand,
-        **{
-            name: options.get(name, OPTIONS[name].default)
-            for name in ("schedule", "trump", "hook", "scoring", "blind_bids", "forehead")
-        },
+        schedule=options.schedule,
+        trump=options.trump,
+        hook=options.hook,
+        scoring=options.scoring,
+        blind_bids=options.blind_bids,
+        forehead=options.forehead,
     )
     return rules, note

@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.store.models import DealLine, GameRow, ResultRow
+from bot.model import Table
+from bot.store.models import DealLine, ResultRow
 from kachuful_core import Game, load_game, score_summary
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,7 @@ def deal_lines_from_record(record: str | dict[str, Any] | None) -> list[tuple[De
     return deal_lines_from_summary(score_summary(game), game.rules.players)
 
 
-def game_results(row: GameRow, game: Game) -> list[ResultRow]:
+def game_results(row: Table, game: Game) -> list[ResultRow]:
     """One result per seat of a finished game, with everything the statistics need: name,
     computer level, and every scored deal (so the store need not replay the record)."""
     summary = score_summary(game)
@@ -83,7 +84,7 @@ def game_results(row: GameRow, game: Game) -> list[ResultRow]:
     return results
 
 
-def chart_data(row: GameRow, game: Game) -> tuple[list[str], list[list[int]]]:
+def chart_data(row: Table, game: Game) -> tuple[list[str], list[list[int]]]:
     """Names and cumulative scores per deal so far, by seat."""
     from bot.render.chart import cumulative_scores  # matplotlib only when a chart is drawn
 
@@ -91,7 +92,7 @@ def chart_data(row: GameRow, game: Game) -> tuple[list[str], list[list[int]]]:
     return [seat.name for seat in row.seats], cumulative_scores(game.deal_scores, players)
 
 
-async def game_chart(row: GameRow, game: Game) -> bytes:
+async def game_chart(row: Table, game: Game) -> bytes:
     """The score chart so far as PNG bytes, drawn in a worker thread. Call it without
     holding the table's lock: take :func:`chart_data` under the lock (it copies), then draw."""
     from bot.render.chart import score_chart

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.model import Table
 from bot.render import stats as words
-from bot.store.models import GameRow
 from bot.ui import page_buttons
 from bot.ui.items import add_feature_items, remove_feature_items
 from kachuful_core import deal_in_progress, public_record
@@ -78,7 +78,7 @@ class HistoryPageButton(
         await interaction.response.edit_message(**{"view": None, **message})
 
 
-def seeds_document(row: GameRow) -> dict[str, Any]:
+def seeds_document(row: Table) -> dict[str, Any]:
     """Every deal's seed of a finished game, with its commitment, and the game's commitment to
     them all (shown at the start of the game, before the first deal): anyone can check it
     with kachuful_core.dealing.game_commitment, and the hands with deal_hands."""
@@ -119,7 +119,7 @@ def _file(name: str, value: Any) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
 
 
-def is_player(row: GameRow, user_id: int) -> bool:
+def is_player(row: Table, user_id: int) -> bool:
     return any(user_id in (seat.user_id, seat.left_user_id) for seat in row.seats)
 
 

@@ -7,6 +7,7 @@ their subcommands to it, as cogs/group.py explains. /kachuful-settings is a comm
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -92,7 +93,7 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         if isinstance(checked, str):
             await interaction.response.send_message(checked, ephemeral=True)
             return
-        options = {**checked.options, **table_settings(defaults)}
+        options = replace(checked.options, **table_settings(defaults))
         await self.tables.lobby.open(interaction, options, checked.players)
 
     @app_commands.command(name="join", description="Take a seat at the table in this channel")
@@ -153,9 +154,10 @@ START_OPTIONS = tuple(name for name in registry.START_OPTIONS if name != "mode")
 def table_settings(defaults: dict[str, Any]) -> dict[str, Any]:
     """The channel settings a table keeps with its options (a running game never reads the
     channel's settings again)."""
-    return {
-        k: defaults[k] for k in ("turn_seconds", "computers", "computer_levels") if k in defaults
-    }
+    kept: dict[str, Any] = {k: defaults[k] for k in ("turn_seconds", "computers") if k in defaults}
+    if "computer_levels" in defaults:
+        kept["computer_levels"] = tuple(defaults["computer_levels"])
+    return kept
 
 
 async def setup(bot: KachufulBot) -> None:

@@ -29,17 +29,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from bot.model import MODES, GameRow, Mode
 from bot.pace import DEFAULT_PACE, Pace
-from bot.store.models import GameRow
 from kachuful_core import Game, Phase
 
 from . import deal as deal_render
 from .specs import ButtonSpec, MessageSpec
 from .table import final_standings, hand_button, lobby, lobby_started, start_message
 from .words import notice, seat_name
-
-Mode = Literal["trick", "compact", "thread"]
-MODES: tuple[Mode, ...] = ("trick", "compact", "thread")
 
 Where = Literal["channel", "game"]  # the table's channel, or where the game is played
 
@@ -66,7 +63,7 @@ class View:
 
 
 def mode_of(row: GameRow) -> Mode:
-    mode = row.rules.get("mode", "trick")
+    mode = row.options.mode
     return mode if mode in MODES else "trick"
 
 

@@ -15,7 +15,7 @@ from datetime import datetime
 
 import discord
 
-from bot.store.models import GameRow, Seat
+from bot.model import GameRow, Seat
 from kachuful_core import Game, Phase
 from kachuful_core.game import DealLog
 

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import discord
 
-from bot.store.models import GameRow
+from bot.model import GameRow
 from kachuful_core import Phase, SeatView
 
 from .cards import CARD_ROWS, card_rows, hand_text, label, number_rows, trump_text

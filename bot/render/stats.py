@@ -12,7 +12,7 @@ import discord
 from bot.rating import shown
 from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS
 from bot.registry import option as registry_option
-from bot.store.models import BoardPage, BoardRow, HistoryPage, PlayerStats, SplitStat
+from bot.stats_model import BoardPage, BoardRow, HistoryPage, PlayerStats, SplitStat
 
 from .cards import text_suits
 from .specs import MessageSpec, clip

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
+from bot.model import GameRow, TableOptions
 from bot.options import resolve_max_hand
 from bot.pace import DEFAULT_PACE, Pace
 from bot.registry import LENGTH_BUTTONS
-from bot.store.models import GameRow
 from kachuful_core import Game, Phase
-from kachuful_core.rules import DEFAULT_LENGTH, MIN_PLAYERS
+from kachuful_core.rules import MIN_PLAYERS
 
 from .cards import label
 from .specs import ButtonSpec, MessageSpec, clip
@@ -63,9 +61,9 @@ def lobby(
     embed.add_field(name="Players", value=clip("\n".join(seats), 1024), inline=False)
     players = max(MIN_PLAYERS, len(row.seats))
     humans = players - sum(1 for seat in row.seats if seat.user_id is None)
-    length = length_lines(row.rules, players, humans, pace)
+    length = length_lines(row.options, players, humans, pace)
     embed.add_field(name="Length", value=clip("\n".join(length), 1024), inline=False)
-    embed.add_field(name="Rules", value=clip("\n".join(option_lines(row.rules)), 1024))
+    embed.add_field(name="Rules", value=clip("\n".join(option_lines(row.options)), 1024))
     if closed is None:
         needs = "3 seats" if row.max_seats == 3 else f"3 to {row.max_seats} seats"
         embed.set_footer(
@@ -101,7 +99,7 @@ def lobby(
 def length_buttons(row: GameRow) -> tuple[ButtonSpec, ...]:
     """Quick game · Classic game · Full game, for the host: the length chosen is shown pressed
     (and cannot be chosen again)."""
-    chosen = row.rules.get("max_hand", DEFAULT_LENGTH)
+    chosen = row.options.max_hand
     return tuple(
         ButtonSpec(
             ("length", row.id, length),
@@ -115,8 +113,8 @@ def length_buttons(row: GameRow) -> tuple[ButtonSpec, ...]:
 
 
 def invited_waiting(row: GameRow) -> list[int]:
-    invited = row.rules.get("invited")
-    if not isinstance(invited, list):
+    invited = row.options.invited
+    if invited is None:
         return []
     seated = {seat.user_id for seat in row.seats}
     return [user_id for user_id in invited if isinstance(user_id, int) and user_id not in seated]
@@ -131,7 +129,7 @@ def host_name(row: GameRow) -> str:
 def lobby_started(row: GameRow, thread_id: int | None = None) -> MessageSpec:
     if row.status == "running":
         where = f"in the thread <#{thread_id}>" if thread_id else "see the messages below"
-        if row.rules.get("mode") == "thread" and not thread_id:
+        if row.options.mode == "thread" and not thread_id:
             where = "in a thread (opening…)"
         title, description = "Kachuful — game started", f"The game is on: {where}."
     elif row.status == "finished":
@@ -189,7 +187,7 @@ def fairness_line(commitment: str) -> str:
 
 
 def resolve_note(row: GameRow) -> str | None:
-    return resolve_max_hand(row.rules.get("max_hand", "full"), len(row.seats))[1]
+    return resolve_max_hand(row.options.max_hand, len(row.seats))[1]
 
 
 def final_standings(row: GameRow, game: Game) -> MessageSpec:
@@ -258,7 +256,7 @@ def game_rules(game: Game) -> MessageSpec:
     return rules_message(rules_lines(game.rules), "Rules in force at this table")
 
 
-def lobby_rules(options: dict[str, Any]) -> MessageSpec:
+def lobby_rules(options: TableOptions) -> MessageSpec:
     """/kachuful rules while the table is still a lobby: the options chosen."""
     return rules_message(lobby_rules_lines(options), "Rules chosen for this table")
 

@@ -6,11 +6,10 @@ from typing import Any
 
 import discord
 
+from bot.model import GameRow, Seat, TableOptions
 from bot.options import table_rules
 from bot.pace import Pace, duration_text, game_seconds
 from bot.registry import LEVEL_NAMES, OPTIONS, RULES_TEXT_OPTIONS
-from bot.store.failures import StoreError, StoreUnavailable
-from bot.store.models import GameRow, Seat
 from kachuful_core import (
     BidOutOfRange,
     BlindBidAfterLooking,
@@ -77,26 +76,26 @@ def max_hand_text(choice: Any) -> str:
     return f"Max hand: {count} card{'s' if count != 1 else ''} (at most 52 ÷ players)"
 
 
-def lobby_rules_lines(options: dict[str, Any]) -> list[str]:
+def lobby_rules_lines(options: TableOptions) -> list[str]:
     """The options chosen at /kachuful start, before the number of players is known."""
-    return [max_hand_text(options.get("max_hand")), *option_lines(options)]
+    return [max_hand_text(options.max_hand), *option_lines(options)]
 
 
-def option_lines(options: dict[str, Any]) -> list[str]:
+def option_lines(options: TableOptions) -> list[str]:
     """The table options besides the length, one line each, as the registry words them."""
     lines = []
     for name in RULES_TEXT_OPTIONS:
         option = OPTIONS[name]
-        lines.append(f"{option.label}: {option.words(options.get(name, option.default))}")
+        lines.append(f"{option.label}: {option.words(getattr(options, name))}")
     return lines
 
 
-def length_lines(options: dict[str, Any], players: int, humans: int, pace: Pace) -> list[str]:
+def length_lines(options: TableOptions, players: int, humans: int, pace: Pace) -> list[str]:
     """How long the game will be with ``players`` seats (``humans`` of them people): the
     length chosen, the number of deals, and the time it takes at the table's pace."""
     rules, _ = table_rules(options, players)
     minutes = duration_text(game_seconds(rules, humans, pace))
-    choice = options.get("max_hand")
+    choice = options.max_hand
     chosen = (
         OPTIONS["length"].words(choice or OPTIONS["length"].default)
         if choice is None or choice in LENGTHS
@@ -233,16 +232,6 @@ def hours_text(hours: float) -> str:
 
 def notice(code: str, **values: Any) -> str:
     return NOTICES[code].format(**values)
-
-
-def not_saved(error: BaseException) -> str | None:
-    """What a player is told when the database refused a change (nothing was changed), or
-    None when ``error`` is not a storage failure."""
-    if isinstance(error, StoreUnavailable):
-        return notice("cannot_save")
-    if isinstance(error, StoreError):
-        return notice("busy_db")
-    return None
 
 
 def computer_name(taken: set[str], seat_number: int) -> str:

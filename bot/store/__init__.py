@@ -32,29 +32,20 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import aiosqlite
 
 from bot import rating as _rating
+from bot.model import OPEN_STATUSES, GameStatus, Seat, Table, TableOptions
 
 from . import results as _results
 from . import stats as _stats
 from .failures import FailureLog, StoreBusy, StoreError, StoreUnavailable, classify
-from .models import (
-    OPEN_STATUSES,
-    DealLine,
-    Delivered,
-    GameRef,
-    GameRow,
-    GameStatus,
-    ResultRow,
-    Seat,
-)
+from .models import DealLine, Delivered, GameRef, ResultRow
+from .table_json import options_from_json, options_to_json, seat_from_json, seat_to_json
 
 __all__ = [
     "ChannelBusy",
     "DealLine",
     "Delivered",
     "GameRef",
-    "GameRow",
     "ResultRow",
-    "Seat",
     "StaleWrite",
     "Store",
     "StoreBusy",
@@ -607,11 +598,11 @@ class Store:
         guild_id: int,
         channel_id: int,
         host_id: int,
-        rules: dict[str, Any],
+        options: TableOptions,
         max_seats: int,
         seats: Sequence[Seat],
         lobby_token: str | None = None,
-    ) -> GameRow:
+    ) -> Table:
         """Open a lobby. Raises :class:`ChannelBusy` if the channel has an open game.
         ``lobby_token``: the interaction that is about to answer with the lobby."""
         now = self._clock()
@@ -625,9 +616,9 @@ class Store:
                     guild_id,
                     channel_id,
                     host_id,
-                    _dump(rules),
+                    _dump(options_to_json(options)),
                     max_seats,
-                    _dump([seat.to_json() for seat in seats]),
+                    _dump([seat_to_json(seat) for seat in seats]),
                     _iso(now),
                     _iso(now),
                     lobby_token,
@@ -647,13 +638,13 @@ class Store:
             raise
         await _run(self._db, "COMMIT")
         assert game_id is not None
-        return GameRow(
+        return Table(
             id=game_id,
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
             status="lobby",
-            rules=dict(rules),
+            options=options,
             max_seats=max_seats,
             seats=list(seats),
             created_at=now,
@@ -663,7 +654,7 @@ class Store:
 
     async def save_game(
         self,
-        game: GameRow,
+        game: Table,
         *,
         record: str | None = None,
         previous_version: int | None = None,
@@ -685,11 +676,11 @@ class Store:
         update = (
             game.host_id,
             game.status,
-            _dump(game.rules),
+            _dump(options_to_json(game.options)),
             game.max_seats,
             game.seed,
             record if record is not None else _dump_record(game.record),
-            _dump([seat.to_json() for seat in game.seats]),
+            _dump([seat_to_json(seat) for seat in game.seats]),
             game.message_id,
             game.version,
             _iso(now),
@@ -789,7 +780,7 @@ class Store:
     @_writes
     async def _write_game(
         self,
-        game: GameRow,
+        game: Table,
         based_on: int,
         update: tuple[Any, ...],
         rows: list[tuple[Any, ...]],
@@ -846,13 +837,13 @@ class Store:
         return str(row[0]) if row and row[0] is not None else None
 
     @_serialized
-    async def load_game(self, game_id: int) -> GameRow | None:
+    async def load_game(self, game_id: int) -> Table | None:
         async with self._db.execute(_SELECT_GAME + " WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
         return _game_from_row(row) if row else None
 
     @_serialized
-    async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
+    async def open_game_in_channel(self, channel_id: int) -> Table | None:
         async with self._db.execute(
             _SELECT_GAME + " WHERE channel_id = ? AND status IN (?, ?)",
             (channel_id, *OPEN_STATUSES),
@@ -863,7 +854,7 @@ class Store:
     @_serialized
     async def latest_game_in_channel(
         self, channel_id: int, statuses: Sequence[GameStatus] = ("finished",)
-    ) -> GameRow | None:
+    ) -> Table | None:
         marks = ", ".join("?" for _ in statuses)
         async with self._db.execute(
             _SELECT_GAME
@@ -874,20 +865,20 @@ class Store:
         return _game_from_row(row) if row else None
 
     @_serialized
-    async def games_with_status(self, *statuses: GameStatus) -> list[GameRow]:
+    async def games_with_status(self, *statuses: GameStatus) -> list[Table]:
         """The games with one of ``statuses``; a row that cannot be read is left out (and
         logged by id), so one damaged row never hides the others."""
         rows, _ = await self._readable_games(statuses)
         return rows
 
     @_serialized
-    async def open_games(self) -> tuple[list[GameRow], list[GameRef]]:
+    async def open_games(self) -> tuple[list[Table], list[GameRef]]:
         """Every open game (lobby or running), and the bare columns of the open games whose
         row cannot be read."""
         return await self._readable_games(OPEN_STATUSES)
 
     @_serialized
-    async def unsettled_games(self) -> list[GameRow]:
+    async def unsettled_games(self) -> list[Table]:
         """Finished or stopped games whose public messages are not all delivered yet."""
         async with self._db.execute(
             _SELECT_GAME + " WHERE settled = 0 AND status IN ('finished', 'stopped') ORDER BY id"
@@ -978,13 +969,13 @@ class Store:
 
     async def _readable_games(
         self, statuses: Sequence[GameStatus]
-    ) -> tuple[list[GameRow], list[GameRef]]:
+    ) -> tuple[list[Table], list[GameRef]]:
         marks = ", ".join("?" for _ in statuses)
         async with self._db.execute(
             _SELECT_GAME + f" WHERE status IN ({marks}) ORDER BY id", tuple(statuses)
         ) as cursor:
             rows = await cursor.fetchall()
-        games: list[GameRow] = []
+        games: list[Table] = []
         damaged: list[GameRef] = []
         for row in rows:
             try:
@@ -1114,7 +1105,7 @@ class Store:
 
 
 def _finished_seats(
-    game: GameRow, results: list[ResultRow], record: str | None
+    game: Table, results: list[ResultRow], record: str | None
 ) -> list[_results.FinishedSeat]:
     """The results with what the aggregates need: names (the seat's when the caller gave
     none), computer levels, places, and each seat's deals (replayed from the record when the
@@ -1155,18 +1146,18 @@ _SELECT_GAME = (
 )
 
 
-def _game_from_row(row: Sequence[Any]) -> GameRow:
-    return GameRow(
+def _game_from_row(row: Sequence[Any]) -> Table:
+    return Table(
         id=row[0],
         guild_id=row[1],
         channel_id=row[2],
         host_id=row[3],
         status=row[4],
-        rules=json.loads(row[5]),
+        options=options_from_json(json.loads(row[5])),
         max_seats=row[6],
         seed=row[7],
         record=json.loads(row[8]) if row[8] is not None else None,
-        seats=[Seat.from_json(item) for item in json.loads(row[9])],
+        seats=[seat_from_json(item) for item in json.loads(row[9])],
         message_id=row[10],
         version=row[11],
         created_at=_parse_time(row[12]),

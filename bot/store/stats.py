@@ -28,11 +28,10 @@ from typing import Any
 
 import aiosqlite
 
-from .failures import StoreError
-from .models import (
+from bot.model import Table
+from bot.stats_model import (
     BoardPage,
     BoardRow,
-    GameRow,
     HistoryEntry,
     HistoryPage,
     HistorySeat,
@@ -42,6 +41,8 @@ from .models import (
     SortKey,
     SplitStat,
 )
+
+from .failures import StoreError
 
 PAGE_SIZE = 10
 TREND_GAMES = 10
@@ -605,14 +606,14 @@ class Reads:
             )
         return HistoryPage(page=page, pages=pages, games=count, entries=entries)
 
-    async def game(self, game_id: int) -> GameRow | None:
+    async def game(self, game_id: int) -> Table | None:
         """A stored game, read on the read-only connection (export of any game)."""
         from . import _SELECT_GAME, _game_from_row
 
         row = await self._one(_SELECT_GAME + " WHERE id = ?", (game_id,))
         return _game_from_row(row) if row else None
 
-    async def latest_closed_game(self, channel_id: int) -> GameRow | None:
+    async def latest_closed_game(self, channel_id: int) -> Table | None:
         """The channel's last finished game."""
         from . import _SELECT_GAME, _game_from_row
 

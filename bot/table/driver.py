@@ -24,7 +24,7 @@ from .tables import Step, retry_delay
 from .thinking import SLOW_LEVELS
 
 if TYPE_CHECKING:
-    from bot.store.models import GameRow
+    from bot.model import Table
 
     from .tables import Tables
 
@@ -79,7 +79,7 @@ class Driver:
             delay = max(0.0, (deadline - self.tables.clock()).total_seconds())
         return Plan(delay, row.version, "clock")
 
-    def idle_remaining(self, row: GameRow) -> float:
+    def idle_remaining(self, row: Table) -> float:
         """Seconds until a paused table is closed, counted from the row's last stored change."""
         idle = float((self.tables.clock() - row.updated_at).total_seconds())
         return max(0.0, self.tables.settings.idle_hours * 3600 - idle)

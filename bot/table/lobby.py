@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import render
+from bot.model import Seat, TableOptions
 from bot.registry import LENGTH_BUTTONS
 from bot.render.channel import mode_of
 from bot.render.specs import MessageSpec
 from bot.store import ChannelBusy, StoreError
-from bot.store.models import Seat
 from bot.ui import send_kwargs
+from bot.ui.not_saved import not_saved
 from kachuful_core import Game
 from kachuful_core.rules import LENGTHS
 
@@ -52,7 +54,7 @@ class Lobby:
     async def open(
         self,
         interaction: discord.Interaction[Any],
-        options: dict[str, Any],
+        options: TableOptions,
         max_seats: int,
         *,
         host: Seat | None = None,
@@ -72,10 +74,10 @@ class Lobby:
             )
             return
         note = None
-        if options.get("mode") == "thread":
+        if options.mode == "thread":
             lacking = missing_thread_permissions(interaction)
             if lacking:
-                options = {**options, "mode": "trick"}
+                options = replace(options, mode="trick")
                 note = render.thread_fallback(lacking)
         if host is None:
             host = Seat(user_id=interaction.user.id, name=interaction.user.display_name)
@@ -86,7 +88,7 @@ class Lobby:
                     guild_id=interaction.guild_id,
                     channel_id=interaction.channel_id,
                     host_id=host.user_id,
-                    rules=options,
+                    options=options,
                     max_seats=max_seats,
                     seats=[host],
                     lobby_token=interaction.token,
@@ -95,7 +97,7 @@ class Lobby:
             await interaction.response.send_message(self._busy_text(busy.game_id), ephemeral=True)
             return
         except StoreError as error:
-            text = render.not_saved(error) or render.notice("busy_db")
+            text = not_saved(error) or render.notice("busy_db")
             await interaction.response.send_message(text, ephemeral=True)
             return
         session = TableSession(row)
@@ -116,7 +118,7 @@ class Lobby:
         try:
             old = await self.tables.store.load_game(table)
         except StoreError as error:
-            text = render.not_saved(error) or render.notice("busy_db")
+            text = not_saved(error) or render.notice("busy_db")
             await interaction.response.send_message(text, ephemeral=True)
             return
         if old is None or old.status != "finished" or old.channel_id != interaction.channel_id:
@@ -129,8 +131,8 @@ class Lobby:
         host_seat = next((s for s in old.seats if s.user_id == old.host_id), None)
         host = Seat(user_id=old.host_id, name=host_seat.name if host_seat else "host")
         invited = [s.user_id for s in old.seats if s.user_id and s.user_id != old.host_id]
-        options = {k: v for k, v in old.rules.items() if k != "invited"}
-        options["invited"] = invited
+        # The new table states every option itself, even those its old row left unstated.
+        options = replace(old.options, invited=tuple(invited), unstated=frozenset())
         await self.open(interaction, options, old.max_seats, host=host)
 
     async def _remember_lobby(
@@ -321,10 +323,10 @@ class Lobby:
                 return refusal("not_host")
             if length not in LENGTHS:
                 return refusal("bad_length")
-            if row.rules.get("max_hand") == length:
+            if row.options.max_hand == length:
                 words = LENGTH_BUTTONS[length].lower()
                 return private(render.notice("length_already", length=words))
-            row.rules = {**row.rules, "max_hand": length}
+            row.options = replace(row.options, max_hand=length)
             return self._changed(session, True, "")
 
         await self.tables.change(session, interaction, step)
@@ -345,7 +347,7 @@ class Lobby:
 
     def _start(self, session: TableSession) -> Step:
         row = session.row
-        rules, _ = build_rules(row.rules, len(row.seats))
+        rules, _ = build_rules(row.options, len(row.seats))
         seed = self.tables.new_seed()
         game = Game.new(rules, seed, players=[seat.name for seat in row.seats])
         events = game.opening_events()

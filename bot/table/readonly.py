@@ -58,7 +58,7 @@ class ReadOnly:
         if session is not None and session.game is not None:
             spec = render.game_rules(session.game)
         elif session is not None:
-            spec = render.lobby_rules(session.row.rules)
+            spec = render.lobby_rules(session.row.options)
         else:
             spec = render.general_rules()
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))

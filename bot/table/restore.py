@@ -11,8 +11,9 @@ import aiohttp
 import discord
 from discord.webhook.async_ import async_context
 
+from bot.model import Table
 from bot.store import StoreError
-from bot.store.models import Delivered, GameRef, GameRow
+from bot.store.models import Delivered, GameRef
 
 from .hands import webhook_session
 from .session import TableSession, paused, rebuild_game
@@ -46,7 +47,7 @@ class Restore:
         log.info("restored %d open table(s), %d could not be", restored, len(tables.damaged))
         return restored
 
-    def _rebuild(self, row: GameRow) -> TableSession | None:
+    def _rebuild(self, row: Table) -> TableSession | None:
         try:
             game = rebuild_game(row) if row.record is not None else None
         except Exception as error:
@@ -60,7 +61,7 @@ class Restore:
             return None
         return TableSession(row, game)
 
-    async def _open(self, row: GameRow) -> bool:
+    async def _open(self, row: Table) -> bool:
         tables = self.tables
         session = self._rebuild(row) if row.status == "running" else TableSession(row)
         if session is None:
@@ -110,7 +111,7 @@ class Restore:
             # the lobby by the id in memory, and stores it when it can.
             return
 
-    async def _closed(self, row: GameRow) -> None:
+    async def _closed(self, row: Table) -> None:
         """A finished or stopped game with messages still owed: deliver them, then let go."""
         session = self._rebuild(row)
         if session is None:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.model import Table, TableOptions
 from bot.options import table_rules
-from bot.store.models import GameRow
 from kachuful_core import Game, KachufulError, Phase, Rules
 from kachuful_core.players import LEVELS, Decision, Player
 
@@ -46,7 +46,7 @@ class HandHandle:
 class TableSession:
     """One table in memory: the stored row, the engine's game, and the table's lock."""
 
-    def __init__(self, row: GameRow, game: Game | None = None) -> None:
+    def __init__(self, row: Table, game: Game | None = None) -> None:
         self.row = row
         self.game = game
         if game is not None:
@@ -90,12 +90,12 @@ class TableSession:
         return ids
 
 
-def paused(row: GameRow) -> bool:
+def paused(row: Table) -> bool:
     """Every seat is played by the computer: the game waits for an "I'm back"."""
     return all(seat.computer_plays for seat in row.seats)
 
 
-def build_rules(options: dict[str, Any], players: int) -> tuple[Rules, str | None]:
+def build_rules(options: TableOptions, players: int) -> tuple[Rules, str | None]:
     return table_rules(options, players)
 
 
@@ -106,7 +106,7 @@ def game_from_record(record: dict[str, Any] | None, seed: str | None) -> Game:
     return Game.from_record(record, seed=seed)
 
 
-def rebuild_game(row: GameRow) -> Game:
+def rebuild_game(row: Table) -> Game:
     """The game of a stored row: the record replayed, plus the looks at hands (blind bids)
     during bidding, which are not moves of the record and are kept with the seats."""
     game = game_from_record(row.record, row.seed)
@@ -116,31 +116,31 @@ def rebuild_game(row: GameRow) -> Game:
     return game
 
 
-def forget_record(row: GameRow) -> None:
+def forget_record(row: Table) -> None:
     """A table's record lives in its Game, and is written from it (as JSON text) at each
     move. (Kept in the row as a dict it grew past 100 KB per table by a game's end.)"""
     row.record = None
 
 
-def joinable_levels(row: GameRow) -> list[str]:
+def joinable_levels(row: Table) -> list[str]:
     """The computer levels that may take a seat at this table, weakest first (the channel's
     settings, copied into the table's options when it opened; every level by default)."""
-    if row.rules.get("computers", True) is False:
+    if row.options.computers is False:
         return []
-    chosen = row.rules.get("computer_levels")
-    if not isinstance(chosen, list):
+    chosen = row.options.computer_levels
+    if chosen is None:
         return list(LEVELS)
     return [level for level in LEVELS if level in chosen]
 
 
-def takeover_level(row: GameRow) -> str:
+def takeover_level(row: Table) -> str:
     """The level that plays a seat handed to the computer (time-outs, a player who left): the
     strongest the table allows (the heuristic if it allows none)."""
     levels = joinable_levels(row)
     return levels[-1] if levels else "heuristic"
 
 
-def seat_level(row: GameRow, seat: int) -> str:
+def seat_level(row: Table, seat: int) -> str:
     entry = row.seats[seat]
     if entry.user_id is None and entry.left_user_id is None:
         return entry.level if entry.level in LEVELS else "heuristic"

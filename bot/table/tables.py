@@ -25,13 +25,15 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.model import Table
 from bot.pace import Pace, table_pace
 from bot.render.specs import MessageSpec
 from bot.results import game_results
 from bot.store import Store, StoreError, StoreUnavailable
 from bot.store.failures import is_expected
-from bot.store.models import GameRef, GameRow
+from bot.store.models import GameRef
 from bot.ui import send_kwargs
+from bot.ui.not_saved import not_saved
 from kachuful_core import Phase, record_json
 from kachuful_core.events import Event, GameEnded
 
@@ -255,7 +257,7 @@ class Tables:
         if not is_expected(error):  # an expected one is logged once per incident by the store
             # Only the kind of error: a database message could quote the record.
             log.warning("table %s: change not saved (%s)", session.row.id, type(error).__name__)
-        text = render.not_saved(error) or render.notice("busy_db")
+        text = not_saved(error) or render.notice("busy_db")
         return Step(reply=Reply(MessageSpec(content=text)), failed=error)
 
     async def commit(self, session: TableSession, step: Step) -> None:
@@ -409,17 +411,17 @@ class Tables:
 
     # ------------------------------------------------------------------ helpers
 
-    def channel(self, channel_id: int, row: GameRow) -> discord.PartialMessageable:
+    def channel(self, channel_id: int, row: Table) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=row.guild_id)
 
-    def turn_seconds(self, row: GameRow) -> float:
+    def turn_seconds(self, row: Table) -> float:
         """The turn clock of a table: its channel's setting when it opened, else the bot's."""
-        value = row.rules.get("turn_seconds")
-        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        value = row.options.turn_seconds
+        if value is not None and value > 0:
             return float(value)
         return self.settings.turn_seconds
 
-    def pace(self, row: GameRow) -> Pace:
+    def pace(self, row: Table) -> Pace:
         """The table's pace, for the lobby's estimate of a game's length."""
         return table_pace(self.turn_seconds(row), self.settings.bot_delay_seconds)
 

@@ -18,6 +18,8 @@ import discord
 from bot import render
 from bot.store.failures import is_expected
 
+from .not_saved import not_saved
+
 if TYPE_CHECKING:
     from bot.table import Tables
 
@@ -109,7 +111,7 @@ async def _guarded(
     try:
         await action
     except Exception as error:
-        text = render.not_saved(error)
+        text = not_saved(error)
         if text is None:
             await _tell(interaction, render.notice("click_failed"))
             raise

@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from bot.store.table_json import seat_to_json
 from kachuful_core.record import record_document
 
 REPO = Path(__file__).resolve().parents[2]
@@ -284,7 +285,7 @@ def snapshot(table: Table) -> tuple[Any, ...]:
         row.version,
         row.status,
         json.dumps(record_document(game), sort_keys=True),
-        [seat.to_json() for seat in row.seats],
+        [seat_to_json(seat) for seat in row.seats],
         game.move_count,
         game.turn,
         game.bids,

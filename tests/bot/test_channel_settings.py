@@ -67,8 +67,8 @@ async def test_settings_changed_during_a_game_leave_its_options_and_apply_to_the
     )
     table = await start_game(env, channel, members, players=3)
     row = table.session.row
-    rules = dict(row.rules)
-    assert (rules["scoring"], rules["turn_seconds"], rules["max_hand"]) == ("penalty", 45, 2)
+    options = row.options
+    assert (options.scoring, options.turn_seconds, options.max_hand) == ("penalty", 45, 2)
     engine_rules = table.game.rules
     changed = await mod.slash(
         channel,
@@ -83,21 +83,21 @@ async def test_settings_changed_during_a_game_leave_its_options_and_apply_to_the
     # The running game: its options, its engine's rules and its turn clock are as they were,
     # in memory and in the database, before and after moves made since.
     await table.act(table.member_at(table.game.turn))  # type: ignore[arg-type]
-    assert table.session.row.rules == rules and table.game.rules == engine_rules
+    assert table.session.row.options == options and table.game.rules == engine_rules
     assert env.bot.tables.turn_seconds(table.session.row) == 45
     stored = await env.bot.store.load_game(row.id)
-    assert stored is not None and stored.rules == rules
+    assert stored is not None and stored.options == options
     await table.play_to_end()
     finished = await env.bot.store.load_game(row.id)
-    assert finished is not None and finished.status == "finished" and finished.rules == rules
+    assert finished is not None and finished.status == "finished" and finished.options == options
     assert len(finished.record["deals"]) == 2  # type: ignore[index]  # 2 then 1 card: "down"
     # The next game in the channel gets the new settings.
     opened = await members[0].slash(channel, "kachuful start")
     assert not opened.ephemeral
     following = env.bot.tables.session_in(channel.id)
     assert following is not None and following.row.id != row.id
-    new = following.row.rules
-    assert (new["scoring"], new["turn_seconds"], new["max_hand"], new["schedule"], new["hook"]) == (
+    new = following.row.options
+    assert (new.scoring, new.turn_seconds, new.max_hand, new.schedule, new.hook) == (
         "exact",
         300,
         3,

@@ -210,8 +210,7 @@ class Storm:
             else:
                 live = session.game
                 assert session.row.version == stored.version, "memory and disk: move counters"
-                seats = [s.to_json() for s in stored.seats]
-                assert [s.to_json() for s in session.row.seats] == seats
+                assert session.row.seats == stored.seats
                 assert same_game(live, game), f"table {table_id}: memory and record differ"
             # The moves of players (not computers) this click made.
             old_stored, old_game, old_moves = before[table_id]

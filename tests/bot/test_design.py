@@ -4,6 +4,8 @@ source."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,3 +55,64 @@ def test_player_facing_words_live_in_bot_render() -> None:
 def test_the_check_sees_words() -> None:
     sample = ROOT / "bot" / "render" / "words.py"
     assert any("out of date" in text for _, text in _player_words(sample))
+
+
+def _imports(path: Path) -> list[str]:
+    """The modules a source file imports (absolute names; relative ones as written)."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            names += [base, *(f"{base}.{alias.name}" for alias in node.names)]
+    return names
+
+
+def _reaches_store(name: str) -> bool:
+    return name == "bot.store" or name.startswith("bot.store.")
+
+
+def test_render_reads_the_table_model_never_the_store() -> None:
+    """Rendering reads bot/model.py; the store converts rows to and from it. A renderer that
+    imported the store would tie what players see to how rows are kept."""
+    found = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sorted(ROOT.glob("bot/render/*.py"))
+        for name in _imports(path)
+        if _reaches_store(name)
+    ]
+    assert found == [], "bot/render imports the store:\n" + "\n".join(found)
+
+
+def test_the_table_model_is_plain_data() -> None:
+    """bot/model.py (and the statistics model) import neither the store nor Discord nor a
+    renderer: everything else reads them."""
+    for name in ("bot/model.py", "bot/stats_model.py"):
+        found = [
+            imported
+            for imported in _imports(ROOT / name)
+            if _reaches_store(imported)
+            or imported.split(".")[0] == "discord"
+            or imported.startswith(("bot.render", "bot.table"))
+        ]
+        assert found == [], f"{name} imports {found}"
+
+
+def test_importing_every_renderer_loads_no_store() -> None:
+    """The same rule, transitively: a fresh interpreter that imports every render module has
+    not loaded bot.store through some other module."""
+    modules = [f"bot.render.{p.stem}" for p in sorted(ROOT.glob("bot/render/*.py"))]
+    code = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}: importlib.import_module(name.removesuffix('.__init__'))\n"
+        "print(sorted(m for m in sys.modules if m == 'bot.store' or m.startswith('bot.store.')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_import_check_sees_imports() -> None:
+    assert "bot.store.failures.StoreError" in _imports(ROOT / "bot" / "ui" / "not_saved.py")

@@ -3,6 +3,8 @@ strongest allowed one taking over a timed-out seat, and the slow level off the e
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import simcord
 
@@ -37,7 +39,8 @@ async def test_a_level_the_table_does_not_allow_is_refused(env: simcord.Env) -> 
     await asha.slash(channel, "kachuful start", players=4)
     session = env.bot.tables.session_in(channel.id)
     early = await asha.click(lobby_message(channel), label="Add computer player")
-    session.row.rules["computer_levels"] = ["heuristic"]  # as a channel's settings would
+    # As a channel's settings would.
+    session.row.options = replace(session.row.options, computer_levels=("heuristic",))
     offered = await asha.click(lobby_message(channel), label="Add computer player")
     chooser = next(m for m in channel.history(viewer=asha) if m.id == offered.response.id)
     assert [b.label for b in buttons(chooser)] == ["Casual"]
@@ -71,7 +74,9 @@ async def test_a_timed_out_seat_is_played_at_the_strongest_allowed_level(
     table = await start_game(env, channel, members, max_hand=3)
     await env.advance_time(90)  # the turn clock runs out
     assert env.bot.tables.thinker.levels["search"] == 1
-    table.session.row.rules["computer_levels"] = ["random", "heuristic"]
+    table.session.row.options = replace(
+        table.session.row.options, computer_levels=("random", "heuristic")
+    )
     seat = table.game.turn
     await env.advance_time(90)
     assert (seat, "heuristic") in table.session.players

@@ -161,7 +161,7 @@ async def test_thread_mode_without_thread_permissions_plays_in_the_channel(
     assert not started.ephemeral  # the lobby opens all the same, in the channel
     notes = [f.content or "" for f in started.followups]
     assert any("Create Public Threads" in note for note in notes), notes
-    assert env.bot.tables.session_in(channel.id).row.rules["mode"] == "trick"
+    assert env.bot.tables.session_in(channel.id).row.options.mode == "trick"
 
 
 async def test_a_crash_after_the_last_card_delivers_every_missing_post_once(

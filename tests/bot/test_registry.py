@@ -7,6 +7,7 @@ from typing import get_args
 import pytest
 
 from bot.channel_settings import BadSetting, merge
+from bot.model import TableOptions
 from bot.options import check_start, resolve_max_hand, table_rules
 from bot.pace import DEAL_SECONDS, HUMAN_MOVE_SECONDS, Pace, duration_text, game_seconds
 from bot.registry import OPTIONS, SETTINGS_OPTIONS, START_OPTIONS, level_names, option
@@ -46,7 +47,7 @@ def test_start_lengths_and_max_hand() -> None:
     def max_hand(**given: object) -> object:
         checked = check_start(**given)
         assert not isinstance(checked, str), checked
-        return checked.options["max_hand"]
+        return checked.options.max_hand
 
     assert max_hand() == "full"  # the rules' default: the whole deck
     assert max_hand(length="quick") == "quick"
@@ -62,7 +63,8 @@ def test_start_lengths_and_max_hand() -> None:
 )
 def test_a_tables_max_hand_for_its_seats(choice: object, players: int, top: int) -> None:
     assert resolve_max_hand(choice, players)[0] == top
-    rules, _ = table_rules({"max_hand": choice, "scoring": "penalty"}, players)
+    chosen = {} if choice is None else {"max_hand": choice}  # None: the table did not say
+    rules, _ = table_rules(TableOptions(scoring="penalty", **chosen), players)
     assert rules.max_hand == top and rules.scoring == "penalty"
 
 

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import pytest
 
 from bot import render
+from bot.model import Seat, Table, TableOptions
 from bot.render.cards import card_rows, hand_text, number_rows
 from bot.render.channel import MODES, Post, View, public_posts
 from bot.render.specs import MAX_PER_ROW, MessageSpec, check_limits
-from bot.store.models import GameRow, Seat
 from kachuful_core import Game, Phase, Rules
 from kachuful_core.errors import (
     BidOutOfRange,
@@ -30,18 +30,18 @@ from kachuful_core.players import RandomPlayer, act
 LONG = "W" * 32  # Discord display names are at most 32 characters
 
 
-def row_for(players: int, *, version: int = 7) -> GameRow:
+def row_for(players: int, *, version: int = 7) -> Table:
     now = datetime(2024, 1, 1, tzinfo=UTC)
     seats = [
         Seat(user_id=None if i == 1 else 10**17 + i, name=f"{LONG[:-1]}{i}") for i in range(players)
     ]
-    return GameRow(
+    return Table(
         id=12345678,
         guild_id=10**18,
         channel_id=10**18 + 1,
         host_id=10**17,
         status="running",
-        rules={},
+        options=TableOptions(),
         max_seats=players,
         seats=seats,
         created_at=now,
@@ -107,7 +107,7 @@ def test_every_message_of_a_whole_game_fits(
     rules = Rules(players=players, **options)
     game = Game.new(rules, f"render-{players}", players=[f"{LONG[:-1]}{i}" for i in range(players)])
     row = row_for(players)
-    row.rules = {"mode": mode}
+    row.options = TableOptions(mode=mode)
     row.seats[0].timeouts = 2  # notes about seats are part of the newest message
     row.seats[-1].away = True
     bots = [RandomPlayer(seat) for seat in range(players)]
@@ -163,7 +163,7 @@ def test_hand_message_shows_only_the_seat_s_own_cards() -> None:
     while game.phase is not Phase.PLAYING or not game.current_trick:
         act(game, game.turn, RandomPlayer(game.turn))
     for mode in MODES:
-        row.rules = {"mode": mode}
+        row.options = TableOptions(mode=mode)
         for post in public_posts(row, game, VIEW):
             spec = post.build()
             assert all(b.action[0] in ("hand", "back") for b in spec.buttons)

@@ -10,7 +10,8 @@ import pytest
 import simcord
 from discord import app_commands
 
-from bot.store.models import ResultRow, Seat
+from bot.model import Seat, TableOptions
+from bot.store.models import ResultRow
 from cogs.leaderboard import bad_option
 from kachuful_core import card_str
 
@@ -27,7 +28,7 @@ async def finish_directly(
         guild_id=guild_id,
         channel_id=channel_id,
         host_id=seats[0][0] or 1,
-        rules={},
+        options=TableOptions(),
         max_seats=max(3, len(seats)),
         seats=[Seat(user_id=user, name=name) for user, name, _ in seats],
     )

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from bot import rating
+from bot.model import Seat, Table, TableOptions
 from bot.store import Store, load_migrations, split_statements
 from bot.store import results as store_results
-from bot.store.models import DealLine, GameRow, ResultRow, Seat
+from bot.store.models import DealLine, ResultRow
 from bot.store.stats import SORTS
 from kachuful_core import Game, Rules, record_json
 from kachuful_core.players import HeuristicPlayer, act
@@ -58,10 +59,15 @@ async def finish(
     channel: int = CHANNEL,
     names: tuple[str, ...] = ("Asha", "Bilal", "Chen", "Dev"),
     record: str | None = None,
-) -> GameRow:
+) -> Table:
     seats = [Seat(user_id=r.user_id, name=names[r.seat]) for r in results]
     game = await store.create_game(
-        guild_id=GUILD, channel_id=channel, host_id=1, rules={}, max_seats=4, seats=seats
+        guild_id=GUILD,
+        channel_id=channel,
+        host_id=1,
+        options=TableOptions(),
+        max_seats=4,
+        seats=seats,
     )
     game.status = "finished"
     game.version = 1
@@ -102,7 +108,7 @@ async def test_stopped_game_changes_no_board_and_no_rating(store: Store) -> None
         guild_id=GUILD,
         channel_id=CHANNEL,
         host_id=1,
-        rules={},
+        options=TableOptions(),
         max_seats=4,
         seats=[Seat(user_id=1, name="Asha")],
     )
@@ -172,13 +178,13 @@ def test_game_results_match_the_table_code_and_carry_the_deals() -> None:
     from kachuful_core import score_summary
 
     game = played_game()
-    row = GameRow(
+    row = Table(
         id=1,
         guild_id=GUILD,
         channel_id=CHANNEL,
         host_id=1,
         status="finished",
-        rules={},
+        options=TableOptions(),
         max_seats=3,
         seats=[Seat(1, "Asha"), Seat(2, "Bilal"), Seat(None, "Robo 🤖")],
         created_at=datetime.now(UTC),
@@ -533,7 +539,12 @@ async def test_a_kept_period_ranking_is_dropped_when_a_game_finishes(store: Stor
 async def test_a_computer_seats_level_is_kept_with_its_result(store: Store) -> None:
     seats = [Seat(user_id=1, name="Asha"), Seat(user_id=None, name="Robo 🤖", level="search")]
     game = await store.create_game(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=1, rules={}, max_seats=3, seats=seats
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=1,
+        options=TableOptions(),
+        max_seats=3,
+        seats=seats,
     )
     game.status = "finished"
     game.version = 1

@@ -229,8 +229,8 @@ async def test_debug_logging_never_shows_a_stored_record(
     from datetime import UTC, datetime
 
     from bot.__main__ import configure_logging
+    from bot.model import Seat, TableOptions
     from bot.store import Store
-    from bot.store.models import Seat
 
     monkeypatch.setenv("DISCORD_TOKEN", GOOD_TOKEN)
     root = logging.getLogger()
@@ -243,7 +243,7 @@ async def test_debug_logging_never_shows_a_stored_record(
                 guild_id=1,
                 channel_id=2,
                 host_id=3,
-                rules={},
+                options=TableOptions(),
                 max_seats=3,
                 seats=[Seat(user_id=3, name="Asha")],
             )

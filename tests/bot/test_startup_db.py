@@ -217,7 +217,7 @@ def test_a_path_that_cannot_be_created_is_refused(tmp_path: Path) -> None:
 async def test_a_database_left_by_a_crash_is_accepted_with_its_wal(tmp_path: Path) -> None:
     import shutil
 
-    from bot.store.models import Seat
+    from bot.model import Seat, TableOptions
 
     live = tmp_path / "live"
     store = await Store.open(live / "k.sqlite3")
@@ -227,7 +227,7 @@ async def test_a_database_left_by_a_crash_is_accepted_with_its_wal(tmp_path: Pat
                 guild_id=1,
                 channel_id=channel,
                 host_id=1,
-                rules={},
+                options=TableOptions(),
                 max_seats=3,
                 seats=[Seat(user_id=1, name="Asha")],
             )

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.model import Seat, Table, TableOptions
 from bot.store import (
     ChannelBusy,
     StaleWrite,
@@ -18,7 +19,7 @@ from bot.store import (
     load_migrations,
     split_statements,
 )
-from bot.store.models import GameRow, ResultRow, Seat
+from bot.store.models import ResultRow
 
 GUILD, CHANNEL, OTHER_CHANNEL = 10, 20, 21
 
@@ -41,12 +42,12 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         await opened.close()
 
 
-async def new_game(store: Store, channel: int = CHANNEL, host: int = 1) -> GameRow:
+async def new_game(store: Store, channel: int = CHANNEL, host: int = 1) -> Table:
     return await store.create_game(
         guild_id=GUILD,
         channel_id=channel,
         host_id=host,
-        rules={"schedule": "down", "max_hand": "full"},
+        options=TableOptions(schedule="down", max_hand="full"),
         max_seats=4,
         seats=[Seat(user_id=host, name="Asha")],
     )
@@ -108,7 +109,7 @@ async def test_save_and_load_round_trip(store: Store) -> None:
     assert loaded.seats == game.seats
     assert loaded.seed == game.seed and loaded.record == game.record
     assert loaded.message_id == 555 and loaded.version == 1
-    assert loaded.rules == {"schedule": "down", "max_hand": "full"}
+    assert loaded.options == TableOptions(schedule="down", max_hand="full")
     assert loaded.updated_at > loaded.created_at
     assert await store.games_with_status("running") == [loaded]
 
@@ -161,7 +162,7 @@ async def test_one_open_game_per_channel(store: Store) -> None:
     assert (await store.open_game_in_channel(CHANNEL)) == again
 
 
-async def _finish(store: Store, channel: int, results: list[ResultRow]) -> GameRow:
+async def _finish(store: Store, channel: int, results: list[ResultRow]) -> Table:
     game = await new_game(store, channel=channel)
     game.status = "finished"
     game.version = 1

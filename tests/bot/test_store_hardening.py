@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.model import Seat, Table, TableOptions
 from bot.store import BUSY_TIMEOUT_SECONDS, Store, StoreBusy, StoreError
-from bot.store.models import GameRow, ResultRow, Seat
+from bot.store.models import ResultRow
 
 
 @pytest.fixture
@@ -23,12 +24,12 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         await opened.close()
 
 
-async def _lobby(store: Store, channel: int = 20) -> GameRow:
+async def _lobby(store: Store, channel: int = 20) -> Table:
     return await store.create_game(
         guild_id=10,
         channel_id=channel,
         host_id=1,
-        rules={},
+        options=TableOptions(),
         max_seats=3,
         seats=[Seat(user_id=1, name="Asha")],
     )

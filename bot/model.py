@@ -1,0 +1,122 @@
+"""The table's domain model: a table, its seats and its options, as plain typed data.
+
+The store (bot/store/table_json.py) converts it to and from the stored JSON; the features
+(bot/table/), the renderers (bot/render/) and the commands (cogs/) read and change it. No SQL,
+no Discord here, and nothing that imports them: the renderers must not reach the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import MappingProxyType
+from typing import Any, Literal
+
+from bot.registry import OPTIONS
+from kachuful_core.rules import LengthName, ScheduleName, ScoringName, TrumpName
+
+GameStatus = Literal["lobby", "running", "finished", "stopped"]
+OPEN_STATUSES: tuple[GameStatus, ...] = ("lobby", "running")
+Mode = Literal["trick", "compact", "thread"]
+MODES: tuple[Mode, ...] = ("trick", "compact", "thread")
+# A table's largest hand: a length's name, resolved for the seats when the game starts, or a
+# number of cards (1 to bot.registry.MAX_HAND_LIMIT, lowered to 52 ÷ players if larger).
+MaxHand = LengthName | int
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What /kachuful start (and the channel's /kachuful-settings) chose for a table.
+
+    The defaults are the option registry's (bot/registry.py). ``turn_seconds``, ``computers``
+    and ``computer_levels`` are the channel's settings when the table opened, None where the
+    channel had none (the bot's turn clock, computers allowed at every level). ``invited`` are
+    the players of the last game asked back by "Play again" (None for a new table).
+    """
+
+    max_hand: MaxHand = OPTIONS["length"].default
+    schedule: ScheduleName = OPTIONS["schedule"].default
+    trump: TrumpName = OPTIONS["trump"].default
+    hook: bool = OPTIONS["hook"].default
+    scoring: ScoringName = OPTIONS["scoring"].default
+    blind_bids: bool = OPTIONS["blind_bids"].default
+    forehead: bool = OPTIONS["forehead"].default
+    mode: Mode = OPTIONS["mode"].default
+    turn_seconds: int | None = None
+    computers: bool | None = None
+    computer_levels: tuple[str, ...] | None = None
+    invited: tuple[int, ...] | None = None
+    # Keys of the stored JSON this version does not know (a later version wrote them): kept and
+    # written back, so running an older bot on a newer database loses nothing.
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    # Options an older version's row did not state: they take the default here and are not
+    # written back while they keep it, so a row read and saved again is unchanged.
+    unstated: frozenset[str] = frozenset()
+
+
+@dataclass
+class Seat:
+    """One seat at a table.
+
+    ``user_id`` is the Discord user sitting there, or None for a computer player.
+    ``away`` is set after repeated time-outs: the computer plays the seat until its owner
+    clicks "I'm back". ``timeouts`` counts consecutive time-outs. ``left_user_id`` remembers
+    a player who left a running game (their seat is then a computer player).
+    ``looked_deal`` is the deal in which the seat looked at its hand (blind bids): looking
+    is not a move of the game record, so it is kept here to survive a restart.
+    """
+
+    user_id: int | None
+    name: str
+    away: bool = False
+    timeouts: int = 0
+    left_user_id: int | None = None
+    looked_deal: int | None = None
+    # The level of a computer seat (kachuful_core.players.LEVELS); None: a human's seat, or a
+    # computer seat made before levels existed (played at the heuristic level).
+    level: str | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def computer_plays(self) -> bool:
+        """True when nobody is clicking for this seat: a computer seat or an away player."""
+        return self.user_id is None or self.away
+
+
+@dataclass
+class Table:
+    """Everything kept about one table."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    options: TableOptions
+    max_seats: int
+    seats: list[Seat]
+    created_at: datetime
+    updated_at: datetime
+    version: int = 0
+    seed: str | None = None
+    record: dict[str, Any] | None = None
+    message_id: int | None = None
+    # Why the game ended without a result (see migration 0002), for its public notice.
+    ended: str | None = None
+    # False while the publisher still owes the channel messages of a closed game.
+    settled: bool = True
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+
+# The renderers still name it so while their signatures change on another branch; rename
+# them to Table once that is merged.
+GameRow = Table
