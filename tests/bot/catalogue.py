@@ -1,0 +1,50 @@
+"""The message catalogues as the tests read them: Babel's extraction of the code (as
+``pybabel extract -F babel.cfg -k N_ -k locale_str`` does it) and each language's .po file."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from bot.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "locale_str": None}
+TRANSLATED = tuple(language for language in LANGUAGES if language != SOURCE)
+
+MsgId = str | tuple[str, str]  # a message, or a plural's (singular, plural)
+
+
+def extracted(root: Path = ROOT) -> dict[MsgId, str]:
+    """Every message the code marks for translation, with where it was first seen."""
+    with open(root / "babel.cfg", encoding="utf-8") as config:
+        method_map, options_map = parse_mapping_cfg(config)
+    found: dict[MsgId, str] = {}
+    for filename, lineno, message, _comments, _context in extract_from_dir(
+        str(root), method_map, options_map, keywords=KEYWORDS
+    ):
+        key: MsgId = message if isinstance(message, str) else (message[0], message[1])
+        found.setdefault(key, f"{filename}:{lineno}")
+    return found
+
+
+def po_path(language: str) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read_catalogue(language: str) -> Catalog:
+    with open(po_path(language), "rb") as po:
+        return read_po(po, locale=language)
+
+
+def compiled(catalogue: Catalog) -> bytes:
+    """The .mo file ``pybabel compile`` writes for ``catalogue`` (fuzzy entries left out)."""
+    out = io.BytesIO()
+    write_mo(out, catalogue, use_fuzzy=False)
+    return out.getvalue()
