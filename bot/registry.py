@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from bot.i18n import LANGUAGE_NAMES
 from kachuful_core.rules import (
     DEFAULT_LENGTH,
     LENGTHS,
@@ -242,6 +243,17 @@ OPTIONS: dict[str, Option] = {
             ",".join(LEVEL_NAMES),
             _level_sets(),
         ),
+        # A table's public messages are in its language, chosen when it opens: this setting,
+        # else the server's language, else English (bot/i18n.py). Each language is named in
+        # its own words, never translated.
+        Option(
+            "language",
+            "Language",
+            "The language of the games' public messages (default: the server's language)",
+            str,
+            None,
+            tuple(Choice(code, name) for code, name in LANGUAGE_NAMES.items()),
+        ),
     )
 }
 
@@ -275,6 +287,7 @@ SETTINGS_OPTIONS = (
     "hook",
     "blind_bids",
     "forehead",
+    "language",
 )
 SETTING_ALIASES = {"presentation": "mode"}
 

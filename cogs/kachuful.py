@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import registry, render
+from bot.i18n import language_of
 from bot.options import check_start
 from bot.store import StoreError
 from bot.ui import send_kwargs
@@ -93,6 +94,8 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
             await interaction.response.send_message(checked, ephemeral=True)
             return
         options = {**checked.options, **table_settings(defaults)}
+        # The table's language for its public messages, kept with its options until the end.
+        options["language"] = defaults.get("language") or language_of(interaction.guild_locale)
         await self.tables.lobby.open(interaction, options, checked.players)
 
     @app_commands.command(name="join", description="Take a seat at the table in this channel")
@@ -140,7 +143,7 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         defaults = {k: v for k, v in stored.items() if k in START_OPTIONS}
         if "presentation" in stored:
             defaults["mode"] = stored["presentation"]
-        for key in ("turn_seconds", "computers", "computer_levels"):
+        for key in ("turn_seconds", "computers", "computer_levels", "language"):
             if key in stored:
                 defaults[key] = stored[key]
         return defaults

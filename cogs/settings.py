@@ -65,6 +65,7 @@ class SettingsCog(commands.Cog):
         hook: bool | None = None,
         blind_bids: bool | None = None,
         forehead: bool | None = None,
+        language: str | None = None,
         reset: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -87,6 +88,7 @@ class SettingsCog(commands.Cog):
             "hook": hook,
             "blind_bids": blind_bids,
             "forehead": forehead,
+            "language": language,
         }
         store = self.bot.store
         current = {} if reset else await store.channel_settings(interaction.channel_id)
