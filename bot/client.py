@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import command_sync, render, ui
 from bot.health import HEARTBEAT_SECONDS
+from bot.i18n import reader
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.store.failures import is_expected
@@ -48,16 +49,17 @@ class KachufulTree(app_commands.CommandTree[Any]):
         A storage failure (the disk is full...) is told in plain words, without a traceback:
         the store logs each incident once."""
         original = getattr(error, "original", error)
-        stored = render.not_saved(original)
+        tr = reader(interaction)
+        stored = render.not_saved(original, tr)
         if stored is not None:
             text = stored
             if not is_expected(original):
                 log.warning("command failed: %s: %s", type(original).__name__, original)
         else:
             log.error("command failed", exc_info=error)
-            text = render.notice("command_failed")
+            text = render.notice("command_failed", tr)
         if isinstance(error, app_commands.NoPrivateMessage):
-            text = render.refusal("guild_only")
+            text = render.refusal("guild_only", tr)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

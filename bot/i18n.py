@@ -37,6 +37,11 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a module-level plural for extraction (``tr.ngettext(*pair, n)`` where shown)."""
+    return singular, plural
+
+
 def language_of(locale: Any, fallback: str = SOURCE) -> str:
     """The bot's language for a Discord locale (a ``discord.Locale`` or its value: ``en-GB``,
     ``fr``, ``pt-BR``...): any variant of a language the bot speaks is that language,

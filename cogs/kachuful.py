@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import registry, render
-from bot.i18n import language_of
+from bot.i18n import language_of, reader
 from bot.options import check_start
 from bot.store import StoreError
 from bot.ui import send_kwargs
@@ -89,7 +89,9 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
             defaults.pop("max_hand", None)
         # What the member typed wins over the channel's settings, which win over the defaults.
         chosen = {**defaults, **{k: v for k, v in typed.items() if v is not None}}
-        checked = check_start(**{k: v for k, v in chosen.items() if k in registry.START_OPTIONS})
+        checked = check_start(
+            reader(interaction), **{k: v for k, v in chosen.items() if k in registry.START_OPTIONS}
+        )
         if isinstance(checked, str):
             await interaction.response.send_message(checked, ephemeral=True)
             return

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import channel_settings, registry
+from bot.i18n import reader
 from bot.render import stats as words
 from bot.ui import send_kwargs
 
@@ -93,7 +94,7 @@ class SettingsCog(commands.Cog):
         store = self.bot.store
         current = {} if reset else await store.channel_settings(interaction.channel_id)
         try:
-            merged = channel_settings.merge(current, changes)
+            merged = channel_settings.merge(current, changes, reader(interaction))
         except channel_settings.BadSetting as error:
             await interaction.response.send_message(
                 words.refusal("bad_setting", problem=str(error)), ephemeral=True
@@ -107,7 +108,7 @@ class SettingsCog(commands.Cog):
                 settings=merged,
                 updated_by=interaction.user.id,
             )
-        spec = words.settings_summary(merged, changed=changed)
+        spec = words.settings_summary(merged, reader(interaction), changed=changed)
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
 
 

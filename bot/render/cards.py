@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kachuful_core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_label, display_order
+from bot.i18n import N_, Translations
+from kachuful_core.cards import RANK_NAMES, SUIT_SYMBOLS, card_label, display_order
 
 from .specs import MAX_PER_ROW
 
@@ -20,6 +21,8 @@ TEXT_STYLE = "\ufe0e"
 SUIT_CHARS = "♠♥♦♣"
 _BARE_SUIT = re.compile(f"([{SUIT_CHARS}])(?!{TEXT_STYLE})")
 SYMBOLS = tuple(symbol + TEXT_STYLE for symbol in SUIT_SYMBOLS)
+# The suits' names in the engine's order (kachuful_core.cards.SUIT_NAMES), to translate.
+SUIT_WORDS = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
 
 
 def text_suits(text: str) -> str:
@@ -40,15 +43,17 @@ def suit_symbol(suit: int | None) -> str:
     return "—" if suit is None else SYMBOLS[suit]
 
 
-def suit_name(suit: int | None) -> str:
-    return "no trump" if suit is None else SUIT_NAMES[suit]
+def suit_name(suit: int | None, tr: Translations) -> str:
+    return tr.gettext("no trump") if suit is None else tr.gettext(SUIT_WORDS[suit])
 
 
-def trump_text(suit: int | None) -> str:
-    return "No trump" if suit is None else f"{SYMBOLS[suit]} {SUIT_NAMES[suit].capitalize()}"
+def trump_text(suit: int | None, tr: Translations) -> str:
+    if suit is None:
+        return tr.gettext("No trump")
+    return f"{SYMBOLS[suit]} {tr.gettext(SUIT_WORDS[suit]).capitalize()}"
 
 
-def hand_text(cards: Sequence[int]) -> str:
+def hand_text(cards: Sequence[int], tr: Translations) -> str:
     """``♠ A K 7 · ♥ 10 4 · ♣ Q`` (suits with no card left out); ``(no cards)`` if empty."""
     parts = []
     by_suit: dict[int, list[int]] = {}
@@ -57,7 +62,7 @@ def hand_text(cards: Sequence[int]) -> str:
     for suit in sorted(by_suit):
         ranks = " ".join(RANK_NAMES[c % 13] for c in by_suit[suit])
         parts.append(f"{SYMBOLS[suit]} {ranks}")
-    return " · ".join(parts) if parts else "(no cards)"
+    return " · ".join(parts) if parts else tr.gettext("(no cards)")
 
 
 def card_rows(cards: Sequence[int]) -> list[list[int]]:

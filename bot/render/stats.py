@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import Translations
 from bot.rating import shown
 from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS
 from bot.registry import option as registry_option
@@ -249,31 +250,32 @@ def export_notice(game_id: int, *, partial: bool) -> str:
     )
 
 
-def setting_line(key: str, value: Any) -> str:
+def setting_line(key: str, value: Any, tr: Translations) -> str:
     """One channel setting as players read it, with the option's name to change it."""
     if key not in SETTINGS_OPTIONS:
         return f"`{key}`: `{value}`"
     option = registry_option(key)
     if key == "computer_levels" and isinstance(value, list):
-        words = ", ".join(LEVEL_NAMES.get(level, str(level)) for level in value)
+        words = ", ".join(tr.gettext(LEVEL_NAMES.get(level, str(level))) for level in value)
     elif key == "turn_seconds":
         words = f"{value} s"
     else:
-        words = option.words(value)
-    return f"**{option.label}** (`{key}`): {words}"
+        words = option.words(value, tr)
+    return f"**{option.title(tr)}** (`{key}`): {words}"
 
 
-def settings_summary(values: dict[str, Any], *, changed: bool) -> MessageSpec:
-    lines = [setting_line(key, value) for key, value in values.items()] or [
-        "No settings: every new game starts with the defaults."
+def settings_summary(values: dict[str, Any], tr: Translations, *, changed: bool) -> MessageSpec:
+    _ = tr.gettext
+    lines = [setting_line(key, value, tr) for key, value in values.items()] or [
+        _("No settings: every new game starts with the defaults.")
     ]
     head = (
-        "Saved. These apply to the next game here (not to one already running):"
+        _("Saved. These apply to the next game here (not to one already running):")
         if changed
-        else ("This channel's settings for new games:")
+        else _("This channel's settings for new games:")
     )
     embed = discord.Embed(
-        title="Kachuful — channel settings",
+        title=_("Kachuful — channel settings"),
         description=head + "\n" + "\n".join(lines),
         colour=COLOUR,
     )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.i18n import reader
 from bot.render.table import CHART_FILE
 from bot.results import chart_data
 from bot.ui import send_kwargs
@@ -34,7 +35,7 @@ class ReadOnly:
         if session.game is None:
             await self.tables.refuse(interaction, "not_running")
             return
-        spec = render.scoreboard(session.row, session.game)
+        spec = render.scoreboard(session.row, session.game, reader(interaction))
         if not session.game.deal_scores:
             await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
             return
@@ -56,9 +57,9 @@ class ReadOnly:
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         session = self.tables.session_in(interaction.channel_id)
         if session is not None and session.game is not None:
-            spec = render.game_rules(session.game)
+            spec = render.game_rules(session.game, reader(interaction))
         elif session is not None:
-            spec = render.lobby_rules(session.row.rules)
+            spec = render.lobby_rules(session.row.rules, reader(interaction))
         else:
             spec = render.general_rules()
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.i18n import Translations, language_of, reader
 from bot.pace import Pace, table_pace
 from bot.render.specs import MessageSpec
 from bot.results import game_results
@@ -86,8 +87,9 @@ def retry_delay(error: StoreError) -> float:
     return BUSY_RETRY_SECONDS
 
 
-def refusal(code: str) -> Step:
-    return Step(reply=Reply(MessageSpec(content=render.refusal(code))))
+def refusal(code: str, tr: Translations) -> Step:
+    """A refusal for the one who clicked, in their language."""
+    return Step(reply=Reply(MessageSpec(content=render.refusal(code, tr))))
 
 
 def private(text: str) -> Step:
@@ -203,7 +205,9 @@ class Tables:
         started = time.perf_counter()
         if self.stopping and interaction is not None:
             await self.answer(
-                None, interaction, Reply(MessageSpec(content=render.notice("restarting")))
+                None,
+                interaction,
+                Reply(MessageSpec(content=render.notice("restarting", reader(interaction)))),
             )
             return None
         # Only a click that has to wait (its table or the database busy) can run late: a timer
@@ -211,7 +215,7 @@ class Tables:
         slow = session.lock.locked() or self.store.busy()
         watchdog = Deferral(interaction) if interaction is not None and slow else None
         try:
-            outcome = await self._locked(session, step)
+            outcome = await self._locked(session, step, reader(interaction))
         finally:
             if watchdog is not None:
                 await watchdog.done()
@@ -228,11 +232,14 @@ class Tables:
         return outcome
 
     async def _locked(
-        self, session: TableSession, step: Callable[[TableSession], Step | None]
+        self,
+        session: TableSession,
+        step: Callable[[TableSession], Step | None],
+        tr: Translations,
     ) -> Step | None:
         async with session.lock:
             if session.closed:
-                outcome: Step | None = refusal("no_table")
+                outcome: Step | None = refusal("no_table", tr)
             else:
                 outcome = step(session)
             if outcome is not None and outcome.commit:
@@ -240,7 +247,7 @@ class Tables:
                 try:
                     await self.commit(session, outcome)
                 except StoreError as error:
-                    outcome = self._not_saved(session, error)
+                    outcome = self._not_saved(session, error, tr)
                     await self.reload(session)
                     session.forget_actions_at(version)
                 except BaseException:
@@ -251,11 +258,11 @@ class Tables:
                     raise
         return outcome
 
-    def _not_saved(self, session: TableSession, error: StoreError) -> Step:
+    def _not_saved(self, session: TableSession, error: StoreError, tr: Translations) -> Step:
         if not is_expected(error):  # an expected one is logged once per incident by the store
             # Only the kind of error: a database message could quote the record.
             log.warning("table %s: change not saved (%s)", session.row.id, type(error).__name__)
-        text = render.not_saved(error) or render.notice("busy_db")
+        text = render.not_saved(error, tr) or render.notice("busy_db", tr)
         return Step(reply=Reply(MessageSpec(content=text)), failed=error)
 
     async def commit(self, session: TableSession, step: Step) -> None:
@@ -367,6 +374,7 @@ class Tables:
             notice_version=session.row.version,
             stage=hand_stage(session, user_id),
             message_id=message_id,
+            language=language_of(interaction.locale),
         )
         if session.hand_publisher is not None:
             session.hand_publisher.opened()
@@ -382,7 +390,8 @@ class Tables:
 
     async def refuse(self, interaction: discord.Interaction[Any], code: str) -> None:
         """A refusal: always a new private message, never an edit of the clicked message."""
-        await self.answer(None, interaction, Reply(MessageSpec(content=render.refusal(code))))
+        text = render.refusal(code, reader(interaction))
+        await self.answer(None, interaction, Reply(MessageSpec(content=text)))
 
     async def shutdown(self, timeout: float = 5.0) -> None:
         """Stop taking clicks, let the action in flight finish, deliver what is pending as far

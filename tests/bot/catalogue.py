@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 from bot.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "locale_str": None}
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "Nn_": (1, 2), "locale_str": None}
 TRANSLATED = tuple(language for language in LANGUAGES if language != SOURCE)
 
 MsgId = str | tuple[str, str]  # a message, or a plural's (singular, plural)
@@ -48,3 +48,17 @@ def compiled(catalogue: Catalog) -> bytes:
     out = io.BytesIO()
     write_mo(out, catalogue, use_fuzzy=False)
     return out.getvalue()
+
+
+def untranslated(language: str, found: dict[MsgId, str]) -> list[str]:
+    """The messages of ``found`` that ``language``'s catalogue lacks, leaves empty or marks
+    fuzzy (stale), each with where the code has it."""
+    catalogue = read_catalogue(language)
+    missing = []
+    for key, where in found.items():
+        message = catalogue.get(key if isinstance(key, str) else key[0])
+        strings = () if message is None else message.string
+        strings = strings if isinstance(strings, tuple) else (strings,)
+        if message is None or message.fuzzy or not strings or not all(strings):
+            missing.append(f"{where}: {key!r}")
+    return missing

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gettext
 import io
 import re
+from pathlib import Path
 
 import discord
 import pytest
@@ -12,7 +13,15 @@ import pytest
 from bot import i18n
 from bot.i18n import language_of, translation
 
-from .catalogue import TRANSLATED, compiled, extracted, po_path, read_catalogue
+from .catalogue import (
+    ROOT,
+    TRANSLATED,
+    compiled,
+    extracted,
+    po_path,
+    read_catalogue,
+    untranslated,
+)
 
 PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)(?:[!:][^}]*)?\}")
 
@@ -102,4 +111,24 @@ def test_the_template_holds_every_message_of_the_code() -> None:
     with open(LOCALE_DIR / "kachuful.pot", "rb") as pot:
         template = {m.id if isinstance(m.id, str) else m.id[:2] for m in read_po(pot) if m.id}
     missing = set(extracted()) - template
-    assert not missing, f"run pybabel extract (bot/locale/README.md): {sorted(missing)[:5]}"
+    assert not missing, (
+        f"run pybabel extract (bot/locale/README.md): {sorted(missing, key=str)[:5]}"
+    )
+
+
+def test_a_string_added_in_english_only_is_found_untranslated(tmp_path: Path) -> None:
+    """What test_catalogue_complete.py checks: a new message with no catalogue entry (here
+    in a copy of the extraction's configuration) is reported, with where it is."""
+    (tmp_path / "babel.cfg").write_text((ROOT / "babel.cfg").read_text())
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "new.py").write_text(
+        "def words(tr):\n"
+        "    return tr.gettext('A sentence that no catalogue has yet.')\n"
+        "NOTE = N_('Your lead.')\n"
+    )
+    found = extracted(tmp_path)
+    assert set(found) == {"A sentence that no catalogue has yet.", "Your lead."}
+    for language in TRANSLATED:
+        missing = untranslated(language, found)
+        assert any("A sentence that no catalogue has yet." in line for line in missing)
+        assert any(line.startswith("bot/new.py:2") for line in missing)
