@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import command_sync, render, ui
+from bot.command_translator import CommandTranslator
 from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import reader
 from bot.settings import Settings
@@ -138,6 +139,8 @@ class KachufulBot(commands.Bot):
             self.tables = Tables(self, self.store, self.settings)
         self.tables.limits.count = self.post_limit
         self.tables.hand_delay = self.hand_delay
+        # Descriptions and choices in the users' languages (names stay English).
+        await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         ui.register(self)

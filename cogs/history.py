@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.render import stats as words
 from bot.store.models import GameRow
@@ -132,15 +133,17 @@ class HistoryCog(KachufulFeature):
         remove_feature_items(self.bot, HistoryPageButton)
         await super().cog_unload()
 
-    @app_commands.command(name="history", description="This channel's recent games")
+    @app_commands.command(name="history", description=locale_str("This channel's recent games"))
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
             return
         await interaction.response.send_message(**await history_message(self.bot, interaction, 0))
 
-    @app_commands.command(name="export", description="A game's record (default: the last here)")
-    @app_commands.describe(game="The game's number (see /kachuful history)")
+    @app_commands.command(
+        name="export", description=locale_str("A game's record (default: the last here)")
+    )
+    @app_commands.describe(game=locale_str("The game's number (see /kachuful history)"))
     async def export(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)

@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot import registry, render
+from bot.command_translator import choice_str
 from bot.i18n import language_of, reader
 from bot.options import check_start
 from bot.store import StoreError
@@ -27,18 +29,21 @@ Choice = app_commands.Choice
 
 
 def slash_choices(name: str) -> list[Choice[Any]]:
-    """An option's choices as the slash command shows them, from the registry."""
+    """An option's choices as the slash command shows them, from the registry (translated by
+    bot.command_translator)."""
     option = registry.option(name)
-    return [Choice(name=option.choice_name(c), value=c.value) for c in option.choices]
+    return [Choice(name=choice_str(name, c), value=c.value) for c in option.choices]
 
 
-def described(*names: str) -> dict[str, str]:
+def described(*names: str) -> dict[str, locale_str]:
     """The slash command's description of each option, from the registry."""
-    return {name: registry.option(name).describe for name in names}
+    return {name: locale_str(registry.option(name).describe) for name in names}
 
 
 @app_commands.guild_only()
-class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="Play Kachuful"):
+class KachufulCog(
+    commands.GroupCog, group_name="kachuful", group_description=locale_str("Play Kachuful")
+):
     def __init__(self, bot: KachufulBot) -> None:
         self.bot = bot
         super().__init__()
@@ -47,7 +52,9 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
     def tables(self) -> Tables:
         return self.bot.tables
 
-    @app_commands.command(name="start", description="Open a Kachuful table in this channel")
+    @app_commands.command(
+        name="start", description=locale_str("Open a Kachuful table in this channel")
+    )
     @app_commands.describe(**described(*registry.START_OPTIONS))
     @app_commands.choices(
         **{
@@ -100,35 +107,38 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         options["language"] = defaults.get("language") or language_of(interaction.guild_locale)
         await self.tables.lobby.open(interaction, options, checked.players)
 
-    @app_commands.command(name="join", description="Take a seat at the table in this channel")
+    @app_commands.command(
+        name="join", description=locale_str("Take a seat at the table in this channel")
+    )
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.lobby.command(interaction, "join")
 
     @app_commands.command(
-        name="leave", description="Leave the table (in a running game a computer takes over)"
+        name="leave",
+        description=locale_str("Leave the table (in a running game a computer takes over)"),
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.lobby.command(interaction, "leave")
 
-    @app_commands.command(name="hand", description="Show your hand (only you see it)")
+    @app_commands.command(name="hand", description=locale_str("Show your hand (only you see it)"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.play.show_hand(interaction, None, edit=False)
 
-    @app_commands.command(name="score", description="The scores so far")
+    @app_commands.command(name="score", description=locale_str("The scores so far"))
     async def score(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.read.score(interaction)
 
-    @app_commands.command(name="rules", description="The rules in force at this table")
+    @app_commands.command(name="rules", description=locale_str("The rules in force at this table"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.read.rules(interaction)
 
     @app_commands.command(
-        name="stop", description="End the game without a result (host or Manage Server)"
+        name="stop", description=locale_str("End the game without a result (host or Manage Server)")
     )
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.play.stop(interaction)
 
-    @app_commands.command(name="help", description="How to play")
+    @app_commands.command(name="help", description=locale_str("How to play"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
             ephemeral=True, **send_kwargs(render.help_message())

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.render import stats as words
 from bot.store.stats import PERIODS, SCOPES, SORTS
@@ -28,19 +29,19 @@ if TYPE_CHECKING:
 Choice = app_commands.Choice
 
 SCOPE_CHOICES = [
-    Choice(name="This channel", value="channel"),
-    Choice(name="This server", value="server"),
+    Choice(name=locale_str("This channel"), value="channel"),
+    Choice(name=locale_str("This server"), value="server"),
 ]
 PERIOD_CHOICES = [
-    Choice(name="All time", value="all"),
-    Choice(name="Last 30 days", value="30d"),
-    Choice(name="Last 7 days", value="7d"),
+    Choice(name=locale_str("All time"), value="all"),
+    Choice(name=locale_str("Last 30 days"), value="30d"),
+    Choice(name=locale_str("Last 7 days"), value="7d"),
 ]
 SORT_CHOICES = [
-    Choice(name="Rating (default)", value="rating"),
-    Choice(name="Wins", value="wins"),
-    Choice(name="Average score", value="average"),
-    Choice(name="Exact-bid rate", value="exact"),
+    Choice(name=locale_str("Rating (default)"), value="rating"),
+    Choice(name=locale_str("Wins"), value="wins"),
+    Choice(name=locale_str("Average score"), value="average"),
+    Choice(name=locale_str("Exact-bid rate"), value="exact"),
 ]
 
 
@@ -148,11 +149,11 @@ class LeaderboardCog(KachufulFeature):
         remove_feature_items(self.bot, LeaderboardPageButton)
         await super().cog_unload()
 
-    @app_commands.command(name="leaderboard", description="The best players")
+    @app_commands.command(name="leaderboard", description=locale_str("The best players"))
     @app_commands.describe(
-        scope="This channel (default) or the whole server",
-        period="All time (default), the last 30 or 7 days",
-        sort="Rating (default), wins, average score or exact-bid rate",
+        scope=locale_str("This channel (default) or the whole server"),
+        period=locale_str("All time (default), the last 30 or 7 days"),
+        sort=locale_str("Rating (default), wins, average score or exact-bid rate"),
     )
     @app_commands.choices(scope=SCOPE_CHOICES, period=PERIOD_CHOICES, sort=SORT_CHOICES)
     async def leaderboard(

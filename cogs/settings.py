@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot import channel_settings, registry
@@ -35,12 +36,13 @@ class SettingsCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name=COMMAND_NAME, description="This channel's defaults for new Kachuful games"
+        name=COMMAND_NAME, description=locale_str("This channel's defaults for new Kachuful games")
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
-        **described(*registry.SETTINGS_OPTIONS), reset="Forget every setting of this channel"
+        **described(*registry.SETTINGS_OPTIONS),
+        reset=locale_str("Forget every setting of this channel"),
     )
     @app_commands.choices(
         **{

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.render import stats as words
 from bot.ui import send_kwargs
@@ -18,8 +19,10 @@ if TYPE_CHECKING:
 
 
 class StatsCog(KachufulFeature):
-    @app_commands.command(name="stats", description="A player's statistics in this server")
-    @app_commands.describe(member="Whose statistics (default: yours)")
+    @app_commands.command(
+        name="stats", description=locale_str("A player's statistics in this server")
+    )
+    @app_commands.describe(member=locale_str("Whose statistics (default: yours)"))
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:

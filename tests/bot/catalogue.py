@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -62,3 +63,19 @@ def untranslated(language: str, found: dict[MsgId, str]) -> list[str]:
         if message is None or message.fuzzy or not strings or not all(strings):
             missing.append(f"{where}: {key!r}")
     return missing
+
+
+def tiny(language: str, messages: dict[MsgId, str | tuple[str, ...]]) -> bytes:
+    """A compiled catalogue of a few messages, for tests that must not wait for translators."""
+    catalogue = Catalog(locale=language, domain=DOMAIN)
+    for key, string in messages.items():
+        catalogue.add(key, string)
+    out = io.BytesIO()
+    write_mo(out, catalogue)
+    return out.getvalue()
+
+
+def tiny_translations(language: str, messages: dict[MsgId, str | tuple[str, ...]]) -> Any:
+    import gettext
+
+    return gettext.GNUTranslations(io.BytesIO(tiny(language, messages)))
