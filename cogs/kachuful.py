@@ -141,7 +141,7 @@ class KachufulCog(
     @app_commands.command(name="help", description=locale_str("How to play"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
-            ephemeral=True, **send_kwargs(render.help_message())
+            ephemeral=True, **send_kwargs(render.help_message(reader(interaction)))
         )
 
     async def _channel_defaults(self, interaction: discord.Interaction[Any]) -> dict[str, Any]:

@@ -72,10 +72,14 @@ class SettingsCog(commands.Cog):
         reset: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
+            await interaction.response.send_message(
+                words.refusal("guild_only", reader(interaction)), ephemeral=True
+            )
             return
         if not interaction.permissions.manage_guild:
-            await interaction.response.send_message(words.refusal("not_manager"), ephemeral=True)
+            await interaction.response.send_message(
+                words.refusal("not_manager", reader(interaction)), ephemeral=True
+            )
             return
         changes = {
             "presentation": presentation,
@@ -99,7 +103,8 @@ class SettingsCog(commands.Cog):
             merged = channel_settings.merge(current, changes, reader(interaction))
         except channel_settings.BadSetting as error:
             await interaction.response.send_message(
-                words.refusal("bad_setting", problem=str(error)), ephemeral=True
+                words.refusal("bad_setting", reader(interaction), problem=str(error)),
+                ephemeral=True,
             )
             return
         changed = reset or any(value is not None for value in changes.values())

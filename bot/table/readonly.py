@@ -40,12 +40,13 @@ class ReadOnly:
             await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
             return
         # With the chart so far, drawn off the event loop (from a copy taken now).
-        from bot.render.chart import score_chart  # matplotlib, only when a chart is drawn
+        # matplotlib, only when a chart is drawn
+        from bot.render.chart import chart_labels, score_chart
 
         names, cumulative = chart_data(session.row, session.game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            png = await score_chart(names, cumulative)
+            png = await score_chart(names, cumulative, labels=chart_labels(reader(interaction)))
         except Exception as error:
             log.warning("no score chart (%s)", type(error).__name__)
             await interaction.edit_original_response(**send_kwargs(spec, edit=True))
@@ -61,5 +62,5 @@ class ReadOnly:
         elif session is not None:
             spec = render.lobby_rules(session.row.rules, reader(interaction))
         else:
-            spec = render.general_rules()
+            spec = render.general_rules(reader(interaction))
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))

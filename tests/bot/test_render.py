@@ -224,8 +224,8 @@ def test_lobby_and_help_fit() -> None:
     lobby_row = row_for(7)
     lobby_row.status = "lobby"
     assert_fits(render.lobby(lobby_row, EN, timeout_minutes=15))
-    assert_fits(render.help_message())
-    assert_fits(render.general_rules())
+    assert_fits(render.help_message(EN))
+    assert_fits(render.general_rules(EN))
 
 
 def test_final_standings_with_a_shared_win() -> None:

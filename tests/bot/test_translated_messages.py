@@ -157,3 +157,16 @@ def test_seat_words_are_the_readers() -> None:
     )
     seat = Seat(user_id=None, name="Ada 🤖", level="heuristic")
     assert render.words.seat_kind(seat, fr) == " (ordinateur · Amateur)"
+
+
+def test_the_charts_axes_are_in_the_tables_language() -> None:
+    from bot.render import chart
+
+    fr = tiny_translations("fr", {"Deal": "Donne", "Score": "Points"})
+    labels = chart.chart_labels(fr)
+    assert labels == ("Donne", "Points")
+    figure = chart._chart()
+    figure.update(["A", "B", "C"], [[1], [2], [3]], labels)
+    assert (figure.deal_title.get_text(), figure.score_title.get_text()) == labels
+    figure.update(["A", "B", "C"], [[1], [2], [3]], chart.chart_labels(EN))
+    assert figure.deal_title.get_text() == "Deal"
