@@ -99,9 +99,10 @@ class HandPublisher:
     async def load(self) -> None:
         """After a restart: the hand messages whose tokens still live."""
         stored = await self.tables.store.open_hands(self.session.row.id)
-        for user_id, (token, opened_at, message_id) in stored.items():
+        for user_id, (token, opened_at, message_id, language) in stored.items():
             self.session.hands.setdefault(
-                user_id, HandHandle(token, opened_at, message_id=message_id)
+                user_id,
+                HandHandle(token, opened_at, message_id=message_id, language=language or "en"),
             )
 
     def poke(self) -> None:

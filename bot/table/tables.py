@@ -381,7 +381,14 @@ class Tables:
         # Only needed after a restart: the player has their hand already, so a failure here
         # (the disk is full...) must not turn the answer into an error.
         try:
-            await self.store.save_hand(session.row.id, user_id, interaction.token, now, message_id)
+            await self.store.save_hand(
+                session.row.id,
+                user_id,
+                interaction.token,
+                now,
+                message_id,
+                language_of(interaction.locale),
+            )
         except StoreError as error:
             if not is_expected(error):
                 log.warning("table %s: hand message not remembered (%s)", session.row.id, error)

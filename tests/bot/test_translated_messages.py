@@ -5,7 +5,7 @@ public one, in whole SimCord games; and the slash commands carry their localisat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import discord
 import pytest
@@ -13,6 +13,7 @@ import simcord
 from discord import app_commands
 
 from bot import i18n, render
+from bot.client import KachufulBot
 from bot.command_translator import CommandTranslator
 from bot.i18n import EN
 from bot.render import deal as deal_render
@@ -87,7 +88,7 @@ def catalogues(
 
 @pytest.mark.usefixtures("catalogues")
 async def test_a_french_server_with_a_hindi_player(
-    env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch, make_bot: Callable[[], KachufulBot]
 ) -> None:
     guild = env.create_guild("Club", preferred_locale="fr")
     channel = guild.create_text_channel("cartes")
@@ -115,6 +116,16 @@ async def test_a_french_server_with_a_hindi_player(
     assert actor is not None
     await table.act(actor)
     assert table.hand(priya).embeds[0].footer.text == "यह संदेश केवल आप देख सकते हैं"
+    # ... and after a restart, from the language stored with her hand message.
+    await env.restart_bot(make_bot())
+    before = table.hand(priya).embeds[0].to_dict()
+    seat = table.game.turn
+    actor = table.member_at(seat)
+    assert actor is not None and actor is not priya
+    await table.act(actor)
+    redrawn = table.hand(priya)
+    assert redrawn.embeds[0].to_dict() != before  # redrawn after the move
+    assert redrawn.embeds[0].footer.text == "यह संदेश केवल आप देख सकते हैं"
     # The lobby message, edited into "game started", is French too.
     assert lobby_message(channel).embeds[0].title == "Kachuful — partie commencée"
 
