@@ -17,6 +17,7 @@ from bot.client import KachufulBot
 from bot.command_translator import CommandTranslator
 from bot.i18n import EN
 from bot.render import deal as deal_render
+from bot.render.channel import public_posts
 from bot.store.models import Seat
 from kachuful_core import Game, Rules
 
@@ -181,3 +182,51 @@ def test_the_charts_axes_are_in_the_tables_language() -> None:
     assert (figure.deal_title.get_text(), figure.score_title.get_text()) == labels
     figure.update(["A", "B", "C"], [[1], [2], [3]], chart.chart_labels(EN))
     assert figure.deal_title.get_text() == "Deal"
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("mode", ["trick", "compact"])
+def test_every_message_fits_discord_in_each_language(language: str, mode: str) -> None:
+    """A whole game at the largest table (7 players, 52 ÷ 7 cards, 31-letter names), every
+    public message in the table's language and every hand in the same language, checked
+    against Discord's limits (a translation may be longer than the English)."""
+    from dataclasses import replace
+
+    from kachuful_core import Phase
+    from kachuful_core.players import RandomPlayer, act
+
+    from .test_render import LONG, VIEW, assert_fits, render_public
+
+    tr = i18n.translation(language)
+    players = 7
+    game = Game.new(
+        Rules(players=players, blind_bids=True, forehead=True),
+        f"fit-{language}",
+        players=[f"{LONG[:-1]}{i}" for i in range(players)],
+    )
+    row = row_for(players)
+    row.rules = {"mode": mode, "language": language, "blind_bids": True, "forehead": True}
+    row.seats[0].timeouts = 2
+    row.seats[-1].away = True
+    bots = [RandomPlayer(seat) for seat in range(players)]
+    built: set[str] = set()
+    keys: set[str] = set()
+    while True:
+        assert_fits(render.scoreboard(row, game, tr))
+        posts = public_posts(row, game, replace(VIEW, delivered=frozenset(keys)))
+        for spec in render_public(posts, built):
+            assert_fits(spec)
+        keys |= {post.key for post in posts}
+        for seat in range(players):
+            assert_fits(render.hand_message(row, game.view(seat), tr, version=row.version))
+        if game.phase is Phase.FINISHED:
+            break
+        act(game, game.turn, bots[game.turn])
+    lobby_row = row_for(players)
+    lobby_row.status = "lobby"
+    lobby_row.rules = {"language": language}
+    assert_fits(render.lobby(lobby_row, tr, timeout_minutes=15))
+    assert_fits(render.help_message(tr))
+    assert_fits(render.general_rules(tr))
+    assert_fits(render.game_rules(game, tr))
+    assert_fits(render.level_chooser(row, ["random", "heuristic", "search"], tr))
