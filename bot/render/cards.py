@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from bot.i18n import N_, Translations
-from kachuful_core.cards import RANK_NAMES, SUIT_SYMBOLS, card_label, display_order
+from kachuful_core.cards import RANK_NAMES, SUIT_SYMBOLS, display_order
 
 from .specs import MAX_PER_ROW
 
@@ -34,9 +34,24 @@ def symbol(suit: int) -> str:
     return SYMBOLS[suit]
 
 
-def label(card: int) -> str:
-    """``10♥``."""
-    return text_suits(card_label(card))
+def rank_name(rank: int, tr: Translations) -> str:
+    """A rank as the cards' corners print it in the reader's language: 2…10 stay digits,
+    the court cards and the ace are letters (the French read R, D, V for K, Q, J)."""
+    name = RANK_NAMES[rank]
+    if name == "J":
+        return tr.pgettext("card rank (one letter or two)", "J")
+    if name == "Q":
+        return tr.pgettext("card rank (one letter or two)", "Q")
+    if name == "K":
+        return tr.pgettext("card rank (one letter or two)", "K")
+    if name == "A":
+        return tr.pgettext("card rank (one letter or two)", "A")
+    return name
+
+
+def label(card: int, tr: Translations) -> str:
+    """``10♥``, ``A♠`` (``R♠`` for a French king)."""
+    return text_suits(rank_name(card % 13, tr) + SUIT_SYMBOLS[card // 13])
 
 
 def suit_symbol(suit: int | None) -> str:
@@ -60,7 +75,7 @@ def hand_text(cards: Sequence[int], tr: Translations) -> str:
     for card in display_order(cards):
         by_suit.setdefault(card // 13, []).append(card)
     for suit in sorted(by_suit):
-        ranks = " ".join(RANK_NAMES[c % 13] for c in by_suit[suit])
+        ranks = " ".join(rank_name(c % 13, tr) for c in by_suit[suit])
         parts.append(f"{SYMBOLS[suit]} {ranks}")
     return " · ".join(parts) if parts else tr.gettext("(no cards)")
 

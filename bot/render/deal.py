@@ -150,7 +150,7 @@ def bidding(
     else:
         embed.add_field(name=_("Bids"), value=total, inline=False)
     if log.turned is not None:
-        embed.add_field(name=_("Turned card"), value=f"`{label(log.turned)}`", inline=True)
+        embed.add_field(name=_("Turned card"), value=f"`{label(log.turned, tr)}`", inline=True)
     elif game.rules.trump == "turned" and log.hands:
         embed.add_field(name=_("Turned card"), value=_("none left: no trump"), inline=True)
     if game.rules.is_forehead_deal(size):
@@ -163,8 +163,8 @@ def bidding(
     return MessageSpec(content=content or None, embeds=(embed,))
 
 
-def _cards_text(row: GameRow, trick: Sequence[tuple[int, int]]) -> str:
-    return " · ".join(f"`{label(card)}` {name_of(row, seat)}" for seat, card in trick)
+def _cards_text(row: GameRow, trick: Sequence[tuple[int, int]], tr: Translations) -> str:
+    return " · ".join(f"`{label(card, tr)}` {name_of(row, seat)}" for seat, card in trick)
 
 
 def _standing(row: GameRow, log: DealLog, won: Sequence[int]) -> str:
@@ -183,7 +183,7 @@ def trick_lines(
     size = game.rules.hand_sizes[index]
     cards = log.tricks[number] if number < len(log.tricks) else []
     head = _("**Trick {trick} of {tricks}**").format(trick=number + 1, tricks=size)
-    played = _cards_text(row, cards) if cards else _("No card yet.")
+    played = _cards_text(row, cards, tr) if cards else _("No card yet.")
     if number < len(log.trick_winners):
         winner = log.trick_winners[number]
         won = _tricks_won(log, len(row.seats), number + 1)

@@ -124,7 +124,7 @@ def hand_message(
     embed = discord.Embed(title=title, description=description, colour=COLOUR_HAND)
     if view.phase is not Phase.FINISHED:
         turned = (
-            " " + _("(turned {card})").format(card=label(view.turned))
+            " " + _("(turned {card})").format(card=label(view.turned, tr))
             if view.turned is not None
             else ""
         )
@@ -138,14 +138,14 @@ def hand_message(
         )
         if view.visible_cards:
             seen = " · ".join(
-                f"{name_of(row, seat)} {label(card)}"
+                f"{name_of(row, seat)} {label(card, tr)}"
                 for seat, card in sorted(view.visible_cards.items())
             )
             embed.add_field(name=_("Cards you can see"), value=clip(seen, 1024), inline=False)
         embed.add_field(name=_("Bids and tricks"), value=_bids_field(row, view, tr), inline=False)
         if view.phase is Phase.PLAYING:
             trick = " · ".join(
-                f"{name_of(row, seat)} {label(card)}" for seat, card in view.current_trick
+                f"{name_of(row, seat)} {label(card, tr)}" for seat, card in view.current_trick
             ) or _("No card yet.")
             embed.add_field(name=_("This trick"), value=clip(trick, 1024), inline=False)
     status = _status(row, view, tr)
@@ -191,7 +191,7 @@ def hand_message(
                 buttons.append(
                     ButtonSpec(
                         ("play", table, version, card),
-                        label(card),
+                        label(card, tr),
                         style="primary" if card in legal_cards else "secondary",
                         disabled=card not in legal_cards,
                         row=row_index,

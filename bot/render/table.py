@@ -191,7 +191,7 @@ def start_message(row: GameRow, game: Game, tr: Translations) -> MessageSpec:
     _ = tr.gettext
     lines = []
     for number, draw_round in enumerate(game.draw or ()):
-        cards = " · ".join(f"{name_of(row, seat)} `{label(card)}`" for seat, card in draw_round)
+        cards = " · ".join(f"{name_of(row, seat)} `{label(card, tr)}`" for seat, card in draw_round)
         if number == 0:
             lines.append(_("Draw: {cards}").format(cards=cards))
         else:

@@ -333,10 +333,12 @@ def engine_error(error: KachufulError, row: GameRow, tr: Translations) -> str:
         return _("You must follow {suit}: you hold {hand}, so {card} cannot be played.").format(
             suit=suit_name(error.suit, tr),
             hand=hand_text(error.held, tr),
-            card=label(error.played),
+            card=label(error.played, tr),
         )
     if isinstance(error, CardNotInHand):
-        card = label(error.card) if isinstance(error.card, int) and 0 <= error.card < 52 else "?"
+        card = (
+            label(error.card, tr) if isinstance(error.card, int) and 0 <= error.card < 52 else "?"
+        )
         return _("{card} is not in your hand.").format(card=card)
     if isinstance(error, DealerBidForbidden):
         return _(

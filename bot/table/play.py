@@ -29,7 +29,7 @@ def _what(events: list[Event], tr: Translations) -> str:
         if isinstance(event, BidPlaced):
             return render.notice("already_bid", tr, bid=event.bid)
         if isinstance(event, CardPlayed):
-            return render.notice("already_played", tr, card=render.card_label(event.card))
+            return render.notice("already_played", tr, card=render.card_label(event.card, tr))
     return render.refusal("stale", tr)
 
 

@@ -20,17 +20,19 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "Nn_": (1, 2), "locale_str": None}
 TRANSLATED = tuple(language for language in LANGUAGES if language != SOURCE)
 
 MsgId = str | tuple[str, str]  # a message, or a plural's (singular, plural)
+MsgKey = tuple[str | None, str]  # (context, message or a plural's singular): a catalogue's key
 
 
-def extracted(root: Path = ROOT) -> dict[MsgId, str]:
-    """Every message the code marks for translation, with where it was first seen."""
+def extracted(root: Path = ROOT) -> dict[MsgKey, str]:
+    """Every message the code marks for translation, by (context, message), with where it
+    was first seen."""
     with open(root / "babel.cfg", encoding="utf-8") as config:
         method_map, options_map = parse_mapping_cfg(config)
-    found: dict[MsgId, str] = {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
+    found: dict[MsgKey, str] = {}
+    for filename, lineno, message, _comments, context in extract_from_dir(
         str(root), method_map, options_map, keywords=KEYWORDS
     ):
-        key: MsgId = message if isinstance(message, str) else (message[0], message[1])
+        key = (context, message if isinstance(message, str) else message[0])
         found.setdefault(key, f"{filename}:{lineno}")
     return found
 
@@ -51,17 +53,17 @@ def compiled(catalogue: Catalog) -> bytes:
     return out.getvalue()
 
 
-def untranslated(language: str, found: dict[MsgId, str]) -> list[str]:
+def untranslated(language: str, found: dict[MsgKey, str]) -> list[str]:
     """The messages of ``found`` that ``language``'s catalogue lacks, leaves empty or marks
     fuzzy (stale), each with where the code has it."""
     catalogue = read_catalogue(language)
     missing = []
-    for key, where in found.items():
-        message = catalogue.get(key if isinstance(key, str) else key[0])
+    for (context, msgid), where in found.items():
+        message = catalogue.get(msgid, context=context)
         strings = () if message is None else message.string
         strings = strings if isinstance(strings, tuple) else (strings,)
         if message is None or message.fuzzy or not strings or not all(strings):
-            missing.append(f"{where}: {key!r}")
+            missing.append(f"{where}: {msgid!r}" + (f" ({context})" if context else ""))
     return missing
 
 

@@ -109,7 +109,9 @@ def test_the_template_holds_every_message_of_the_code() -> None:
     from bot.i18n import LOCALE_DIR
 
     with open(LOCALE_DIR / "kachuful.pot", "rb") as pot:
-        template = {m.id if isinstance(m.id, str) else m.id[:2] for m in read_po(pot) if m.id}
+        template = {
+            (m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in read_po(pot) if m.id
+        }
     missing = set(extracted()) - template
     assert not missing, (
         f"run pybabel extract (bot/locale/README.md): {sorted(missing, key=str)[:5]}"
@@ -127,7 +129,7 @@ def test_a_string_added_in_english_only_is_found_untranslated(tmp_path: Path) ->
         "NOTE = N_('Your lead.')\n"
     )
     found = extracted(tmp_path)
-    assert set(found) == {"A sentence that no catalogue has yet.", "Your lead."}
+    assert set(found) == {(None, "A sentence that no catalogue has yet."), (None, "Your lead.")}
     for language in TRANSLATED:
         missing = untranslated(language, found)
         assert any("A sentence that no catalogue has yet." in line for line in missing)

@@ -230,3 +230,15 @@ def test_every_message_fits_discord_in_each_language(language: str, mode: str) -
     assert_fits(render.general_rules(tr))
     assert_fits(render.game_rules(game, tr))
     assert_fits(render.level_chooser(row, ["random", "heuristic", "search"], tr))
+
+
+def test_card_ranks_are_the_readers() -> None:
+    from bot.render.cards import hand_text, label
+
+    fr = i18n.translation("fr")
+    king_of_spades, ten_of_hearts, jack_of_hearts = 11, 21, 22
+    assert label(king_of_spades, EN) == "K♠\ufe0e"
+    assert label(king_of_spades, fr) == "R♠\ufe0e"
+    assert hand_text([king_of_spades, ten_of_hearts, jack_of_hearts], fr) == (
+        "♠\ufe0e R · ♥\ufe0e V 10"
+    )
