@@ -134,3 +134,11 @@ def test_a_string_added_in_english_only_is_found_untranslated(tmp_path: Path) ->
         missing = untranslated(language, found)
         assert any("A sentence that no catalogue has yet." in line for line in missing)
         assert any(line.startswith("bot/new.py:2") for line in missing)
+
+
+def test_the_turn_clocks_description_names_its_bounds() -> None:
+    """The description is a literal (to be extracted), so it must follow TURN_SECONDS."""
+    from bot.registry import TURN_SECONDS, option
+
+    low, high = TURN_SECONDS
+    assert f"({low}–{high})" in option("turn_seconds").describe
