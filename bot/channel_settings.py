@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import EN, Translations
 from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS, level_names, option
 
 # The largest hand, said two ways (a length or a number of cards): a channel keeps one.
@@ -17,30 +18,41 @@ class BadSetting(ValueError):
     """A value outside what a setting allows; the message is the sentence for the user."""
 
 
-def check(changes: dict[str, Any]) -> dict[str, Any]:
-    """The changes, checked (None values dropped); raises BadSetting."""
+def check(changes: dict[str, Any], tr: Translations = EN) -> dict[str, Any]:
+    """The changes, checked (None values dropped); raises BadSetting, whose message is in the
+    language of ``tr``."""
     out: dict[str, Any] = {}
     for key, value in changes.items():
         if value is None:
             continue
         if key not in SETTINGS_OPTIONS:
-            raise BadSetting(f"there is no setting called {key}.")
+            raise BadSetting(tr.gettext("there is no setting called {key}.").format(key=key))
         if key == "computer_levels":
             # The players' words (Beginner, ...) or the engine's names, as older settings
             # have them; kept as the engine's names, weakest first.
             levels = level_names(value) if isinstance(value, str) else None
             if levels is None:
-                words = ", ".join(LEVEL_NAMES.values())
-                raise BadSetting(f"computer_levels is a comma-separated list of {words}.")
+                words = ", ".join(tr.gettext(name) for name in LEVEL_NAMES.values())
+                raise BadSetting(
+                    tr.gettext("computer_levels is a comma-separated list of {words}.").format(
+                        words=words
+                    )
+                )
             value = levels
         elif not option(key).allows(value):
-            raise BadSetting(f"{key} must be {option(key).allowed_text()}.")
+            raise BadSetting(
+                tr.gettext("{key} must be {allowed}.").format(
+                    key=key, allowed=option(key).allowed_text(tr)
+                )
+            )
         out[key] = value
     return out
 
 
-def merge(current: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    checked = check(changes)
+def merge(
+    current: dict[str, Any], changes: dict[str, Any], tr: Translations = EN
+) -> dict[str, Any]:
+    checked = check(changes, tr)
     merged = {k: v for k, v in current.items() if _ONE_OF.get(k) not in checked}
     merged.update(checked)
     if "length" in checked and "max_hand" in checked:

@@ -16,7 +16,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import command_sync, render, ui
+from bot.command_translator import CommandTranslator
 from bot.health import HEARTBEAT_SECONDS
+from bot.i18n import reader
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.store.failures import is_expected
@@ -49,16 +51,17 @@ class KachufulTree(app_commands.CommandTree[Any]):
         A storage failure (the disk is full...) is told in plain words, without a traceback:
         the store logs each incident once."""
         original = getattr(error, "original", error)
-        stored = not_saved(original)
+        tr = reader(interaction)
+        stored = not_saved(original, tr)
         if stored is not None:
             text = stored
             if not is_expected(original):
                 log.warning("command failed: %s: %s", type(original).__name__, original)
         else:
             log.error("command failed", exc_info=error)
-            text = render.notice("command_failed")
+            text = render.notice("command_failed", tr)
         if isinstance(error, app_commands.NoPrivateMessage):
-            text = render.refusal("guild_only")
+            text = render.refusal("guild_only", tr)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -137,6 +140,8 @@ class KachufulBot(commands.Bot):
             self.tables = Tables(self, self.store, self.settings)
         self.tables.limits.count = self.post_limit
         self.tables.hand_delay = self.hand_delay
+        # Descriptions and choices in the users' languages (names stay English).
+        await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         ui.register(self)

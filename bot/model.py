@@ -33,6 +33,7 @@ class TableOptions:
     and ``computer_levels`` are the channel's settings when the table opened, None where the
     channel had none (the bot's turn clock, computers allowed at every level). ``invited`` are
     the players of the last game asked back by "Play again" (None for a new table).
+    ``language`` is the public messages' language, kept from the lobby to the final standings.
     """
 
     max_hand: MaxHand = OPTIONS["length"].default
@@ -47,6 +48,9 @@ class TableOptions:
     computers: bool | None = None
     computer_levels: tuple[str, ...] | None = None
     invited: tuple[int, ...] | None = None
+    # The language of the table's public messages (bot/i18n.py), fixed when the table opens;
+    # None for a table opened before languages existed (English).
+    language: str | None = None
     # Keys of the stored JSON this version does not know (a later version wrote them): kept and
     # written back, so running an older bot on a newer database loses nothing.
     extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))

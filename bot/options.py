@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import EN, Translations
 from bot.model import MaxHand, TableOptions
 from bot.registry import MAX_HAND_LIMIT, OPTIONS, START_OPTIONS
 from kachuful_core import Rules
@@ -41,24 +42,26 @@ def lobby_max_hand(length: LengthName | None, max_hand: int | None) -> MaxHand:
     return chosen
 
 
-def refusal(name: str) -> str:
+def refusal(name: str, tr: Translations) -> str:
     """/kachuful start's words for a value ``name`` does not allow."""
     if name == "players":
-        return (
-            f"`players` must be a number of seats from {MIN_PLAYERS} to {MAX_PLAYERS}: "
-            "nothing was created."
-        )
+        return tr.gettext(
+            "`players` must be a number of seats from {low} to {high}: nothing was created."
+        ).format(low=MIN_PLAYERS, high=MAX_PLAYERS)
     if name == "max_hand":
-        return (
-            f"`max_hand` must be 0 (classic) or a hand size from 1 to {MAX_HAND_LIMIT} "
+        return tr.gettext(
+            "`max_hand` must be 0 (classic) or a hand size from 1 to {high} "
             "(lowered to 52 ÷ players if larger): nothing was created."
-        )
-    return f"`{name}` must be {OPTIONS[name].allowed_text()}: nothing was created."
+        ).format(high=MAX_HAND_LIMIT)
+    return tr.gettext("`{name}` must be {allowed}: nothing was created.").format(
+        name=name, allowed=OPTIONS[name].allowed_text(tr)
+    )
 
 
-def check_start(**given: Any) -> StartOptions | str:
-    """/kachuful start: the seats and table options, or the refusal to show. An option not
-    given (or None) takes the registry's default."""
+def check_start(tr: Translations = EN, **given: Any) -> StartOptions | str:
+    """/kachuful start: the seats and table options, or the refusal to show (in the language
+    of ``tr``, the one who typed the command). An option not given (or None) takes the
+    registry's default."""
     unknown = set(given) - set(START_OPTIONS)
     if unknown:
         raise TypeError(f"no /kachuful start option {sorted(unknown)}")
@@ -68,7 +71,7 @@ def check_start(**given: Any) -> StartOptions | str:
         if value is None:
             value = OPTIONS[name].default
         if value is not None and not OPTIONS[name].allows(value):
-            return refusal(name)
+            return refusal(name, tr)
         values[name] = value
     options = TableOptions(
         **{k: v for k, v in values.items() if k not in ("players", "length", "max_hand")},
@@ -77,11 +80,11 @@ def check_start(**given: Any) -> StartOptions | str:
     return StartOptions(players=values["players"], options=options)
 
 
-def check_scope(scope: Any) -> str | None:
+def check_scope(scope: Any, tr: Translations = EN) -> str | None:
     """/kachuful leaderboard: None if ``scope`` is allowed, else the refusal to show."""
     if isinstance(scope, str) and scope in SCOPES:
         return None
-    return f"`scope` must be one of {', '.join(SCOPES)}."
+    return tr.gettext("`scope` must be one of {values}.").format(values=", ".join(SCOPES))
 
 
 def resolve_max_hand(choice: MaxHand | None, players: int) -> tuple[int, str | None]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from bot.i18n import EN, LANGUAGE_NAMES, N_, Nn_, Translations
 from kachuful_core.rules import (
     DEFAULT_LENGTH,
     LENGTHS,
@@ -29,7 +30,17 @@ Value = str | int | bool
 @dataclass(frozen=True)
 class Choice:
     value: Value
-    words: str  # the choice as players read it: a slash command choice, a line of the lobby
+    words: str  # the choice as players read it (English): a slash command choice, a lobby line
+    plural: str | None = None  # the words for a count of ``value`` ("{n} seats"), if it is one
+    parts: tuple[str, ...] = ()  # words joined with " + " ("Beginner + Expert"), if several
+
+    def said(self, tr: Translations) -> str:
+        """The choice in the language of ``tr``."""
+        if self.parts:
+            return " + ".join(tr.gettext(part) for part in self.parts)
+        if self.plural is not None and isinstance(self.value, int):
+            return tr.ngettext(self.words, self.plural, self.value).format(n=self.value)
+        return tr.gettext(self.words)
 
 
 @dataclass(frozen=True)
@@ -42,10 +53,12 @@ class Option:
     choices: tuple[Choice, ...] = ()
     low: int | None = None  # a whole number from low to high, when there are no choices
     high: int | None = None
-    words_of: dict[Value, str] = field(init=False, repr=False, compare=False)
+    words_of: dict[Value, str] = field(init=False, repr=False, compare=False)  # in English
+    choice_of: dict[Value, Choice] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "words_of", {c.value: c.words for c in self.choices})
+        object.__setattr__(self, "words_of", {c.value: c.said(EN) for c in self.choices})
+        object.__setattr__(self, "choice_of", {c.value: c for c in self.choices})
 
     def allows(self, value: Any) -> bool:
         # bool is an int to Python: True must not pass for 1 seat, nor 1 for "on".
@@ -57,41 +70,61 @@ class Option:
             return self.low <= value <= self.high
         return True
 
-    def allowed_text(self) -> str:
+    def allowed_text(self, tr: Translations) -> str:
         """The values allowed, for a refusal: "one of down-up, down, double"."""
         if self.kind is bool:
-            return "true or false"
+            return tr.gettext("true or false")
         if self.choices:
-            return "one of " + ", ".join(str(c.value) for c in self.choices)
-        return f"a whole number from {self.low} to {self.high}"
+            values = ", ".join(str(c.value) for c in self.choices)
+            return tr.gettext("one of {values}").format(values=values)
+        return tr.gettext("a whole number from {low} to {high}").format(
+            low=self.low, high=self.high
+        )
 
-    def words(self, value: Any) -> str:
+    def title(self, tr: Translations) -> str:
+        """The option's label in the language of ``tr``."""
+        return tr.gettext(self.label)
+
+    def words(self, value: Any, tr: Translations) -> str:
         """The words for a value (the value itself if it has none)."""
         if isinstance(value, bool) and self.kind is bool:
-            return "on" if value else "off"
-        return self.words_of.get(value, str(value))
+            return tr.gettext("on") if value else tr.gettext("off")
+        choice = self.choice_of.get(value)
+        return str(value) if choice is None else choice.said(tr)
 
-    def choice_name(self, choice: Choice) -> str:
+    def choice_name(self, choice: Choice, tr: Translations = EN) -> str:
         """A slash command choice as shown: the default one says so."""
-        return f"{choice.words} (default)" if choice.value == self.default else choice.words
+        words = choice.said(tr)
+        if choice.value == self.default:
+            return tr.gettext("{choice} (default)").format(choice=words)
+        return words
 
 
 # ---- what players see ------------------------------------------------------------------------
 
 # Computer levels by their players' names, weakest first (the engine's names are the values).
-LEVEL_NAMES: dict[str, str] = {"random": "Beginner", "heuristic": "Casual", "search": "Expert"}
+# (English, the source: each is translated where it is shown, e.g. tr.gettext(LEVEL_NAMES[x]).)
+LEVEL_NAMES: dict[str, str] = {
+    "random": N_("Beginner"),
+    "heuristic": N_("Casual"),
+    "search": N_("Expert"),
+}
 LEVEL_DESCRIPTIONS = {
-    "random": "plays any legal card: for learning the game.",
-    "heuristic": "bids and plays by rules of thumb, instantly.",
-    "search": "thinks ahead over the deals the others may hold: the strongest level here.",
+    "random": N_("plays any legal card: for learning the game."),
+    "heuristic": N_("bids and plays by rules of thumb, instantly."),
+    "search": N_("thinks ahead over the deals the others may hold: the strongest level here."),
 }
 LENGTH_WORDS = {
-    "quick": "Quick: hands up to 5 and back",
-    "classic": "Classic: up to 10 cards (8 for 6 players, 7 for 7)",
-    "full": "Full: the whole deck, 52 ÷ players each",
+    "quick": N_("Quick: hands up to 5 and back"),
+    "classic": N_("Classic: up to 10 cards (8 for 6 players, 7 for 7)"),
+    "full": N_("Full: the whole deck, 52 ÷ players each"),
 }
 # The length buttons of the lobby.
-LENGTH_BUTTONS = {"quick": "Quick game", "classic": "Classic game", "full": "Full game"}
+LENGTH_BUTTONS = {
+    "quick": N_("Quick game"),
+    "classic": N_("Classic game"),
+    "full": N_("Full game"),
+}
 
 # The turn clock, in seconds, for the environment (KACHUFUL_TURN_SECONDS) and /kachuful-settings
 # alike: 15 s is the least in which a player reads a hand and clicks through Discord's lag; an
@@ -107,18 +140,15 @@ def _level_sets() -> tuple[Choice, ...]:
     names = tuple(LEVEL_NAMES)
     sets = [s for size in range(len(names), 0, -1) for s in combinations(names, size)]
     return tuple(
-        Choice(
+        Choice(",".join(s), N_("Every level"))
+        if len(s) == len(names)
+        else Choice(
             ",".join(s),
-            "Every level"
-            if len(s) == len(names)
-            else " + ".join(LEVEL_NAMES[level] for level in s),
+            " + ".join(LEVEL_NAMES[level] for level in s),
+            parts=tuple(LEVEL_NAMES[level] for level in s),
         )
         for s in sets
     )
-
-
-def _cards(n: int) -> str:
-    return f"{n} card{'s' if n != 1 else ''}"
 
 
 OPTIONS: dict[str, Option] = {
@@ -126,121 +156,147 @@ OPTIONS: dict[str, Option] = {
     for option in (
         Option(
             "players",
-            "Seats",
-            "Most seats at the table (3–7; default 7)",
+            N_("Seats"),
+            N_("Most seats at the table (3–7; default 7)"),
             int,
             MAX_PLAYERS,
-            tuple(Choice(n, f"{n} seats") for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+            tuple(
+                Choice(n, *Nn_("{n} seat", "{n} seats"))
+                for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+            ),
         ),
         Option(
             "length",
-            "Length",
-            "How long a game: quick, classic or full (default; a max_hand given wins)",
+            N_("Length"),
+            N_("How long a game: quick, classic or full (default; a max_hand given wins)"),
             str,
             DEFAULT_LENGTH,
             tuple(Choice(name, LENGTH_WORDS[name]) for name in LENGTHS),
         ),
         Option(
             "max_hand",
-            "Max hand",
-            "Largest hand (default: 52 ÷ players, e.g. 13 for four); wins over length",
+            N_("Max hand"),
+            N_("Largest hand (default: 52 ÷ players, e.g. 13 for four); wins over length"),
             int,
             None,
             (
-                Choice(0, "Classic: 10 cards (8 for 6 players, 7 for 7)"),
+                Choice(0, N_("Classic: 10 cards (8 for 6 players, 7 for 7)")),
                 *(
-                    Choice(n, f"{_cards(n)} (if 52 ÷ players allows)")
+                    Choice(
+                        n,
+                        *Nn_(
+                            "{n} card (if 52 ÷ players allows)",
+                            "{n} cards (if 52 ÷ players allows)",
+                        ),
+                    )
                     for n in range(1, MAX_HAND_LIMIT + 1)
                 ),
             ),
         ),
         Option(
             "schedule",
-            "Schedule",
-            "Order of hand sizes",
+            N_("Schedule"),
+            N_("Order of hand sizes"),
             str,
             "down-up",
             (
-                Choice("down-up", "Down and up: H…1…H"),
-                Choice("down", "Down only: H…1"),
-                Choice("double", "Double: H…1…H…1…H"),
+                Choice("down-up", N_("Down and up: H…1…H")),
+                Choice("down", N_("Down only: H…1")),
+                Choice("double", N_("Double: H…1…H…1…H")),
             ),
         ),
         Option(
             "trump",
-            "Trump",
-            "How trump is chosen",
+            N_("Trump"),
+            N_("How trump is chosen"),
             str,
             "cycle",
             (
-                Choice("cycle", "Cycle ♠\ufe0e ♦\ufe0e ♣\ufe0e ♥\ufe0e"),
-                Choice("cycle-notrump", "Cycle ♠\ufe0e ♦\ufe0e ♣\ufe0e ♥\ufe0e then no-trump"),
-                Choice("turned", "Turned card after the deal"),
+                Choice("cycle", N_("Cycle ♠\ufe0e ♦\ufe0e ♣\ufe0e ♥\ufe0e")),
+                Choice("cycle-notrump", N_("Cycle ♠\ufe0e ♦\ufe0e ♣\ufe0e ♥\ufe0e then no-trump")),
+                Choice("turned", N_("Turned card after the deal")),
             ),
         ),
         Option(
             "hook",
-            "Hook rule",
-            "Hook rule: the dealer may not make the bids add up to the tricks (default on)",
+            N_("Hook rule"),
+            N_("Hook rule: the dealer may not make the bids add up to the tricks (default on)"),
             bool,
             True,
         ),
         Option(
             "scoring",
-            "Scoring",
-            "Scoring",
+            N_("Scoring"),
+            N_("Scoring"),
             str,
             "exact",
             (
-                Choice("exact", "Exact: 10 + bid, miss 0"),
-                Choice("penalty", "Penalty: 10 + bid, miss −difference"),
-                Choice("per-trick", "Per trick: tricks, +10 if exact"),
-                Choice("judgement", "Judgement: exact +10, miss −10"),
+                Choice("exact", N_("Exact: 10 + bid, miss 0")),
+                Choice("penalty", N_("Penalty: 10 + bid, miss −difference")),
+                Choice("per-trick", N_("Per trick: tricks, +10 if exact")),
+                Choice("judgement", N_("Judgement: exact +10, miss −10")),
             ),
         ),
         Option(
             "blind_bids",
-            "Blind bids",
-            "Allow bidding before looking (exact blind bids score double; default off)",
+            N_("Blind bids"),
+            N_("Allow bidding before looking (exact blind bids score double; default off)"),
             bool,
             False,
         ),
         Option(
             "forehead",
-            "Forehead one-card deal",
-            "One-card deal: see everyone's card but your own (default off)",
+            N_("Forehead one-card deal"),
+            N_("One-card deal: see everyone's card but your own (default off)"),
             bool,
             False,
         ),
         Option(
             "mode",
-            "Shown",
-            "How the game is shown: a message per trick, compact, or in a thread",
+            N_("Shown"),
+            N_("How the game is shown: a message per trick, compact, or in a thread"),
             str,
             "trick",
             (
-                Choice("trick", "A message per trick"),
-                Choice("compact", "Compact: one message per deal"),
-                Choice("thread", "In a thread opened from the lobby"),
+                Choice("trick", N_("A message per trick")),
+                Choice("compact", N_("Compact: one message per deal")),
+                Choice("thread", N_("In a thread opened from the lobby")),
             ),
         ),
         Option(
             "turn_seconds",
-            "Turn clock",
-            f"Turn clock in seconds ({TURN_SECONDS[0]}–{TURN_SECONDS[1]})",
+            N_("Turn clock"),
+            N_("Turn clock in seconds (15–3600)"),
             int,
             None,
             low=TURN_SECONDS[0],
             high=TURN_SECONDS[1],
         ),
-        Option("computers", "Computer players", "Whether computer players may join", bool, True),
+        Option(
+            "computers",
+            N_("Computer players"),
+            N_("Whether computer players may join"),
+            bool,
+            True,
+        ),
         Option(
             "computer_levels",
-            "Computer levels",
-            "The computer levels that may take a seat",
+            N_("Computer levels"),
+            N_("The computer levels that may take a seat"),
             str,
             ",".join(LEVEL_NAMES),
             _level_sets(),
+        ),
+        # A table's public messages are in its language, chosen when it opens: this setting,
+        # else the server's language, else English (bot/i18n.py). Each language is named in
+        # its own words, never translated.
+        Option(
+            "language",
+            N_("Language"),
+            N_("The language of the games' public messages (default: the server's language)"),
+            str,
+            None,
+            tuple(Choice(code, name) for code, name in LANGUAGE_NAMES.items()),
         ),
     )
 }
@@ -275,6 +331,7 @@ SETTINGS_OPTIONS = (
     "hook",
     "blind_bids",
     "forehead",
+    "language",
 )
 SETTING_ALIASES = {"presentation": "mode"}
 

@@ -93,9 +93,11 @@ def chart_data(row: Table, game: Game) -> tuple[list[str], list[list[int]]]:
 
 
 async def game_chart(row: Table, game: Game) -> bytes:
-    """The score chart so far as PNG bytes, drawn in a worker thread. Call it without
-    holding the table's lock: take :func:`chart_data` under the lock (it copies), then draw."""
-    from bot.render.chart import score_chart
+    """The score chart so far as PNG bytes, drawn in a worker thread, in the table's language.
+    Call it without holding the table's lock: take :func:`chart_data` under the lock (it
+    copies), then draw."""
+    from bot.i18n import for_table
+    from bot.render.chart import chart_labels, score_chart
 
     names, cumulative = chart_data(row, game)
-    return await score_chart(names, cumulative)
+    return await score_chart(names, cumulative, labels=chart_labels(for_table(row.options)))

@@ -19,13 +19,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import discord
 from discord import app_commands
 from discord.ext import commands
+
+from bot.i18n import LANGUAGE_NAMES, Translations, language_of, translation
+from bot.store import StoreError
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
 
 GROUP_NAME = "kachuful"
+
+
+async def channel_translations(
+    bot: KachufulBot, interaction: discord.Interaction[Any]
+) -> Translations:
+    """A public answer's language (a leaderboard, the history, statistics): the channel's
+    language setting, else the server's language, else English, as a table's would be."""
+    language = None
+    if interaction.channel_id is not None:
+        try:
+            language = (await bot.store.channel_settings(interaction.channel_id)).get("language")
+        except StoreError:
+            language = None
+    if language not in LANGUAGE_NAMES:
+        language = language_of(interaction.guild_locale)
+    return translation(language)
 
 
 def kachuful_group(bot: commands.Bot) -> app_commands.Group:

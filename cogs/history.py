@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
+from bot.i18n import reader
 from bot.model import Table
 from bot.render import stats as words
 from bot.ui import page_buttons
@@ -30,7 +32,7 @@ from kachuful_core.dealing import (
     normalize_seed,
 )
 
-from .group import KachufulFeature
+from .group import KachufulFeature, channel_translations
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
@@ -45,7 +47,8 @@ async def history_message(
 ) -> dict[str, Any]:
     assert interaction.guild_id is not None and interaction.channel_id is not None
     found = await bot.store.reads.history(channel_id=interaction.channel_id, page=page)
-    spec = words.history(found, interaction.guild_id, interaction.channel_id)
+    tr = await channel_translations(bot, interaction)
+    spec = words.history(found, interaction.guild_id, interaction.channel_id, tr)
     view = page_buttons(found.page, found.pages, history_custom_id)
     message: dict[str, Any] = {
         "embeds": list(spec.embeds),
@@ -72,7 +75,9 @@ class HistoryPageButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
+            await interaction.response.send_message(
+                words.refusal("guild_only", reader(interaction)), ephemeral=True
+            )
             return
         message = await history_message(interaction.client, interaction, self.page)
         await interaction.response.edit_message(**{"view": None, **message})
@@ -132,25 +137,31 @@ class HistoryCog(KachufulFeature):
         remove_feature_items(self.bot, HistoryPageButton)
         await super().cog_unload()
 
-    @app_commands.command(name="history", description="This channel's recent games")
+    @app_commands.command(name="history", description=locale_str("This channel's recent games"))
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
+            await interaction.response.send_message(
+                words.refusal("guild_only", reader(interaction)), ephemeral=True
+            )
             return
         await interaction.response.send_message(**await history_message(self.bot, interaction, 0))
 
-    @app_commands.command(name="export", description="A game's record (default: the last here)")
-    @app_commands.describe(game="The game's number (see /kachuful history)")
+    @app_commands.command(
+        name="export", description=locale_str("A game's record (default: the last here)")
+    )
+    @app_commands.describe(game=locale_str("The game's number (see /kachuful history)"))
     async def export(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
+            await interaction.response.send_message(
+                words.refusal("guild_only", reader(interaction)), ephemeral=True
+            )
             return
         reads = self.bot.store.reads
         if game is None:
             row = await reads.latest_closed_game(interaction.channel_id)
             if row is None:
                 await interaction.response.send_message(
-                    words.refusal("no_finished_game"), ephemeral=True
+                    words.refusal("no_finished_game", reader(interaction)), ephemeral=True
                 )
                 return
         else:
@@ -158,7 +169,7 @@ class HistoryCog(KachufulFeature):
             # Games of this server only; a game number of another server is "no game".
             if row is None or row.guild_id != interaction.guild_id or row.record is None:
                 await interaction.response.send_message(
-                    words.refusal("no_game", game=game), ephemeral=True
+                    words.refusal("no_game", reader(interaction), game=game), ephemeral=True
                 )
                 return
         assert row.record is not None
@@ -167,22 +178,22 @@ class HistoryCog(KachufulFeature):
                 _file(f"kachuful-game-{row.id}.json", row.record),
                 _file(f"kachuful-game-{row.id}-seeds.json", seeds_document(row)),
             ]
-            content = words.export_notice(row.id, partial=False)
+            content = words.export_notice(row.id, reader(interaction), partial=False)
         elif row.status == "running":
             if not is_player(row, interaction.user.id):
                 await interaction.response.send_message(
-                    words.refusal("not_your_game", game=row.id), ephemeral=True
+                    words.refusal("not_your_game", reader(interaction), game=row.id), ephemeral=True
                 )
                 return
             files = [_file(f"kachuful-game-{row.id}-so-far.json", public_record(row.record))]
             progress = deal_in_progress(row.record)
             if progress is not None:
                 files.append(_file(f"kachuful-game-{row.id}-current-deal.json", progress))
-            content = words.export_notice(row.id, partial=True)
+            content = words.export_notice(row.id, reader(interaction), partial=True)
         else:
             # A stopped game's hands were never all played: only its played-out deals.
             files = [_file(f"kachuful-game-{row.id}.json", public_record(row.record))]
-            content = words.export_notice(row.id, partial=True)
+            content = words.export_notice(row.id, reader(interaction), partial=True)
         await interaction.response.send_message(content=content, files=files, ephemeral=True)
 
 

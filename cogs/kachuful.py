@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot import registry, render
+from bot.command_translator import choice_str
+from bot.i18n import language_of, reader
 from bot.options import check_start
 from bot.store import StoreError
 from bot.ui import send_kwargs
@@ -27,18 +30,21 @@ Choice = app_commands.Choice
 
 
 def slash_choices(name: str) -> list[Choice[Any]]:
-    """An option's choices as the slash command shows them, from the registry."""
+    """An option's choices as the slash command shows them, from the registry (translated by
+    bot.command_translator)."""
     option = registry.option(name)
-    return [Choice(name=option.choice_name(c), value=c.value) for c in option.choices]
+    return [Choice(name=choice_str(name, c), value=c.value) for c in option.choices]
 
 
-def described(*names: str) -> dict[str, str]:
+def described(*names: str) -> dict[str, locale_str]:
     """The slash command's description of each option, from the registry."""
-    return {name: registry.option(name).describe for name in names}
+    return {name: locale_str(registry.option(name).describe) for name in names}
 
 
 @app_commands.guild_only()
-class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="Play Kachuful"):
+class KachufulCog(
+    commands.GroupCog, group_name="kachuful", group_description=locale_str("Play Kachuful")
+):
     def __init__(self, bot: KachufulBot) -> None:
         self.bot = bot
         super().__init__()
@@ -47,7 +53,9 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
     def tables(self) -> Tables:
         return self.bot.tables
 
-    @app_commands.command(name="start", description="Open a Kachuful table in this channel")
+    @app_commands.command(
+        name="start", description=locale_str("Open a Kachuful table in this channel")
+    )
     @app_commands.describe(**described(*registry.START_OPTIONS))
     @app_commands.choices(
         **{
@@ -89,45 +97,52 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
             defaults.pop("max_hand", None)
         # What the member typed wins over the channel's settings, which win over the defaults.
         chosen = {**defaults, **{k: v for k, v in typed.items() if v is not None}}
-        checked = check_start(**{k: v for k, v in chosen.items() if k in registry.START_OPTIONS})
+        checked = check_start(
+            reader(interaction), **{k: v for k, v in chosen.items() if k in registry.START_OPTIONS}
+        )
         if isinstance(checked, str):
             await interaction.response.send_message(checked, ephemeral=True)
             return
-        options = replace(checked.options, **table_settings(defaults))
+        # The table's language for its public messages, kept with its options until the end.
+        language = defaults.get("language") or language_of(interaction.guild_locale)
+        options = replace(checked.options, **table_settings(defaults), language=language)
         await self.tables.lobby.open(interaction, options, checked.players)
 
-    @app_commands.command(name="join", description="Take a seat at the table in this channel")
+    @app_commands.command(
+        name="join", description=locale_str("Take a seat at the table in this channel")
+    )
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.lobby.command(interaction, "join")
 
     @app_commands.command(
-        name="leave", description="Leave the table (in a running game a computer takes over)"
+        name="leave",
+        description=locale_str("Leave the table (in a running game a computer takes over)"),
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.lobby.command(interaction, "leave")
 
-    @app_commands.command(name="hand", description="Show your hand (only you see it)")
+    @app_commands.command(name="hand", description=locale_str("Show your hand (only you see it)"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.play.show_hand(interaction, None, edit=False)
 
-    @app_commands.command(name="score", description="The scores so far")
+    @app_commands.command(name="score", description=locale_str("The scores so far"))
     async def score(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.read.score(interaction)
 
-    @app_commands.command(name="rules", description="The rules in force at this table")
+    @app_commands.command(name="rules", description=locale_str("The rules in force at this table"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.read.rules(interaction)
 
     @app_commands.command(
-        name="stop", description="End the game without a result (host or Manage Server)"
+        name="stop", description=locale_str("End the game without a result (host or Manage Server)")
     )
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.play.stop(interaction)
 
-    @app_commands.command(name="help", description="How to play")
+    @app_commands.command(name="help", description=locale_str("How to play"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
-            ephemeral=True, **send_kwargs(render.help_message())
+            ephemeral=True, **send_kwargs(render.help_message(reader(interaction)))
         )
 
     async def _channel_defaults(self, interaction: discord.Interaction[Any]) -> dict[str, Any]:
@@ -141,7 +156,7 @@ class KachufulCog(commands.GroupCog, group_name="kachuful", group_description="P
         defaults = {k: v for k, v in stored.items() if k in START_OPTIONS}
         if "presentation" in stored:
             defaults["mode"] = stored["presentation"]
-        for key in ("turn_seconds", "computers", "computer_levels"):
+        for key in ("turn_seconds", "computers", "computer_levels", "language"):
             if key in stored:
                 defaults[key] = stored[key]
         return defaults

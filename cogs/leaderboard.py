@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
+from bot.i18n import Translations, reader
 from bot.render import stats as words
 from bot.store.stats import PERIODS, SCOPES, SORTS
 from bot.ui import page_buttons
 from bot.ui.items import add_feature_items, remove_feature_items
 
-from .group import KachufulFeature
+from .group import KachufulFeature, channel_translations
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
@@ -28,19 +30,19 @@ if TYPE_CHECKING:
 Choice = app_commands.Choice
 
 SCOPE_CHOICES = [
-    Choice(name="This channel", value="channel"),
-    Choice(name="This server", value="server"),
+    Choice(name=locale_str("This channel"), value="channel"),
+    Choice(name=locale_str("This server"), value="server"),
 ]
 PERIOD_CHOICES = [
-    Choice(name="All time", value="all"),
-    Choice(name="Last 30 days", value="30d"),
-    Choice(name="Last 7 days", value="7d"),
+    Choice(name=locale_str("All time"), value="all"),
+    Choice(name=locale_str("Last 30 days"), value="30d"),
+    Choice(name=locale_str("Last 7 days"), value="7d"),
 ]
 SORT_CHOICES = [
-    Choice(name="Rating (default)", value="rating"),
-    Choice(name="Wins", value="wins"),
-    Choice(name="Average score", value="average"),
-    Choice(name="Exact-bid rate", value="exact"),
+    Choice(name=locale_str("Rating (default)"), value="rating"),
+    Choice(name=locale_str("Wins"), value="wins"),
+    Choice(name=locale_str("Average score"), value="average"),
+    Choice(name=locale_str("Exact-bid rate"), value="exact"),
 ]
 
 
@@ -49,7 +51,7 @@ def page_custom_id(direction: str, scope: str, period: str, sort: str, page: int
     return f"kf:lb:{direction}:{scope}:{period}:{sort}:{page}"
 
 
-def bad_option(scope: str, period: str, sort: str) -> str | None:
+def bad_option(scope: str, period: str, sort: str, tr: Translations) -> str | None:
     """The refusal for an option value outside the choices (choices can be bypassed)."""
     for name, value, allowed in (
         ("scope", scope, SCOPES),
@@ -57,7 +59,7 @@ def bad_option(scope: str, period: str, sort: str) -> str | None:
         ("sort", sort, SORTS),
     ):
         if value not in allowed:
-            return words.refusal("bad_option", name=name, choices=", ".join(allowed))
+            return words.refusal("bad_option", tr, name=name, choices=", ".join(allowed))
     return None
 
 
@@ -79,7 +81,8 @@ async def board_message(
         page=page,
         viewer_id=interaction.user.id,
     )
-    spec = words.leaderboard(board, viewer_name=interaction.user.display_name)
+    tr = await channel_translations(bot, interaction)
+    spec = words.leaderboard(board, tr, viewer_name=interaction.user.display_name)
     view = page_buttons(
         board.page,
         board.pages,
@@ -113,9 +116,9 @@ class LeaderboardPageButton(
         return cls(match["dir"], match["scope"], match["period"], match["sort"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        problem = bad_option(self.scope, self.period, self.sort)
+        problem = bad_option(self.scope, self.period, self.sort, reader(interaction))
         if interaction.guild_id is None:
-            problem = words.refusal("guild_only")
+            problem = words.refusal("guild_only", reader(interaction))
         if problem is not None:
             await interaction.response.send_message(problem, ephemeral=True)
             return
@@ -148,11 +151,11 @@ class LeaderboardCog(KachufulFeature):
         remove_feature_items(self.bot, LeaderboardPageButton)
         await super().cog_unload()
 
-    @app_commands.command(name="leaderboard", description="The best players")
+    @app_commands.command(name="leaderboard", description=locale_str("The best players"))
     @app_commands.describe(
-        scope="This channel (default) or the whole server",
-        period="All time (default), the last 30 or 7 days",
-        sort="Rating (default), wins, average score or exact-bid rate",
+        scope=locale_str("This channel (default) or the whole server"),
+        period=locale_str("All time (default), the last 30 or 7 days"),
+        sort=locale_str("Rating (default), wins, average score or exact-bid rate"),
     )
     @app_commands.choices(scope=SCOPE_CHOICES, period=PERIOD_CHOICES, sort=SORT_CHOICES)
     async def leaderboard(
@@ -162,9 +165,9 @@ class LeaderboardCog(KachufulFeature):
         period: str = "all",
         sort: str = "rating",
     ) -> None:
-        problem = bad_option(scope, period, sort)
+        problem = bad_option(scope, period, sort, reader(interaction))
         if interaction.guild_id is None or interaction.channel_id is None:
-            problem = words.refusal("guild_only")
+            problem = words.refusal("guild_only", reader(interaction))
         if problem is not None:
             await interaction.response.send_message(problem, ephemeral=True)
             return

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot import channel_settings, registry
+from bot.i18n import reader
 from bot.render import stats as words
 from bot.ui import send_kwargs
 
@@ -34,12 +36,13 @@ class SettingsCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name=COMMAND_NAME, description="This channel's defaults for new Kachuful games"
+        name=COMMAND_NAME, description=locale_str("This channel's defaults for new Kachuful games")
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
-        **described(*registry.SETTINGS_OPTIONS), reset="Forget every setting of this channel"
+        **described(*registry.SETTINGS_OPTIONS),
+        reset=locale_str("Forget every setting of this channel"),
     )
     @app_commands.choices(
         **{
@@ -65,13 +68,18 @@ class SettingsCog(commands.Cog):
         hook: bool | None = None,
         blind_bids: bool | None = None,
         forehead: bool | None = None,
+        language: str | None = None,
         reset: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
+            await interaction.response.send_message(
+                words.refusal("guild_only", reader(interaction)), ephemeral=True
+            )
             return
         if not interaction.permissions.manage_guild:
-            await interaction.response.send_message(words.refusal("not_manager"), ephemeral=True)
+            await interaction.response.send_message(
+                words.refusal("not_manager", reader(interaction)), ephemeral=True
+            )
             return
         changes = {
             "presentation": presentation,
@@ -87,14 +95,16 @@ class SettingsCog(commands.Cog):
             "hook": hook,
             "blind_bids": blind_bids,
             "forehead": forehead,
+            "language": language,
         }
         store = self.bot.store
         current = {} if reset else await store.channel_settings(interaction.channel_id)
         try:
-            merged = channel_settings.merge(current, changes)
+            merged = channel_settings.merge(current, changes, reader(interaction))
         except channel_settings.BadSetting as error:
             await interaction.response.send_message(
-                words.refusal("bad_setting", problem=str(error)), ephemeral=True
+                words.refusal("bad_setting", reader(interaction), problem=str(error)),
+                ephemeral=True,
             )
             return
         changed = reset or any(value is not None for value in changes.values())
@@ -105,7 +115,7 @@ class SettingsCog(commands.Cog):
                 settings=merged,
                 updated_by=interaction.user.id,
             )
-        spec = words.settings_summary(merged, changed=changed)
+        spec = words.settings_summary(merged, reader(interaction), changed=changed)
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
 
 

@@ -7,24 +7,30 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
+from bot.i18n import reader
 from bot.render import stats as words
 from bot.ui import send_kwargs
 
-from .group import KachufulFeature
+from .group import KachufulFeature, channel_translations
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
 
 
 class StatsCog(KachufulFeature):
-    @app_commands.command(name="stats", description="A player's statistics in this server")
-    @app_commands.describe(member="Whose statistics (default: yours)")
+    @app_commands.command(
+        name="stats", description=locale_str("A player's statistics in this server")
+    )
+    @app_commands.describe(member=locale_str("Whose statistics (default: yours)"))
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:
         if interaction.guild_id is None:
-            await interaction.response.send_message(words.refusal("guild_only"), ephemeral=True)
+            await interaction.response.send_message(
+                words.refusal("guild_only", reader(interaction)), ephemeral=True
+            )
             return
         user = member or interaction.user
         found = await self.bot.store.reads.player_stats(
@@ -33,10 +39,11 @@ class StatsCog(KachufulFeature):
         if found is None:
             name = discord.utils.escape_markdown(user.display_name)
             await interaction.response.send_message(
-                words.refusal("no_stats", name=name), ephemeral=True
+                words.refusal("no_stats", reader(interaction), name=name), ephemeral=True
             )
             return
-        spec = words.player_stats(found, name=user.display_name)
+        tr = await channel_translations(self.bot, interaction)
+        spec = words.player_stats(found, tr, name=user.display_name)
         await interaction.response.send_message(**send_kwargs(spec))
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kachuful_core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_label, display_order
+from bot.i18n import N_, Translations
+from kachuful_core.cards import RANK_NAMES, SUIT_SYMBOLS, display_order
 
 from .specs import MAX_PER_ROW
 
@@ -20,6 +21,8 @@ TEXT_STYLE = "\ufe0e"
 SUIT_CHARS = "♠♥♦♣"
 _BARE_SUIT = re.compile(f"([{SUIT_CHARS}])(?!{TEXT_STYLE})")
 SYMBOLS = tuple(symbol + TEXT_STYLE for symbol in SUIT_SYMBOLS)
+# The suits' names in the engine's order (kachuful_core.cards.SUIT_NAMES), to translate.
+SUIT_WORDS = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
 
 
 def text_suits(text: str) -> str:
@@ -31,33 +34,50 @@ def symbol(suit: int) -> str:
     return SYMBOLS[suit]
 
 
-def label(card: int) -> str:
-    """``10♥``."""
-    return text_suits(card_label(card))
+def rank_name(rank: int, tr: Translations) -> str:
+    """A rank as the cards' corners print it in the reader's language: 2…10 stay digits,
+    the court cards and the ace are letters (the French read R, D, V for K, Q, J)."""
+    name = RANK_NAMES[rank]
+    if name == "J":
+        return tr.pgettext("card rank (one letter or two)", "J")
+    if name == "Q":
+        return tr.pgettext("card rank (one letter or two)", "Q")
+    if name == "K":
+        return tr.pgettext("card rank (one letter or two)", "K")
+    if name == "A":
+        return tr.pgettext("card rank (one letter or two)", "A")
+    return name
+
+
+def label(card: int, tr: Translations) -> str:
+    """``10♥``, ``A♠`` (``R♠`` for a French king)."""
+    return text_suits(rank_name(card % 13, tr) + SUIT_SYMBOLS[card // 13])
 
 
 def suit_symbol(suit: int | None) -> str:
     return "—" if suit is None else SYMBOLS[suit]
 
 
-def suit_name(suit: int | None) -> str:
-    return "no trump" if suit is None else SUIT_NAMES[suit]
+def suit_name(suit: int | None, tr: Translations) -> str:
+    return tr.gettext("no trump") if suit is None else tr.gettext(SUIT_WORDS[suit])
 
 
-def trump_text(suit: int | None) -> str:
-    return "No trump" if suit is None else f"{SYMBOLS[suit]} {SUIT_NAMES[suit].capitalize()}"
+def trump_text(suit: int | None, tr: Translations) -> str:
+    if suit is None:
+        return tr.gettext("No trump")
+    return f"{SYMBOLS[suit]} {tr.gettext(SUIT_WORDS[suit]).capitalize()}"
 
 
-def hand_text(cards: Sequence[int]) -> str:
+def hand_text(cards: Sequence[int], tr: Translations) -> str:
     """``♠ A K 7 · ♥ 10 4 · ♣ Q`` (suits with no card left out); ``(no cards)`` if empty."""
     parts = []
     by_suit: dict[int, list[int]] = {}
     for card in display_order(cards):
         by_suit.setdefault(card // 13, []).append(card)
     for suit in sorted(by_suit):
-        ranks = " ".join(RANK_NAMES[c % 13] for c in by_suit[suit])
+        ranks = " ".join(rank_name(c % 13, tr) for c in by_suit[suit])
         parts.append(f"{SYMBOLS[suit]} {ranks}")
-    return " · ".join(parts) if parts else "(no cards)"
+    return " · ".join(parts) if parts else tr.gettext("(no cards)")
 
 
 def card_rows(cards: Sequence[int]) -> list[list[int]]:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from bot.i18n import Translations, for_table
 from bot.model import MODES, GameRow, Mode
 from bot.pace import DEFAULT_PACE, Pace
 from kachuful_core import Game, Phase
@@ -62,6 +63,11 @@ class View:
     delivered: frozenset[str] = frozenset()  # keys of the messages already posted
 
 
+def _tr(row: GameRow) -> Translations:
+    """Every public message is in the table's language, kept with its options."""
+    return for_table(row.options)
+
+
 def mode_of(row: GameRow) -> Mode:
     mode = row.options.mode
     return mode if mode in MODES else "trick"
@@ -74,7 +80,7 @@ def public_posts(row: GameRow, game: Game | None, view: View) -> list[Post]:
         return posts
     if mode_of(row) == "thread":
         posts.append(Post("thread", "channel", True, lambda: MessageSpec()))
-    posts.append(Post("start", "game", True, lambda: start_message(row, game)))
+    posts.append(Post("start", "game", True, lambda: start_message(row, game, _tr(row))))
     posts += _deal_posts(row, game, view)
     posts += _end_posts(row, game)
     posts += _ping(row, game, view)
@@ -87,7 +93,7 @@ def _lobby_post(row: GameRow, game: Game | None, view: View) -> Post:
             "lobby",
             "channel",
             False,
-            lambda: lobby(row, timeout_minutes=view.lobby_minutes, pace=view.pace),
+            lambda: lobby(row, _tr(row), timeout_minutes=view.lobby_minutes, pace=view.pace),
         )
     if game is None:
         closed = _lobby_closed_text(row, view)
@@ -95,19 +101,20 @@ def _lobby_post(row: GameRow, game: Game | None, view: View) -> Post:
             "lobby",
             "channel",
             True,
-            lambda: lobby(row, timeout_minutes=0, pace=view.pace, closed=closed),
+            lambda: lobby(row, _tr(row), timeout_minutes=0, pace=view.pace, closed=closed),
         )
     final = row.status != "running"
-    return Post("lobby", "channel", final, lambda: lobby_started(row, view.thread_id))
+    return Post("lobby", "channel", final, lambda: lobby_started(row, _tr(row), view.thread_id))
 
 
 def _lobby_closed_text(row: GameRow, view: View) -> str:
     ended = row.ended or ""
+    tr = _tr(row)
     if ended.startswith("stop:"):
-        return notice("lobby_closed_by", by=f"<@{ended[5:]}>")
+        return notice("lobby_closed_by", tr, by=f"<@{ended[5:]}>")
     if ended == "lobby_timeout":
-        return notice("lobby_timed_out", minutes=view.lobby_minutes)
-    return notice("host_left_lobby_closed")
+        return notice("lobby_timed_out", tr, minutes=view.lobby_minutes)
+    return notice("host_left_lobby_closed", tr)
 
 
 def _turn(game: Game, deal: int, view: View) -> deal_render.Turn | None:
@@ -156,17 +163,17 @@ def _compact(row: GameRow, index: int, bidding: bool, view: View) -> bool:
 
 
 def _scores(row: GameRow, game: Game, index: int) -> Callable[[], MessageSpec]:
-    return lambda: deal_render.deal_scores(row, game, index)
+    return lambda: deal_render.deal_scores(row, game, index, _tr(row))
 
 
 def _bind(
-    function: Callable[[GameRow, Game, int, deal_render.Turn | None], MessageSpec],
+    function: Callable[[GameRow, Game, int, deal_render.Turn | None, Translations], MessageSpec],
     row: GameRow,
     game: Game,
     index: int,
     turn: deal_render.Turn | None,
 ) -> Callable[[], MessageSpec]:
-    return lambda: function(row, game, index, turn)
+    return lambda: function(row, game, index, turn, _tr(row))
 
 
 def _trick_posts(
@@ -201,13 +208,13 @@ def _trick_posts(
 def _tricks_from(
     row: GameRow, game: Game, index: int, first: int, turn: deal_render.Turn | None
 ) -> Callable[[], MessageSpec]:
-    return lambda: deal_render.tricks_from(row, game, index, first, turn)
+    return lambda: deal_render.tricks_from(row, game, index, first, turn, _tr(row))
 
 
 def _trick(
     row: GameRow, game: Game, index: int, number: int, turn: deal_render.Turn | None
 ) -> Callable[[], MessageSpec]:
-    return lambda: deal_render.trick(row, game, index, number, turn)
+    return lambda: deal_render.trick(row, game, index, number, turn, _tr(row))
 
 
 def _give_buttons(row: GameRow, posts: list[Post], view: View) -> None:
@@ -232,13 +239,14 @@ def _with_buttons(
 ) -> Callable[[], MessageSpec]:
     def with_buttons() -> MessageSpec:
         spec = build()
-        buttons: list[ButtonSpec] = [hand_button(row)]
+        tr = _tr(row)
+        buttons: list[ButtonSpec] = [hand_button(row, tr)]
         for number, (seat, entry) in enumerate(deal_render.away_seats(row)):
-            label = f"I'm back ({entry.name[:40]})"
+            label = tr.gettext("I'm back ({name})").format(name=entry.name[:40])
             buttons.append(
                 ButtonSpec(("back", row.id, seat), label, "success", row=1 + number // 5)
             )
-        notes = deal_render.seat_notes(row, view.idle_hours)
+        notes = deal_render.seat_notes(row, view.idle_hours, tr)
         content = "\n".join(filter(None, [spec.content, *notes])) or None
         return MessageSpec(content=content, embeds=spec.embeds, buttons=tuple(buttons))
 
@@ -247,7 +255,7 @@ def _with_buttons(
 
 def _end_posts(row: GameRow, game: Game) -> list[Post]:
     if row.status == "finished" and game.phase is Phase.FINISHED:
-        return [Post("final", "channel", True, lambda: final_standings(row, game))]
+        return [Post("final", "channel", True, lambda: final_standings(row, game, _tr(row)))]
     if row.status == "stopped":
         return [Post("end", "game", True, lambda: ended_notice(row))]
     return []
@@ -255,20 +263,23 @@ def _end_posts(row: GameRow, game: Game) -> list[Post]:
 
 def ended_notice(row: GameRow) -> MessageSpec:
     ended = row.ended or ""
+    _ = _tr(row).gettext
     if ended.startswith("stop:"):
-        text = f"🛑 The game was stopped by <@{ended[5:]}>. It does not count for the leaderboard."
+        text = "🛑 " + _(
+            "The game was stopped by {by}. It does not count for the leaderboard."
+        ).format(by=f"<@{ended[5:]}>")
     elif ended == "idle":
-        text = (
-            "⌛ Everyone at this table was away for too long, so the game was closed. It does "
+        text = "⌛ " + _(
+            "Everyone at this table was away for too long, so the game was closed. It does "
             "not count for the leaderboard. Start a new one with `/kachuful start`."
         )
     elif ended == "all_left":
-        text = (
-            "🚪 No player is left at the table: the game is stopped. It does not count for the "
+        text = "🚪 " + _(
+            "No player is left at the table: the game is stopped. It does not count for the "
             "leaderboard."
         )
     else:
-        text = "🛑 The game was stopped. It does not count for the leaderboard."
+        text = "🛑 " + _("The game was stopped. It does not count for the leaderboard.")
     return MessageSpec(content=text)
 
 
@@ -281,12 +292,19 @@ def _ping(row: GameRow, game: Game, view: View) -> list[Post]:
     if entry.computer_plays or entry.user_id is None:
         return []
     user_id = entry.user_id
-    verb = "bid" if game.phase is Phase.BIDDING else ("lead" if not game.current_trick else "play")
+    _ = _tr(row).gettext
+    if game.phase is Phase.BIDDING:
+        words = _("{mention}, your turn to bid.")
+    elif not game.current_trick:
+        words = _("{mention}, your turn to lead.")
+    else:
+        words = _("{mention}, your turn to play.")
+    text = "🔔 " + words.format(mention=f"<@{user_id}>")
 
     def build() -> MessageSpec:
         # Only the mention and what to do: the table's live message above says the rest
         # (who is to act, the deal, the clock), so no line is shown twice.
-        return MessageSpec(content=f"🔔 <@{user_id}>, your turn to {verb}.", mention_ids=(user_id,))
+        return MessageSpec(content=text, mention_ids=(user_id,))
 
     return [Post(f"ping.{row.version}", "game", True, build, ping=True)]
 

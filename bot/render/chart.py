@@ -20,6 +20,8 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.i18n import N_, Translations
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -27,6 +29,14 @@ BACKGROUND = "#2b2d31"  # Discord's dark theme
 TEXT = "#dbdee1"
 GRID = "#4e5058"
 # Colour-blind-friendly light colours (Okabe–Ito), then a few more for 7 seats.
+# The axes' titles, translated by the caller: chart_labels(tr).
+CHART_LABELS = (N_("Deal"), N_("Score"))
+
+
+def chart_labels(tr: Translations) -> tuple[str, str]:
+    return tr.gettext(CHART_LABELS[0]), tr.gettext(CHART_LABELS[1])
+
+
 COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#cc79a7", "#ff6e54", "#ffffff"]
 # On a phone Discord shows an embed's image about 280 px wide (a 400 px screen less the avatar
 # gutter and the embed's padding, measured in SimCord's preview of Discord); on a computer at
@@ -97,19 +107,19 @@ class _Chart:
         axes.set_facecolor(BACKGROUND)
         # Axis titles at fixed places (an axis label is placed again at every draw, from the
         # measured tick labels).
-        self.figure.text(
+        self.deal_title = self.figure.text(
             (LEFT + RIGHT) / 2,
             4 / INLINE_HEIGHT,
-            "Deal",
+            CHART_LABELS[0],
             color=TEXT,
             fontsize=TITLE_SIZE,
             ha="center",
             va="bottom",
         )
-        self.figure.text(
+        self.score_title = self.figure.text(
             3 / INLINE_WIDTH,
             0.5,
-            "Score",
+            CHART_LABELS[1],
             color=TEXT,
             fontsize=TITLE_SIZE,
             rotation=90,
@@ -130,9 +140,17 @@ class _Chart:
             for _ in COLOURS
         ]
 
-    def update(self, names: Sequence[str], cumulative: Sequence[Sequence[int]]) -> None:
+    def update(
+        self,
+        names: Sequence[str],
+        cumulative: Sequence[Sequence[int]],
+        labels: tuple[str, str] = CHART_LABELS,
+    ) -> None:
         if len(names) != len(cumulative):
             raise ValueError("one list of scores per name")
+        # The axes' titles in the table's language (the figure is reused from chart to chart).
+        self.deal_title.set_text(labels[0])
+        self.score_title.set_text(labels[1])
         axes = self.axes
         for line in list(axes.lines):
             line.remove()
@@ -244,10 +262,13 @@ def score_figure(names: Sequence[str], cumulative: Sequence[Sequence[int]]) -> F
     return chart.figure
 
 
-def score_chart_png(names: list[str], cumulative: list[list[int]]) -> bytes:
-    """The chart as PNG bytes (750 × 625 pixels), drawn on this thread's figure."""
+def score_chart_png(
+    names: list[str], cumulative: list[list[int]], labels: tuple[str, str] = CHART_LABELS
+) -> bytes:
+    """The chart as PNG bytes (750 × 625 pixels), drawn on this thread's figure; ``labels``
+    are the axes' titles (English: "Deal", "Score")."""
     chart = _chart()
-    chart.update(names, cumulative)
+    chart.update(names, cumulative, labels)
     return chart.png()
 
 
@@ -288,11 +309,15 @@ def shutdown_chart_process() -> None:
 
 
 async def score_chart(
-    names: list[str], cumulative: list[list[int]], *, in_process: bool = False
+    names: list[str],
+    cumulative: list[list[int]],
+    *,
+    labels: tuple[str, str] = CHART_LABELS,
+    in_process: bool = False,
 ) -> bytes:
     """:func:`score_chart_png` off the event loop: on the chart thread (:func:`chart_thread`),
     or with ``in_process`` in the chart process (:func:`chart_process`)."""
     names, cumulative = list(names), [list(s) for s in cumulative]
     pool = chart_process() if in_process else chart_thread()
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(pool, score_chart_png, names, cumulative)
+    return await loop.run_in_executor(pool, score_chart_png, names, cumulative, labels)

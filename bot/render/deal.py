@@ -15,6 +15,7 @@ from datetime import datetime
 
 import discord
 
+from bot.i18n import Translations
 from bot.model import GameRow, Seat
 from kachuful_core import Game, Phase
 from kachuful_core.game import DealLog
@@ -27,9 +28,11 @@ COLOUR_BIDDING = discord.Colour.dark_green()
 COLOUR_SCORES = discord.Colour.teal()
 
 
-def countdown(deadline: datetime | None) -> str:
+def countdown(deadline: datetime | None, tr: Translations) -> str:
     """A Discord timestamp that counts down in every reader's client."""
-    return "" if deadline is None else f" · clock <t:{int(deadline.timestamp())}:R>"
+    if deadline is None:
+        return ""
+    return " · " + tr.gettext("clock {when}").format(when=f"<t:{int(deadline.timestamp())}:R>")
 
 
 @dataclass(frozen=True)
@@ -40,15 +43,21 @@ class Turn:
     deadline: datetime | None
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def deal_heading(game: Game, index: int, tr: Translations) -> str:
+    """ "Deal 3 of 19 · trump ♥ Hearts"."""
+    return tr.gettext("Deal {deal} of {deals} · trump {trump}").format(
+        deal=index + 1, deals=game.num_deals, trump=trump_text(_trump(game, index), tr)
+    )
 
 
-def deal_title(game: Game, index: int) -> str:
+def deal_title(game: Game, index: int, tr: Translations) -> str:
     size = game.rules.hand_sizes[index]
-    return (
-        f"Deal {index + 1} of {game.num_deals} · {plural(size, 'card')} · "
-        f"trump {trump_text(_trump(game, index))}"
+    return tr.ngettext(
+        "Deal {deal} of {deals} · {n} card · trump {trump}",
+        "Deal {deal} of {deals} · {n} cards · trump {trump}",
+        size,
+    ).format(
+        deal=index + 1, deals=game.num_deals, n=size, trump=trump_text(_trump(game, index), tr)
     )
 
 
@@ -66,76 +75,96 @@ def _tricks_won(log: DealLog, seats: int, upto: int) -> list[int]:
     return won
 
 
-def _bid_text(log: DealLog, seat: int) -> str:
+def _bid_text(log: DealLog, seat: int, tr: Translations) -> str:
     bid = log.bids[seat]
     if bid is None:
         return "…"
-    return f"{bid} (blind)" if log.blind[seat] else str(bid)
+    return tr.gettext("{bid} (blind)").format(bid=bid) if log.blind[seat] else str(bid)
 
 
-def _total_line(log: DealLog, size: int) -> str:
+def _total_line(log: DealLog, size: int, tr: Translations) -> str:
     bids = [b for b in log.bids if b is not None]
     total = sum(bids)
-    line = f"{total} bid for {plural(size, 'trick')}"
+    line = tr.ngettext("{total} bid for {n} trick", "{total} bid for {n} tricks", size).format(
+        total=total, n=size
+    )
     if len(bids) == len(log.bids):
         if total > size:
-            line += f": overbid by {total - size}"
+            line += ": " + tr.gettext("overbid by {n}").format(n=total - size)
         elif total < size:
-            line += f": underbid by {size - total}"
+            line += ": " + tr.gettext("underbid by {n}").format(n=size - total)
     return line
 
 
-def _turn_text(row: GameRow, game: Game, turn: Turn | None, verb: str) -> str:
+def _turn_text(row: GameRow, game: Game, turn: Turn | None, verb: str, tr: Translations) -> str:
     if turn is None:
         return ""
     entry = row.seats[turn.seat]
     if all(seat.computer_plays for seat in row.seats):
         return ""  # paused: the newest message's seat notes say so, and until when
+    _ = tr.gettext
+    if verb == "bid":
+        thinking, waiting = _("▶ {name} to bid: computer thinking…"), _("▶ {name} to bid{clock}")
+    elif verb == "lead":
+        thinking, waiting = _("▶ {name} to lead: computer thinking…"), _("▶ {name} to lead{clock}")
+    else:
+        thinking, waiting = _("▶ {name} to play: computer thinking…"), _("▶ {name} to play{clock}")
     if entry.computer_plays:
-        return f"▶ {seat_name(entry)} to {verb}: computer thinking…"
-    return f"▶ {seat_name(entry)} to {verb}{countdown(turn.deadline)}"
+        return thinking.format(name=seat_name(entry))
+    return waiting.format(name=seat_name(entry), clock=countdown(turn.deadline, tr))
 
 
 def bidding(
-    row: GameRow, game: Game, index: int, turn: Turn | None, tricks: Sequence[str] = ()
+    row: GameRow,
+    game: Game,
+    index: int,
+    turn: Turn | None,
+    tr: Translations,
+    tricks: Sequence[str] = (),
 ) -> MessageSpec:
     """The deal's bidding message: live while bids come in, then the bids as they stand;
     ``tricks`` (compact mode) follow the bids in the description."""
+    _ = tr.gettext
     log = game.deals[index]
     size = game.rules.hand_sizes[index]
     lines = []
     for seat in range(len(row.seats)):
-        dealer = " (dealer)" if seat == log.dealer else ""
-        lines.append(f"{name_of(row, seat)}{dealer}: {_bid_text(log, seat)}")
-    embed = discord.Embed(title=deal_title(game, index), colour=COLOUR_BIDDING)
+        name = name_of(row, seat)
+        if seat == log.dealer:
+            name = _("{name} (dealer)").format(name=name)
+        lines.append(f"{name}: {_bid_text(log, seat, tr)}")
+    embed = discord.Embed(title=deal_title(game, index, tr), colour=COLOUR_BIDDING)
     embed.description = clip("\n".join(lines), 4096)
-    total = _total_line(log, size)
+    total = _total_line(log, size, tr)
     live = turn is not None and game.deal_index == index and game.phase is Phase.BIDDING
     if live and game.forbidden_bid is not None:
-        total += f"\nThe dealer, {name_of(row, log.dealer)}, may not bid {game.forbidden_bid}."
+        total += "\n" + _("The dealer, {name}, may not bid {bid}.").format(
+            name=name_of(row, log.dealer), bid=game.forbidden_bid
+        )
     if tricks:
         # Fields come after the description: the bids' total goes in it, so that the message
         # reads seats, bids, then the tricks in order.
-        body = "\n".join(lines) + f"\n**Bids:** {total}\n\n" + "\n".join(tricks)
+        bids = _("**Bids:** {total}").format(total=total)
+        body = "\n".join(lines) + f"\n{bids}\n\n" + "\n".join(tricks)
         embed.description = clip(body, 4096)
     else:
-        embed.add_field(name="Bids", value=total, inline=False)
+        embed.add_field(name=_("Bids"), value=total, inline=False)
     if log.turned is not None:
-        embed.add_field(name="Turned card", value=f"`{label(log.turned)}`", inline=True)
+        embed.add_field(name=_("Turned card"), value=f"`{label(log.turned, tr)}`", inline=True)
     elif game.rules.trump == "turned" and log.hands:
-        embed.add_field(name="Turned card", value="none left: no trump", inline=True)
+        embed.add_field(name=_("Turned card"), value=_("none left: no trump"), inline=True)
     if game.rules.is_forehead_deal(size):
         embed.add_field(
-            name="Forehead deal",
-            value="You see everyone's card but your own: open “Your hand”.",
+            name=_("Forehead deal"),
+            value=_("You see everyone's card but your own: open “Your hand”."),
             inline=False,
         )
-    content = _turn_text(row, game, turn, "bid") if live else None
+    content = _turn_text(row, game, turn, "bid", tr) if live else None
     return MessageSpec(content=content or None, embeds=(embed,))
 
 
-def _cards_text(row: GameRow, trick: Sequence[tuple[int, int]]) -> str:
-    return " · ".join(f"`{label(card)}` {name_of(row, seat)}" for seat, card in trick)
+def _cards_text(row: GameRow, trick: Sequence[tuple[int, int]], tr: Translations) -> str:
+    return " · ".join(f"`{label(card, tr)}` {name_of(row, seat)}" for seat, card in trick)
 
 
 def _standing(row: GameRow, log: DealLog, won: Sequence[int]) -> str:
@@ -144,37 +173,43 @@ def _standing(row: GameRow, log: DealLog, won: Sequence[int]) -> str:
     )
 
 
-def trick_lines(row: GameRow, game: Game, index: int, number: int, turn: Turn | None) -> str:
+def trick_lines(
+    row: GameRow, game: Game, index: int, number: int, turn: Turn | None, tr: Translations
+) -> str:
     """Trick ``number`` (0-based) of deal ``index``: its cards, then its winner and the tricks
     taken against the bids, or (while it is played) the led suit and who is to play."""
+    _ = tr.gettext
     log = game.deals[index]
     size = game.rules.hand_sizes[index]
     cards = log.tricks[number] if number < len(log.tricks) else []
-    head = f"**Trick {number + 1} of {size}**"
-    played = _cards_text(row, cards) if cards else "No card yet."
+    head = _("**Trick {trick} of {tricks}**").format(trick=number + 1, tricks=size)
+    played = _cards_text(row, cards, tr) if cards else _("No card yet.")
     if number < len(log.trick_winners):
         winner = log.trick_winners[number]
         won = _tricks_won(log, len(row.seats), number + 1)
-        return (
-            f"{head}: {played}\n→ {name_of(row, winner)} takes it. "
-            f"Tricks/bids: {_standing(row, log, won)}"
+        return f"{head}: {played}\n" + _("→ {name} takes it. Tricks/bids: {standing}").format(
+            name=name_of(row, winner), standing=_standing(row, log, won)
         )
-    led = f" · led {suit_symbol(cards[0][1] // 13)}" if cards else ""
+    led = " · " + _("led {suit}").format(suit=suit_symbol(cards[0][1] // 13)) if cards else ""
     verb = "lead" if not cards else "play"
     text = f"{head}{led}: {played}"
-    turn_text = _turn_text(row, game, turn, verb)
+    turn_text = _turn_text(row, game, turn, verb, tr)
     return text + (f"\n{turn_text}" if turn_text else "")
 
 
-def trick(row: GameRow, game: Game, index: int, number: int, turn: Turn | None) -> MessageSpec:
+def trick(
+    row: GameRow, game: Game, index: int, number: int, turn: Turn | None, tr: Translations
+) -> MessageSpec:
     """One trick's message (per-trick mode)."""
-    title = f"Deal {index + 1} of {game.num_deals} · trump {trump_text(_trump(game, index))}"
+    title = deal_heading(game, index, tr)
     return MessageSpec(
-        content=clip(f"-# {title}\n" + trick_lines(row, game, index, number, turn), 2000)
+        content=clip(f"-# {title}\n" + trick_lines(row, game, index, number, turn, tr), 2000)
     )
 
 
-def tricks_from(row: GameRow, game: Game, index: int, first: int, turn: Turn | None) -> MessageSpec:
+def tricks_from(
+    row: GameRow, game: Game, index: int, first: int, turn: Turn | None, tr: Translations
+) -> MessageSpec:
     """The tricks of a deal from trick ``first`` on, a line each, in one message: where the
     channel fell behind a fast deal (per-trick mode), so that the live trick is not stuck
     behind the finished ones."""
@@ -184,29 +219,31 @@ def tricks_from(row: GameRow, game: Game, index: int, first: int, turn: Turn | N
     if playing and count == len(log.trick_winners):
         count += 1  # the next trick has no card yet: say who leads it
     lines = [
-        trick_lines(row, game, index, number, turn if playing else None)
+        trick_lines(row, game, index, number, turn if playing else None, tr)
         for number in range(first, count)
     ]
-    title = f"Deal {index + 1} of {game.num_deals} · trump {trump_text(_trump(game, index))}"
+    title = deal_heading(game, index, tr)
     embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096))
     return MessageSpec(embeds=(embed,))
 
 
-def compact(row: GameRow, game: Game, index: int, turn: Turn | None) -> MessageSpec:
+def compact(
+    row: GameRow, game: Game, index: int, turn: Turn | None, tr: Translations
+) -> MessageSpec:
     """Compact mode: the whole deal in one message, bids first, then a line per trick."""
     log = game.deals[index]
     playing = game.deal_index == index and game.phase is Phase.PLAYING
     lines = []
     for number in range(len(log.tricks)):
-        lines.append(trick_lines(row, game, index, number, turn if playing else None))
+        lines.append(trick_lines(row, game, index, number, turn if playing else None, tr))
     if playing and len(log.tricks) == len(log.trick_winners):
         # The next trick has no card yet: say who leads it.
-        lines.append(trick_lines(row, game, index, len(log.tricks), turn))
-    spec = bidding(row, game, index, turn if game.phase is Phase.BIDDING else None, lines)
+        lines.append(trick_lines(row, game, index, len(log.tricks), turn, tr))
+    spec = bidding(row, game, index, turn if game.phase is Phase.BIDDING else None, tr, lines)
     embed = spec.embeds[0]
     content = spec.content if game.phase is Phase.BIDDING and game.deal_index == index else None
     if content is None and playing and not lines:
-        content = _turn_text(row, game, turn, "lead") or None
+        content = _turn_text(row, game, turn, "lead", tr) or None
     return MessageSpec(content=content, embeds=(embed,))
 
 
@@ -215,8 +252,15 @@ def _display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def deal_scores(row: GameRow, game: Game, index: int) -> MessageSpec:
+def _column(text: str, width: int, *, right: bool = False) -> str:
+    """``text`` padded to ``width`` columns (a translated heading may be wider or narrower)."""
+    pad = " " * max(0, width - _display_width(text))
+    return pad + text if right else text + pad
+
+
+def deal_scores(row: GameRow, game: Game, index: int, tr: Translations) -> MessageSpec:
     """The running score table after a deal."""
+    _ = tr.gettext
     log = game.deals[index]
     assert log.scores is not None
     totals = [
@@ -224,27 +268,40 @@ def deal_scores(row: GameRow, game: Game, index: int) -> MessageSpec:
     ]
     won = _tricks_won(log, len(row.seats), len(log.trick_winners))
     names = [entry.name[:16] for entry in row.seats]
-    width = max(6, *(_display_width(name) for name in names))
-    lines = [f"{'Player':<{width}} Bid Won  Pts Total"]
+    heads = [_("Player"), _("Bid"), _("Won"), _("Pts"), _("Total")]
+    widths = [max(6, _display_width(heads[0]), *(_display_width(name) for name in names))]
+    widths += [
+        max(minimum, _display_width(head))
+        for minimum, head in zip((3, 3, 4, 5), heads[1:], strict=True)
+    ]
+    lines = [
+        " ".join(
+            _column(head, w, right=i > 0)
+            for i, (head, w) in enumerate(zip(heads, widths, strict=True))
+        )
+    ]
     for seat, name in enumerate(names):
         blind = "*" if log.blind[seat] else " "
-        padded = name + " " * (width - _display_width(name))
-        lines.append(
-            f"{padded} {log.bids[seat]:>2}{blind}{won[seat]:>3} "
-            f"{log.scores[seat]:>4} {totals[seat]:>5}"
-        )
+        cells = [
+            _column(name, widths[0]),
+            _column(str(log.bids[seat]), widths[1] - 1, right=True) + blind,
+            _column(str(won[seat]), widths[2], right=True),
+            _column(str(log.scores[seat]), widths[3], right=True),
+            _column(str(totals[seat]), widths[4], right=True),
+        ]
+        lines.append(" ".join(cells))
     body = "```\n" + "\n".join(line.replace("`", "'") for line in lines) + "\n```"
     if any(log.blind):
-        body += "\n\\* blind bid"
+        body += "\n\\* " + _("blind bid")
     embed = discord.Embed(
-        title=f"Scores after deal {index + 1} of {game.num_deals}",
+        title=_("Scores after deal {deal} of {deals}").format(deal=index + 1, deals=game.num_deals),
         description=clip(body, 4096),
         colour=COLOUR_SCORES,
     )
     return MessageSpec(embeds=(embed,))
 
 
-def seat_notes(row: GameRow, idle_hours: float) -> list[str]:
+def seat_notes(row: GameRow, idle_hours: float, tr: Translations) -> list[str]:
     """What the table should know about its seats: time-outs, away players, a pause."""
     notes = []
     for entry in row.seats:
@@ -252,18 +309,27 @@ def seat_notes(row: GameRow, idle_hours: float) -> list[str]:
             continue
         if entry.away:
             notes.append(
-                f"💤 {seat_name(entry)} is away: the computer plays the seat until they click "
-                "“I'm back”."
+                "💤 "
+                + tr.gettext(
+                    "{name} is away: the computer plays the seat until they click “I'm back”."
+                ).format(name=seat_name(entry))
             )
         elif entry.timeouts:
             notes.append(
-                f"⏰ {seat_name(entry)} ran out of time; the computer played for them "
-                f"({entry.timeouts} in a row)."
+                "⏰ "
+                + tr.ngettext(
+                    "{name} ran out of time; the computer played for them ({n} in a row).",
+                    "{name} ran out of time; the computer played for them ({n} in a row).",
+                    entry.timeouts,
+                ).format(name=seat_name(entry), n=entry.timeouts)
             )
     if row.seats and all(entry.computer_plays for entry in row.seats):
         notes.append(
-            f"⏸️ Nobody is playing: the game waits for “I'm back” and closes after "
-            f"{hours_text(idle_hours)} (or `/kachuful stop` ends it)."
+            "⏸️ "
+            + tr.gettext(
+                "Nobody is playing: the game waits for “I'm back” and closes after "
+                "{hours} (or `/kachuful stop` ends it)."
+            ).format(hours=hours_text(idle_hours, tr))
         )
     return notes
 

@@ -6,6 +6,7 @@ from datetime import datetime
 
 import discord
 
+from bot.i18n import Translations
 from bot.model import GameRow
 from kachuful_core import Phase, SeatView
 
@@ -17,62 +18,78 @@ COLOUR_HAND = discord.Colour.dark_blue()
 CONTROL_ROW = CARD_ROWS  # the fifth row
 
 
-def _bids_field(row: GameRow, view: SeatView) -> str:
+def _bids_field(row: GameRow, view: SeatView, tr: Translations) -> str:
     """Every seat's tricks taken against its bid, yours marked."""
+    _ = tr.gettext
     parts = []
     for seat, bid in enumerate(view.bids):
-        mark = " blind" if view.blind[seat] else ""
-        you = " (you)" if seat == view.seat else ""
         taken = view.tricks_won[seat]
-        shown = f"bid {bid}{mark}, took {taken}" if bid is not None else "no bid yet"
-        parts.append(f"{name_of(row, seat)}{you}: {shown}")
+        if bid is None:
+            shown = _("no bid yet")
+        elif view.blind[seat]:
+            shown = _("bid {bid} blind, took {taken}").format(bid=bid, taken=taken)
+        else:
+            shown = _("bid {bid}, took {taken}").format(bid=bid, taken=taken)
+        name = name_of(row, seat)
+        if seat == view.seat:
+            name = _("{name} (you)").format(name=name)
+        parts.append(f"{name}: {shown}")
     total = sum(b for b in view.bids if b is not None)
-    tricks = f"{view.hand_size} trick{'s' if view.hand_size != 1 else ''}"
-    return clip("\n".join(parts) + f"\n{total} bid for {tricks}", 1024)
+    bid_for = tr.ngettext(
+        "{total} bid for {n} trick", "{total} bid for {n} tricks", view.hand_size
+    ).format(total=total, n=view.hand_size)
+    return clip("\n".join(parts) + "\n" + bid_for, 1024)
 
 
-def _status(row: GameRow, view: SeatView) -> str:
+def _status(row: GameRow, view: SeatView, tr: Translations) -> str:
+    _ = tr.gettext
     if view.phase is Phase.FINISHED:
-        return "The game is over."
+        return _("The game is over.")
     if view.turn is None:
-        return "Waiting for the next deal."
+        return _("Waiting for the next deal.")
     if view.my_turn:
         if view.phase is Phase.BIDDING:
-            return "**Your turn to bid.**"
+            return _("**Your turn to bid.**")
         if view.play_unseen:
-            return "**Your turn:** play your card without seeing it."
-        return "**Your turn to play a card.**" if view.current_trick else "**Your lead.**"
-    action = "bid" if view.phase is Phase.BIDDING else "play"
-    return f"Waiting for {name_of(row, view.turn)} to {action}."
+            return _("**Your turn:** play your card without seeing it.")
+        return _("**Your turn to play a card.**") if view.current_trick else _("**Your lead.**")
+    name = name_of(row, view.turn)
+    if view.phase is Phase.BIDDING:
+        return _("Waiting for {name} to bid.").format(name=name)
+    return _("Waiting for {name} to play.").format(name=name)
 
 
-def _forbidden_reason(view: SeatView) -> str | None:
+def _forbidden_reason(view: SeatView, tr: Translations) -> str | None:
     if view.forbidden_bid is None or not view.my_turn or view.phase is not Phase.BIDDING:
         return None
     others = sum(b for b in view.bids if b is not None)
-    return (
-        f"You are the dealer: you may not bid **{view.forbidden_bid}**. The others bid {others}, "
-        f"so {view.forbidden_bid} would make the bids add up to the {view.hand_size} "
-        "tricks (hook rule): someone must miss."
-    )
+    return tr.ngettext(
+        "You are the dealer: you may not bid **{bid}**. The others bid {others}, so {bid} "
+        "would make the bids add up to the {n} trick (hook rule): someone must miss.",
+        "You are the dealer: you may not bid **{bid}**. The others bid {others}, so {bid} "
+        "would make the bids add up to the {n} tricks (hook rule): someone must miss.",
+        view.hand_size,
+    ).format(bid=view.forbidden_bid, others=others, n=view.hand_size)
 
 
-def hand_expired(spec: MessageSpec, table: int) -> MessageSpec:
+def hand_expired(spec: MessageSpec, table: int, tr: Translations) -> MessageSpec:
     """A hand message whose token is about to die: it says so, and keeps only Refresh (a
     click is a new interaction, which can redraw it)."""
-    refresh = ButtonSpec(("refresh", table), "Refresh", row=0, emoji="🔄")
-    return MessageSpec(content=notice_text("hand_expired"), embeds=spec.embeds, buttons=(refresh,))
+    refresh = ButtonSpec(("refresh", table), tr.gettext("Refresh"), row=0, emoji="🔄")
+    text = notice_text("hand_expired", tr)
+    return MessageSpec(content=text, embeds=spec.embeds, buttons=(refresh,))
 
 
-def notice_text(code: str) -> str:
+def notice_text(code: str, tr: Translations) -> str:
     from .words import notice
 
-    return notice(code)
+    return notice(code, tr)
 
 
 def hand_message(
     row: GameRow,
     view: SeatView,
+    tr: Translations,
     *,
     version: int,
     notice: str | None = None,
@@ -80,61 +97,71 @@ def hand_message(
     stopped: bool = False,
 ) -> MessageSpec:
     """The seat's hand, bid buttons (its turn to bid) or card buttons (legal ones enabled)."""
+    _ = tr.gettext
     table = row.id
-    title = f"Your hand — deal {view.deal_number} of {view.num_deals}"
+    title = _("Your hand — deal {deal} of {deals}").format(
+        deal=view.deal_number, deals=view.num_deals
+    )
     if view.phase is Phase.FINISHED:
-        title = "Your hand — the game is over"
+        title = _("Your hand — the game is over")
     if stopped:
-        return MessageSpec(content=notice_text("hand_game_stopped"))
+        return MessageSpec(content=notice_text("hand_game_stopped", tr))
     # A hidden hand is a forehead deal unless the seat may still bid blind (bot.tables lets
     # every seat see its hand once bidding is over).
     forehead = view.hand is None and not view.may_bid_blind and view.phase is not Phase.FINISHED
     played = any(seat == view.seat for seat, _ in view.current_trick)
     if view.hand is not None:
-        description = hand_text(view.hand)
+        description = hand_text(view.hand, tr)
     elif forehead:
-        description = "Forehead deal: you cannot see your own card."
+        description = _("Forehead deal: you cannot see your own card.")
     elif view.may_bid_blind:
-        description = (
+        description = _(
             "You have not looked at your cards yet: bid blind now (an exact blind bid scores "
             "double) or click “Look at my hand”."
         )
     else:
-        description = "(no cards)"
+        description = _("(no cards)")
     embed = discord.Embed(title=title, description=description, colour=COLOUR_HAND)
     if view.phase is not Phase.FINISHED:
-        turned = f" (turned {label(view.turned)})" if view.turned is not None else ""
-        embed.add_field(name="Trump", value=trump_text(view.trump) + turned, inline=True)
-        embed.add_field(name="Dealer", value=name_of(row, view.dealer), inline=True)
-        embed.add_field(name="Totals", value=f"You: {view.totals[view.seat]} points", inline=True)
+        turned = (
+            " " + _("(turned {card})").format(card=label(view.turned, tr))
+            if view.turned is not None
+            else ""
+        )
+        embed.add_field(name=_("Trump"), value=trump_text(view.trump, tr) + turned, inline=True)
+        embed.add_field(name=_("Dealer"), value=name_of(row, view.dealer), inline=True)
+        points = view.totals[view.seat]
+        embed.add_field(
+            name=_("Totals"),
+            value=tr.ngettext("You: {n} point", "You: {n} points", points).format(n=points),
+            inline=True,
+        )
         if view.visible_cards:
             seen = " · ".join(
-                f"{name_of(row, seat)} {label(card)}"
+                f"{name_of(row, seat)} {label(card, tr)}"
                 for seat, card in sorted(view.visible_cards.items())
             )
-            embed.add_field(name="Cards you can see", value=clip(seen, 1024), inline=False)
-        embed.add_field(name="Bids and tricks", value=_bids_field(row, view), inline=False)
+            embed.add_field(name=_("Cards you can see"), value=clip(seen, 1024), inline=False)
+        embed.add_field(name=_("Bids and tricks"), value=_bids_field(row, view, tr), inline=False)
         if view.phase is Phase.PLAYING:
-            trick = (
-                " · ".join(
-                    f"{name_of(row, seat)} {label(card)}" for seat, card in view.current_trick
-                )
-                or "No card yet."
-            )
-            embed.add_field(name="This trick", value=clip(trick, 1024), inline=False)
-    status = _status(row, view)
+            trick = " · ".join(
+                f"{name_of(row, seat)} {label(card, tr)}" for seat, card in view.current_trick
+            ) or _("No card yet.")
+            embed.add_field(name=_("This trick"), value=clip(trick, 1024), inline=False)
+    status = _status(row, view, tr)
     if deadline is not None and view.my_turn and view.phase is not Phase.FINISHED:
-        status += f" Clock runs out <t:{int(deadline.timestamp())}:R>."
-    reason = _forbidden_reason(view)
+        when = f"<t:{int(deadline.timestamp())}:R>"
+        status += " " + _("Clock runs out {when}.").format(when=when)
+    reason = _forbidden_reason(view, tr)
     embed.add_field(
-        name="Now", value=clip(status + (f"\n{reason}" if reason else ""), 1024), inline=False
+        name=_("Now"), value=clip(status + (f"\n{reason}" if reason else ""), 1024), inline=False
     )
     if view.phase is Phase.FINISHED:
         standing = " · ".join(
             f"{row.seats[s].name}: {view.totals[s]}" for s in range(len(row.seats))
         )
-        embed.add_field(name="Final totals", value=clip(standing, 1024), inline=False)
-    embed.set_footer(text="Only you see this message")
+        embed.add_field(name=_("Final totals"), value=clip(standing, 1024), inline=False)
+    embed.set_footer(text=_("Only you see this message"))
 
     buttons: list[ButtonSpec] = []
     # Bid and card buttons only for the seat to act: a watcher's would all be disabled, and
@@ -149,7 +176,9 @@ def hand_message(
                 buttons.append(
                     ButtonSpec(
                         ("bid", table, version, n, blind),
-                        f"Blind {n}" if blind else (f"{n} (not allowed)" if forbidden else str(n)),
+                        _("Blind {n}").format(n=n)
+                        if blind
+                        else (_("{n} (not allowed)").format(n=n) if forbidden else str(n)),
                         style="danger" if forbidden else ("primary" if n in legal else "secondary"),
                         disabled=n not in legal,
                         row=row_index,
@@ -162,23 +191,23 @@ def hand_message(
                 buttons.append(
                     ButtonSpec(
                         ("play", table, version, card),
-                        label(card),
+                        label(card, tr),
                         style="primary" if card in legal_cards else "secondary",
                         disabled=card not in legal_cards,
                         row=row_index,
                     )
                 )
     if view.phase is not Phase.FINISHED:
-        buttons.append(ButtonSpec(("refresh", table), "Refresh", row=CONTROL_ROW, emoji="🔄"))
+        buttons.append(ButtonSpec(("refresh", table), _("Refresh"), row=CONTROL_ROW, emoji="🔄"))
     if view.may_bid_blind:
         buttons.append(
-            ButtonSpec(("look", table, version), "Look at my hand", "success", row=CONTROL_ROW)
+            ButtonSpec(("look", table, version), _("Look at my hand"), "success", row=CONTROL_ROW)
         )
     if view.phase is Phase.PLAYING and forehead and not played:
         buttons.append(
             ButtonSpec(
                 ("unseen", table, version),
-                "Play my card (unseen)",
+                _("Play my card (unseen)"),
                 "primary",
                 disabled=not view.play_unseen,
                 row=CONTROL_ROW,

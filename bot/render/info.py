@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import N_, Translations
+
 from .cards import text_suits
 from .specs import MessageSpec
 
-HELP = """\
+HELP = N_("""\
 **Kachuful** (Oh Hell): bid the exact number of tricks you will take.
 
 `/kachuful start` opens a table here (choose the options), others click **Join** or the host adds \
@@ -35,9 +37,9 @@ your seat until you click **I'm back**.
 
 **Channel**
 `/kachuful-settings` · this channel's defaults for new games (Manage Server)
-`/kachuful help` · this message"""
+`/kachuful help` · this message""")
 
-GENERAL_RULES = text_suits("""\
+GENERAL_RULES = N_("""\
 52 cards, A high. Each deal has a fixed hand size (by default from 52 ÷ players down to 1 and \
 back up) and a trump suit (♠ ♦ ♣ ♥ in turn).
 **Bidding:** from the dealer's left, each player bids how many tricks they will take; the \
@@ -48,11 +50,17 @@ else the highest card of the suit led. The winner leads next.
 equal leaders share the win.""")
 
 
-def help_message() -> MessageSpec:
-    return MessageSpec(embeds=(discord.Embed(title="How to play Kachuful", description=HELP),))
+def help_message(tr: Translations) -> MessageSpec:
+    embed = discord.Embed(title=tr.gettext("How to play Kachuful"), description=tr.gettext(HELP))
+    return MessageSpec(embeds=(embed,))
 
 
-def general_rules() -> MessageSpec:
-    embed = discord.Embed(title="Kachuful — the rules (default table)", description=GENERAL_RULES)
-    embed.set_footer(text="Table options (/kachuful start) can change hand sizes, trump, scoring…")
+def general_rules(tr: Translations) -> MessageSpec:
+    embed = discord.Embed(
+        title=tr.gettext("Kachuful — the rules (default table)"),
+        description=text_suits(tr.gettext(GENERAL_RULES)),
+    )
+    embed.set_footer(
+        text=tr.gettext("Table options (/kachuful start) can change hand sizes, trump, scoring…")
+    )
     return MessageSpec(embeds=(embed,))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import Translations
 from bot.model import GameRow, TableOptions
 from bot.options import resolve_max_hand
 from bot.pace import DEFAULT_PACE, Pace
@@ -30,57 +31,74 @@ COLOUR_FINAL = discord.Colour.gold()
 COLOUR_OVER = discord.Colour.dark_grey()
 
 
-def hand_button(row: GameRow) -> ButtonSpec:
-    return ButtonSpec(("hand", row.id), "Your hand", style="primary", emoji="🂠")
+def hand_button(row: GameRow, tr: Translations) -> ButtonSpec:
+    return ButtonSpec(("hand", row.id), tr.gettext("Your hand"), style="primary", emoji="🂠")
 
 
 # ---- lobby ----------------------------------------------------------------------------------
 
 
 def lobby(
-    row: GameRow, *, timeout_minutes: int, pace: Pace = DEFAULT_PACE, closed: str | None = None
+    row: GameRow,
+    tr: Translations,
+    *,
+    timeout_minutes: int,
+    pace: Pace = DEFAULT_PACE,
+    closed: str | None = None,
 ) -> MessageSpec:
     """The lobby, with Join · Leave · Add computer player · Start, and the host's choice of
     length; ``closed`` ends it. The length shows the deals and time for the seats taken (3 at
     least: the fewest a game starts with), the empty ones counted as people."""
+    _ = tr.gettext
     seats = [
-        f"{index + 1}. {plain(seat.name)}{seat_kind(seat)}" for index, seat in enumerate(row.seats)
+        f"{index + 1}. {plain(seat.name)}{seat_kind(seat, tr)}"
+        for index, seat in enumerate(row.seats)
     ]
     seats += [f"{index + 1}. —" for index in range(len(row.seats), row.max_seats)]
     embed = discord.Embed(
-        title="Kachuful — a table is open" if closed is None else "Kachuful — lobby closed",
+        title=_("Kachuful — a table is open") if closed is None else _("Kachuful — lobby closed"),
         description=(
-            "Bid the exact number of tricks you will take. Join, then the host starts the game."
+            _("Bid the exact number of tricks you will take. Join, then the host starts the game.")
             if closed is None
             else closed
         ),
         colour=COLOUR_LOBBY if closed is None else COLOUR_OVER,
     )
-    embed.add_field(name="Host", value=host_name(row), inline=True)
-    embed.add_field(name="Seats", value=f"{len(row.seats)} of {row.max_seats}", inline=True)
-    embed.add_field(name="Players", value=clip("\n".join(seats), 1024), inline=False)
+    embed.add_field(name=_("Host"), value=host_name(row), inline=True)
+    embed.add_field(
+        name=_("Seats"),
+        value=_("{taken} of {seats}").format(taken=len(row.seats), seats=row.max_seats),
+        inline=True,
+    )
+    embed.add_field(name=_("Players"), value=clip("\n".join(seats), 1024), inline=False)
     players = max(MIN_PLAYERS, len(row.seats))
     humans = players - sum(1 for seat in row.seats if seat.user_id is None)
-    length = length_lines(row.options, players, humans, pace)
-    embed.add_field(name="Length", value=clip("\n".join(length), 1024), inline=False)
-    embed.add_field(name="Rules", value=clip("\n".join(option_lines(row.options)), 1024))
+    length = length_lines(row.options, players, humans, pace, tr)
+    embed.add_field(name=_("Length"), value=clip("\n".join(length), 1024), inline=False)
+    embed.add_field(name=_("Rules"), value=clip("\n".join(option_lines(row.options, tr)), 1024))
     if closed is None:
-        needs = "3 seats" if row.max_seats == 3 else f"3 to {row.max_seats} seats"
-        embed.set_footer(
-            text=f"Needs {needs}. Closes in {timeout_minutes} minutes unless the host starts it."
-        )
+        if row.max_seats == 3:
+            needs = _("Needs 3 seats.")
+        else:
+            needs = _("Needs 3 to {seats} seats.").format(seats=row.max_seats)
+        closes = tr.ngettext(
+            "Closes in {n} minute unless the host starts it.",
+            "Closes in {n} minutes unless the host starts it.",
+            timeout_minutes,
+        ).format(n=timeout_minutes)
+        embed.set_footer(text=f"{needs} {closes}")
         full = len(row.seats) >= row.max_seats
         buttons: tuple[ButtonSpec, ...] = (
-            ButtonSpec(("join", row.id, row.version), "Join", "success", disabled=full),
-            ButtonSpec(("leave", row.id, row.version), "Leave", "secondary"),
-            ButtonSpec(("cpu", row.id, row.version), "Add computer player", disabled=full),
+            ButtonSpec(("join", row.id, row.version), _("Join"), "success", disabled=full),
+            ButtonSpec(("leave", row.id, row.version), _("Leave"), "secondary"),
+            ButtonSpec(("cpu", row.id, row.version), _("Add computer player"), disabled=full),
             ButtonSpec(
                 ("start", row.id, row.version),
-                "Start (host)",
+                _("Start (host)"),
                 "primary",
                 disabled=len(row.seats) < 3,
             ),
-            *length_buttons(row),
+            *length_buttons(row, tr),
         )
     else:
         buttons = ()
@@ -89,21 +107,23 @@ def lobby(
         # A rematch: the players of the last game are asked back (the mention notifies them
         # once, when the lobby is posted; edits do not notify again).
         people = " ".join(f"<@{user_id}>" for user_id in invited)
-        content = f"🔁 Rematch! {people}: click **Join** to take your seat again."
+        content = "🔁 " + _("Rematch! {people}: click **Join** to take your seat again.").format(
+            people=people
+        )
         return MessageSpec(
             content=content, embeds=(embed,), buttons=buttons, mention_ids=tuple(invited)
         )
     return MessageSpec(embeds=(embed,), buttons=buttons)
 
 
-def length_buttons(row: GameRow) -> tuple[ButtonSpec, ...]:
+def length_buttons(row: GameRow, tr: Translations) -> tuple[ButtonSpec, ...]:
     """Quick game · Classic game · Full game, for the host: the length chosen is shown pressed
     (and cannot be chosen again)."""
     chosen = row.options.max_hand
     return tuple(
         ButtonSpec(
             ("length", row.id, length),
-            words,
+            tr.gettext(words),
             "primary" if length == chosen else "secondary",
             disabled=length == chosen,
             row=1,
@@ -126,24 +146,35 @@ def host_name(row: GameRow) -> str:
     return plain(row.seats[seat].name) if seat is not None else "—"
 
 
-def lobby_started(row: GameRow, thread_id: int | None = None) -> MessageSpec:
+def lobby_started(row: GameRow, tr: Translations, thread_id: int | None = None) -> MessageSpec:
+    _ = tr.gettext
     if row.status == "running":
-        where = f"in the thread <#{thread_id}>" if thread_id else "see the messages below"
-        if row.options.mode == "thread" and not thread_id:
-            where = "in a thread (opening…)"
-        title, description = "Kachuful — game started", f"The game is on: {where}."
+        title = _("Kachuful — game started")
+        if thread_id:
+            description = _("The game is on: in the thread {thread}.").format(
+                thread=f"<#{thread_id}>"
+            )
+        elif row.options.mode == "thread":
+            description = _("The game is on: in a thread (opening…).")
+        else:
+            description = _("The game is on: see the messages below.")
     elif row.status == "finished":
-        title = "Kachuful — game over"
-        description = "See the final standings" + (
-            f" (game played in <#{thread_id}>)." if thread_id else "."
+        title = _("Kachuful — game over")
+        description = (
+            _("See the final standings (game played in {thread}).").format(thread=f"<#{thread_id}>")
+            if thread_id
+            else _("See the final standings.")
         )
     else:
-        title, description = "Kachuful — game stopped", "The game was stopped without a result."
+        title = _("Kachuful — game stopped")
+        description = _("The game was stopped without a result.")
     embed = discord.Embed(title=title, description=description, colour=COLOUR_OVER)
     embed.add_field(
-        name="Players",
+        name=_("Players"),
         value=clip(
-            "\n".join(f"{i + 1}. {plain(s.name)}{seat_kind(s)}" for i, s in enumerate(row.seats)),
+            "\n".join(
+                f"{i + 1}. {plain(s.name)}{seat_kind(s, tr)}" for i, s in enumerate(row.seats)
+            ),
             1024,
         ),
     )
@@ -153,24 +184,29 @@ def lobby_started(row: GameRow, thread_id: int | None = None) -> MessageSpec:
 # ---- the game -------------------------------------------------------------------------------
 
 
-def start_message(row: GameRow, game: Game) -> MessageSpec:
+def start_message(row: GameRow, game: Game, tr: Translations) -> MessageSpec:
     """The game's first message: the first dealer's draw and the rules in force."""
+    _ = tr.gettext
     lines = []
     for number, draw_round in enumerate(game.draw or ()):
-        cards = " · ".join(f"{name_of(row, seat)} `{label(card)}`" for seat, card in draw_round)
-        prefix = "Draw" if number == 0 else "Tie — draw again"
-        lines.append(f"{prefix}: {cards}")
-    lines.append(f"Highest card deals first: {name_of(row, game.first_dealer)}.")
-    note = resolve_note(row)
+        cards = " · ".join(f"{name_of(row, seat)} `{label(card, tr)}`" for seat, card in draw_round)
+        if number == 0:
+            lines.append(_("Draw: {cards}").format(cards=cards))
+        else:
+            lines.append(_("Tie — draw again: {cards}").format(cards=cards))
+    lines.append(
+        _("Highest card deals first: {name}.").format(name=name_of(row, game.first_dealer))
+    )
+    note = resolve_note(row, tr)
     if note:
-        lines.append(f"Note: {note}.")
+        lines.append(_("Note: {note}.").format(note=note))
     embed = discord.Embed(
-        title="Rules in force at this table",
-        description=clip("\n".join(rules_lines(game.rules)), 4096),
+        title=_("Rules in force at this table"),
+        description=clip("\n".join(rules_lines(game.rules, tr)), 4096),
     )
     commitment = game.game_commitment()
     if commitment:
-        embed.set_footer(text=fairness_line(commitment))
+        embed.set_footer(text=fairness_line(commitment, tr))
     return MessageSpec(content=clip("🎴 " + "\n".join(lines), 2000), embeds=(embed,))
 
 
@@ -179,18 +215,24 @@ def start_message(row: GameRow, game: Game) -> MessageSpec:
 SHORT_HEX = 16
 
 
-def fairness_line(commitment: str) -> str:
-    return (
-        f"Fair dealing · shuffles committed: {commitment[:SHORT_HEX]}… · "
+def fairness_line(commitment: str, tr: Translations) -> str:
+    return tr.gettext(
+        "Fair dealing · shuffles committed: {commitment}… · "
         "the seeds are in /kachuful export after the game"
-    )
+    ).format(commitment=commitment[:SHORT_HEX])
 
 
-def resolve_note(row: GameRow) -> str | None:
-    return resolve_max_hand(row.options.max_hand, len(row.seats))[1]
+def resolve_note(row: GameRow, tr: Translations) -> str | None:
+    max_hand, note = resolve_max_hand(row.options.max_hand, len(row.seats))
+    if note is None:
+        return None
+    return tr.gettext(
+        "max hand lowered from {wanted} to {limit}: 52 cards for {players} players"
+    ).format(wanted=row.options.max_hand, limit=max_hand, players=len(row.seats))
 
 
-def final_standings(row: GameRow, game: Game) -> MessageSpec:
+def final_standings(row: GameRow, game: Game, tr: Translations) -> MessageSpec:
+    _ = tr.gettext
     totals = list(game.totals)
     winners_seats = game.winners or ()
     order = sorted(range(len(row.seats)), key=lambda s: (-totals[s], s))
@@ -205,17 +247,19 @@ def final_standings(row: GameRow, game: Game) -> MessageSpec:
         lines.append(f"{rank}. {name_of(row, seat)} — {totals[seat]}{crown}")
     winners = [name_of(row, seat) for seat in winners_seats]
     if len(winners) == 1:
-        headline = f"{winners[0]} wins!"
+        headline = _("{name} wins!").format(name=winners[0])
     else:
-        headline = f"Shared win: {', '.join(winners[:-1])} and {winners[-1]}!"
+        headline = _("Shared win: {names} and {last}!").format(
+            names=", ".join(winners[:-1]), last=winners[-1]
+        )
     embed = discord.Embed(
-        title="Kachuful — final standings",
+        title=_("Kachuful — final standings"),
         description=clip(headline + "\n\n" + "\n".join(lines), 4096),
         colour=COLOUR_FINAL,
     )
-    embed.set_footer(text="Results saved: see /kachuful leaderboard · /kachuful stats")
+    embed.set_footer(text=_("Results saved: see /kachuful leaderboard · /kachuful stats"))
     embed.set_image(url=f"attachment://{CHART_FILE}")
-    again = ButtonSpec(("again", row.id), "Play again", "success", emoji="🔁")
+    again = ButtonSpec(("again", row.id), _("Play again"), "success", emoji="🔁")
     # The chart's bytes are drawn by the publisher, off the event loop, when it posts this.
     return MessageSpec(embeds=(embed,), buttons=(again,), attachment=(CHART_FILE, b""))
 
@@ -223,27 +267,33 @@ def final_standings(row: GameRow, game: Game) -> MessageSpec:
 CHART_FILE = "kachuful-scores.png"
 
 
-def scoreboard(row: GameRow, game: Game) -> MessageSpec:
+def scoreboard(row: GameRow, game: Game, tr: Translations) -> MessageSpec:
     """/kachuful score: totals so far and the current deal."""
+    _ = tr.gettext
     lines = []
     for seat, entry in enumerate(row.seats):
         bid = game.bids[seat]
         now = (
-            f"bid {bid}, won {game.tricks_won[seat]}"
+            _("bid {bid}, won {won}").format(bid=bid, won=game.tricks_won[seat])
             if bid is not None and game.phase is not Phase.FINISHED
             else "—"
         )
-        lines.append(f"{name_of(row, seat)}{seat_kind(entry)}: **{game.totals[seat]}** ({now})")
+        lines.append(f"{name_of(row, seat)}{seat_kind(entry, tr)}: **{game.totals[seat]}** ({now})")
     if game.phase is Phase.FINISHED:
-        title = "Kachuful — final scores"
+        title = _("Kachuful — final scores")
     else:
-        title = f"Kachuful — scores so far (deal {game.deal_number} of {game.num_deals} in play)"
+        title = _("Kachuful — scores so far (deal {deal} of {deals} in play)").format(
+            deal=game.deal_number, deals=game.num_deals
+        )
     embed = discord.Embed(
         title=title, description=clip("\n".join(lines), 4096), colour=COLOUR_SCORES
     )
     if game.turn is not None and game.phase is not Phase.FINISHED:
-        verb = "bid" if game.phase is Phase.BIDDING else "play"
-        embed.set_footer(text=f"{row.seats[game.turn].name} to {verb}.")
+        name = row.seats[game.turn].name
+        if game.phase is Phase.BIDDING:
+            embed.set_footer(text=_("{name} to bid.").format(name=name))
+        else:
+            embed.set_footer(text=_("{name} to play.").format(name=name))
     return MessageSpec(embeds=(embed,))
 
 
@@ -252,25 +302,31 @@ def rules_message(rules_text_lines: list[str], title: str) -> MessageSpec:
     return MessageSpec(embeds=(embed,))
 
 
-def game_rules(game: Game) -> MessageSpec:
-    return rules_message(rules_lines(game.rules), "Rules in force at this table")
+def game_rules(game: Game, tr: Translations) -> MessageSpec:
+    return rules_message(rules_lines(game.rules, tr), tr.gettext("Rules in force at this table"))
 
 
-def lobby_rules(options: TableOptions) -> MessageSpec:
+def lobby_rules(options: TableOptions, tr: Translations) -> MessageSpec:
     """/kachuful rules while the table is still a lobby: the options chosen."""
-    return rules_message(lobby_rules_lines(options), "Rules chosen for this table")
+    return rules_message(lobby_rules_lines(options, tr), tr.gettext("Rules chosen for this table"))
 
 
-def level_chooser(row: GameRow, levels: list[str]) -> MessageSpec:
+def level_chooser(row: GameRow, levels: list[str], tr: Translations) -> MessageSpec:
     """After "Add computer player": the levels this table allows, weakest first."""
     from bot.registry import LEVEL_DESCRIPTIONS
 
     from .words import level_name, notice
 
-    lines = [notice("choose_level")]
-    lines += [f"**{level_name(level)}**: {LEVEL_DESCRIPTIONS.get(level, '')}" for level in levels]
+    lines = [notice("choose_level", tr)]
+    lines += [
+        f"**{level_name(level, tr)}**: {tr.gettext(LEVEL_DESCRIPTIONS[level])}"
+        for level in levels
+        if level in LEVEL_DESCRIPTIONS
+    ]
     buttons = tuple(
-        ButtonSpec(("level", row.id, row.version, level), level_name(level), "primary", emoji="🤖")
+        ButtonSpec(
+            ("level", row.id, row.version, level), level_name(level, tr), "primary", emoji="🤖"
+        )
         for level in levels
     )
     return MessageSpec(content="\n".join(lines), buttons=buttons)

@@ -935,15 +935,18 @@ class Store:
         token: str,
         opened_at: datetime,
         message_id: int | None = None,
+        language: str | None = None,
     ) -> None:
-        """``message_id``: a follow-up message (None: the interaction's original response)."""
+        """``message_id``: a follow-up message (None: the interaction's original response);
+        ``language``: the player's, for redraws (bot.i18n)."""
         await _run(
             self._book,
-            "INSERT INTO hand_messages (game_id, user_id, token, opened_at, message_id)"
-            " VALUES (?, ?, ?, ?, ?)"
+            "INSERT INTO hand_messages (game_id, user_id, token, opened_at, message_id, language)"
+            " VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id, user_id) DO UPDATE SET token = excluded.token,"
-            " opened_at = excluded.opened_at, message_id = excluded.message_id",
-            (game_id, user_id, token, _iso(opened_at), message_id),
+            " opened_at = excluded.opened_at, message_id = excluded.message_id,"
+            " language = excluded.language",
+            (game_id, user_id, token, _iso(opened_at), message_id, language),
         )
 
     @_bookkeeping
@@ -955,16 +958,25 @@ class Store:
         )
 
     @_serialized
-    async def open_hands(self, game_id: int) -> dict[int, tuple[str, datetime, int | None]]:
-        """user id -> (interaction token, when it was issued, follow-up message id or None)
-        of the game's open hands."""
+    async def open_hands(
+        self, game_id: int
+    ) -> dict[int, tuple[str, datetime, int | None, str | None]]:
+        """user id -> (interaction token, when it was issued, follow-up message id or None,
+        the player's language or None) of the game's open hands."""
         async with self._db.execute(
-            "SELECT user_id, token, opened_at, message_id FROM hand_messages WHERE game_id = ?",
+            "SELECT user_id, token, opened_at, message_id, language FROM hand_messages"
+            " WHERE game_id = ?",
             (game_id,),
         ) as cursor:
             rows = await cursor.fetchall()
         return {
-            int(row[0]): (str(row[1]), _parse_time(row[2]), row[3] and int(row[3])) for row in rows
+            int(row[0]): (
+                str(row[1]),
+                _parse_time(row[2]),
+                row[3] and int(row[3]),
+                row[4] if isinstance(row[4], str) else None,
+            )
+            for row in rows
         }
 
     async def _readable_games(

@@ -21,7 +21,7 @@ from kachuful_core.rules import LENGTHS
 # The options with a default of their own, in the order the bot has always written them.
 _STATED = ("max_hand", "schedule", "trump", "hook", "scoring", "blind_bids", "forehead", "mode")
 # The options a table may lack (None): the channel had no such setting, or no game before.
-_OPTIONAL = ("turn_seconds", "computers", "computer_levels", "invited")
+_OPTIONAL = ("turn_seconds", "computers", "computer_levels", "invited", "language")
 KNOWN = _STATED + _OPTIONAL
 _DEFAULTS = {f.name: f.default for f in fields(TableOptions) if f.name in _STATED}
 

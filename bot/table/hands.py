@@ -29,6 +29,7 @@ from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot import render
+from bot.i18n import translation
 from bot.render.specs import MessageSpec
 from bot.store import StoreError
 from bot.ui import send_kwargs
@@ -98,9 +99,10 @@ class HandPublisher:
     async def load(self) -> None:
         """After a restart: the hand messages whose tokens still live."""
         stored = await self.tables.store.open_hands(self.session.row.id)
-        for user_id, (token, opened_at, message_id) in stored.items():
+        for user_id, (token, opened_at, message_id, language) in stored.items():
             self.session.hands.setdefault(
-                user_id, HandHandle(token, opened_at, message_id=message_id)
+                user_id,
+                HandHandle(token, opened_at, message_id=message_id, language=language or "en"),
             )
 
     def poke(self) -> None:
@@ -215,21 +217,23 @@ class HandPublisher:
         self, user_id: int, handle: HandHandle, *, expired: bool = False
     ) -> MessageSpec | None:
         row, game = self.session.row, self.session.game
+        tr = translation(handle.language)
         seat = row.seat_of(user_id)
         if seat is None or game is None:
             if row.status == "stopped":
-                return MessageSpec(content=render.notice("hand_game_stopped"))
+                return MessageSpec(content=render.notice("hand_game_stopped", tr))
             return None
         spec = render.hand_message(
             row,
             game.view(seat),
+            tr,
             version=row.version,
             notice=handle.notice if handle.notice_version == row.version else None,
             deadline=self.session.deadline,
             stopped=row.status == "stopped",
         )
         if expired:
-            return render.hand_expired(spec, row.id)
+            return render.hand_expired(spec, row.id, tr)
         return spec
 
     async def _edit(self, handle: HandHandle, spec: MessageSpec | None) -> None:

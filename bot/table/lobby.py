@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.i18n import Translations, for_table, reader
 from bot.model import Seat, TableOptions
 from bot.registry import LENGTH_BUTTONS
 from bot.render.channel import mode_of
@@ -43,7 +44,7 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
 def missing_thread_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     have = interaction.app_permissions
     if isinstance(interaction.channel, discord.Thread):
-        return [render.notice("thread_needs_channel")]
+        return [render.notice("thread_needs_channel", reader(interaction))]
     return [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
 
 
@@ -62,6 +63,7 @@ class Lobby:
         """/kachuful start (and Play again, whose host is the last game's): one open game per
         channel."""
         tables = self.tables
+        tr = reader(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
             await tables.refuse(interaction, "guild_only")
             return
@@ -70,7 +72,7 @@ class Lobby:
             # Answers to clicks need no permission, posts in the channel do: without them the
             # lobby would open and the game then run unseen.
             await interaction.response.send_message(
-                render.missing_permissions(missing), ephemeral=True
+                render.missing_permissions(missing, tr), ephemeral=True
             )
             return
         note = None
@@ -78,7 +80,7 @@ class Lobby:
             lacking = missing_thread_permissions(interaction)
             if lacking:
                 options = replace(options, mode="trick")
-                note = render.thread_fallback(lacking)
+                note = render.thread_fallback(lacking, tr)
         if host is None:
             host = Seat(user_id=interaction.user.id, name=interaction.user.display_name)
         assert host.user_id is not None
@@ -94,17 +96,24 @@ class Lobby:
                     lobby_token=interaction.token,
                 )
         except ChannelBusy as busy:
-            await interaction.response.send_message(self._busy_text(busy.game_id), ephemeral=True)
+            await interaction.response.send_message(
+                self._busy_text(busy.game_id, tr), ephemeral=True
+            )
             return
         except StoreError as error:
-            text = not_saved(error) or render.notice("busy_db")
+            text = not_saved(error, tr) or render.notice("busy_db", tr)
             await interaction.response.send_message(text, ephemeral=True)
             return
         session = TableSession(row)
         tables.add(session)
         assert session.publisher is not None
         session.publisher.delivered = {}  # a new table: nothing delivered yet
-        spec = render.lobby(row, timeout_minutes=tables.lobby_minutes(), pace=tables.pace(row))
+        spec = render.lobby(
+            row,
+            for_table(row.options),
+            timeout_minutes=tables.lobby_minutes(),
+            pace=tables.pace(row),
+        )
         await interaction.response.send_message(**send_kwargs(spec))
         if note:
             await interaction.followup.send(note, ephemeral=True)
@@ -115,10 +124,11 @@ class Lobby:
         """ "Play again" on a game's final standings: a new lobby in the same channel with the
         same options, the previous host as host, and the other players invited (each clicks
         Join to sit)."""
+        tr = reader(interaction)
         try:
             old = await self.tables.store.load_game(table)
         except StoreError as error:
-            text = not_saved(error) or render.notice("busy_db")
+            text = not_saved(error, tr) or render.notice("busy_db", tr)
             await interaction.response.send_message(text, ephemeral=True)
             return
         if old is None or old.status != "finished" or old.channel_id != interaction.channel_id:
@@ -159,15 +169,17 @@ class Lobby:
             if publisher is not None and publisher.delivered is not None:
                 publisher.delivered["lobby"] = delivered
 
-    def _busy_text(self, game_id: int | None) -> str:
+    def _busy_text(self, game_id: int | None, tr: Translations) -> str:
         if game_id is not None and game_id in self.tables.damaged:
-            return render.refusal("damaged")
+            return render.refusal("damaged", tr)
         existing = self.tables.sessions.get(game_id) if game_id else None
         if existing is None or existing.row.message_id is None:
-            return render.notice("busy")
+            return render.notice("busy", tr)
         row = existing.row
         link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
-        return render.notice("busy_running" if row.status == "running" else "busy_lobby", link=link)
+        return render.notice(
+            "busy_running" if row.status == "running" else "busy_lobby", tr, link=link
+        )
 
     async def click(
         self, interaction: discord.Interaction[Any], table: int, version: int, act: str
@@ -176,16 +188,17 @@ class Lobby:
         session = await self.tables.find_or_refuse(interaction, table)
         if session is None:
             return
+        tr = reader(interaction)
 
         def step(session: TableSession) -> Step:
             if session.row.status != "lobby":
-                return refusal("not_lobby")
+                return refusal("not_lobby", tr)
             if act in ("cpu", "start") and version != session.row.version:
                 # Join and Leave mean the same whatever the lobby looked like (people join at
                 # the same moment all the time); another computer player or starting with
                 # other seats than the ones shown is what a stale button must not do.
-                return refusal("stale")
-            return self._act(session, interaction.user, act, on_lobby=True)
+                return refusal("stale", tr)
+            return self._act(session, interaction.user, act, tr, on_lobby=True)
 
         await self.tables.change(session, interaction, step)
         self._after_lobby_answer(session, interaction)
@@ -198,13 +211,14 @@ class Lobby:
                 interaction, self.tables.missing(channel_id=interaction.channel_id)
             )
             return
+        tr = reader(interaction)
 
         def step(session: TableSession) -> Step:
             if session.row.status == "running" and act == "leave":
-                return self.tables.play.leave_running(session, interaction.user.id)
+                return self.tables.play.leave_running(session, interaction.user.id, tr)
             if session.row.status != "lobby":
-                return refusal("not_lobby")
-            return self._act(session, interaction.user, act, on_lobby=False)
+                return refusal("not_lobby", tr)
+            return self._act(session, interaction.user, act, tr, on_lobby=False)
 
         await self.tables.change(session, interaction, step)
 
@@ -225,6 +239,7 @@ class Lobby:
         ):
             spec = render.lobby(
                 session.row,
+                for_table(session.row.options),
                 timeout_minutes=self.tables.lobby_minutes(),
                 pace=self.tables.pace(session.row),
             )
@@ -232,49 +247,51 @@ class Lobby:
                 lobby.channel_id, lobby.message_id, digest(spec)
             )
 
-    def _act(self, session: TableSession, user: Any, act: str, *, on_lobby: bool) -> Step:
+    def _act(
+        self, session: TableSession, user: Any, act: str, tr: Translations, *, on_lobby: bool
+    ) -> Step:
         """Apply a lobby change (lock held)."""
         row = session.row
         seat = row.seat_of(user.id)
         if act == "join":
             if seat is not None:
-                return refusal("already_seated")
+                return refusal("already_seated", tr)
             if len(row.seats) >= row.max_seats:
-                return refusal("table_full")
+                return refusal("table_full", tr)
             row.seats.append(Seat(user_id=user.id, name=user.display_name))
-            return self._changed(session, on_lobby, render.notice("joined"))
+            return self._changed(session, on_lobby, render.notice("joined", tr))
         if act == "leave":
             if seat is None:
-                return refusal("not_seated")
+                return refusal("not_seated", tr)
             row.seats.pop(seat)
             if user.id != row.host_id:
-                return self._changed(session, on_lobby, render.notice("left_lobby"))
+                return self._changed(session, on_lobby, render.notice("left_lobby", tr))
             humans = [s for s in row.seats if s.user_id is not None]
             if not humans:
                 row.status = "stopped"
                 row.ended = "host_left"
                 return Step(
-                    reply=Reply(MessageSpec(content=render.notice("you_left_lobby_closed"))),
+                    reply=Reply(MessageSpec(content=render.notice("you_left_lobby_closed", tr))),
                     commit=True,
                 )
             row.host_id = humans[0].user_id  # type: ignore[assignment]
-            return self._changed(session, on_lobby, render.notice("new_host", host=row.host_id))
+            return self._changed(session, on_lobby, render.notice("new_host", tr, host=row.host_id))
         if act == "cpu":
             if seat is None:
-                return refusal("not_seated")
+                return refusal("not_seated", tr)
             if len(row.seats) >= row.max_seats:
-                return refusal("table_full")
+                return refusal("table_full", tr)
             levels = joinable_levels(row)
             if not levels:
-                return private(render.notice("no_computers"))
+                return private(render.notice("no_computers", tr))
             # The levels on offer, privately: the chosen one takes a seat (add_computer).
-            return Step(reply=Reply(render.level_chooser(row, levels)))
+            return Step(reply=Reply(render.level_chooser(row, levels, tr)))
         if act == "start":
             if user.id != row.host_id:
-                return refusal("not_host")
+                return refusal("not_host", tr)
             if len(row.seats) < 3:
-                return refusal("need_players")
-            return self._start(session)
+                return refusal("need_players", tr)
+            return self._start(session, tr)
         raise ValueError(act)
 
     async def add_computer(
@@ -285,22 +302,23 @@ class Lobby:
         if session is None:
             return
         user_id = interaction.user.id
+        tr = reader(interaction)
 
         def step(session: TableSession) -> Step:
             row = session.row
             if row.status != "lobby":
-                return refusal("not_lobby")
+                return refusal("not_lobby", tr)
             if row.seat_of(user_id) is None:
-                return refusal("not_seated")
+                return refusal("not_seated", tr)
             if version != row.version:
-                return refusal("stale")
+                return refusal("stale", tr)
             if len(row.seats) >= row.max_seats:
-                return refusal("table_full")
+                return refusal("table_full", tr)
             if level not in joinable_levels(row):
-                return private(render.notice("no_computers"))
+                return private(render.notice("no_computers", tr))
             name = render.computer_name({s.name for s in row.seats}, len(row.seats) + 1)
             row.seats.append(Seat(user_id=None, name=name, level=level))
-            words = render.notice("computer_sits", name=name)
+            words = render.notice("computer_sits", tr, name=name)
             return Step(reply=Reply(MessageSpec(content=words), edit=True), commit=True)
 
         await self.tables.change(session, interaction, step)
@@ -314,18 +332,19 @@ class Lobby:
         if session is None:
             return
         user_id = interaction.user.id
+        tr = reader(interaction)
 
         def step(session: TableSession) -> Step:
             row = session.row
             if row.status != "lobby":
-                return refusal("not_lobby")
+                return refusal("not_lobby", tr)
             if user_id != row.host_id:
-                return refusal("not_host")
+                return refusal("not_host", tr)
             if length not in LENGTHS:
-                return refusal("bad_length")
+                return refusal("bad_length", tr)
             if row.options.max_hand == length:
-                words = LENGTH_BUTTONS[length].lower()
-                return private(render.notice("length_already", length=words))
+                words = tr.gettext(LENGTH_BUTTONS[length]).lower()
+                return private(render.notice("length_already", tr, length=words))
             row.options = replace(row.options, max_hand=length)
             return self._changed(session, True, "")
 
@@ -339,13 +358,16 @@ class Lobby:
             row = session.row
             row.version += 1
             spec = render.lobby(
-                row, timeout_minutes=self.tables.lobby_minutes(), pace=self.tables.pace(row)
+                row,
+                for_table(row.options),
+                timeout_minutes=self.tables.lobby_minutes(),
+                pace=self.tables.pace(row),
             )
             row.version -= 1
             return Step(reply=Reply(spec, edit=True, public_edit=True), commit=True)
         return Step(reply=Reply(MessageSpec(content=words)), commit=True)
 
-    def _start(self, session: TableSession) -> Step:
+    def _start(self, session: TableSession, tr: Translations) -> Step:
         row = session.row
         rules, _ = build_rules(row.options, len(row.seats))
         seed = self.tables.new_seed()
@@ -359,9 +381,9 @@ class Lobby:
         # A slow computer level may play here (an Expert seat, or a seat handed over): its
         # worker starts now rather than at its first decision.
         self.tables.thinker.start()
-        text = render.notice("game_started")
+        text = render.notice("game_started", tr)
         if mode_of(row) == "thread":
-            text = render.notice("game_started_thread")
+            text = render.notice("game_started_thread", tr)
         return Step(reply=Reply(MessageSpec(content=text)), commit=True, events=events)
 
     def schedule_timer(self, session: TableSession) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.i18n import Translations, language_of, reader, translation
 from bot.render.specs import MessageSpec
 from kachuful_core import Game, KachufulError
 from kachuful_core.events import BidPlaced, CardPlayed, Event, HandLooked
@@ -22,14 +23,14 @@ if TYPE_CHECKING:
 Action = Callable[[Game, int], list[Event]]
 
 
-def _what(events: list[Event]) -> str:
+def _what(events: list[Event], tr: Translations) -> str:
     """What a click did, in words for a second click of the same button."""
     for event in events:
         if isinstance(event, BidPlaced):
-            return render.notice("already_bid", bid=event.bid)
+            return render.notice("already_bid", tr, bid=event.bid)
         if isinstance(event, CardPlayed):
-            return render.notice("already_played", card=render.card_label(event.card))
-    return render.refusal("stale")
+            return render.notice("already_played", tr, card=render.card_label(event.card, tr))
+    return render.refusal("stale", tr)
 
 
 class Play:
@@ -37,20 +38,27 @@ class Play:
         self.tables = tables
 
     def hand_spec(
-        self, session: TableSession, user_id: int, notice: str | None = None
+        self, session: TableSession, user_id: int, tr: Translations, notice: str | None = None
     ) -> MessageSpec | None:
         row, game = session.row, session.game
         seat = row.seat_of(user_id)
         if seat is None or game is None:
             return None
         return render.hand_message(
-            row, game.view(seat), version=row.version, notice=notice, deadline=session.deadline
+            row,
+            game.view(seat),
+            tr,
+            version=row.version,
+            notice=notice,
+            deadline=session.deadline,
         )
 
-    def _hand_step(self, session: TableSession, user_id: int, notice: str | None) -> Step:
-        spec = self.hand_spec(session, user_id, notice)
+    def _hand_step(
+        self, session: TableSession, user_id: int, notice: str | None, tr: Translations
+    ) -> Step:
+        spec = self.hand_spec(session, user_id, tr, notice)
         if spec is None:
-            return private(notice or render.refusal("not_seated"))
+            return private(notice or render.refusal("not_seated", tr))
         return Step(reply=Reply(spec, edit=True, hand_of=user_id))
 
     async def show_hand(
@@ -70,7 +78,7 @@ class Play:
         if session.game is None:
             await tables.refuse(interaction, "not_running")
             return
-        spec = self.hand_spec(session, interaction.user.id)
+        spec = self.hand_spec(session, interaction.user.id, reader(interaction))
         if spec is None:
             await tables.refuse(interaction, "not_seated")
             return
@@ -104,38 +112,47 @@ class Play:
             return
         user_id = interaction.user.id
         await self.tables.change(
-            session, interaction, lambda s: self._apply(s, user_id, version, action)
+            session,
+            interaction,
+            lambda s: self._apply(s, user_id, version, action, reader(interaction)),
         )
 
-    def _apply(self, session: TableSession, user_id: int, version: int, action: Action) -> Step:
+    def _apply(
+        self,
+        session: TableSession,
+        user_id: int,
+        version: int,
+        action: Action,
+        tr: Translations,
+    ) -> Step:
         row, game = session.row, session.game
         if row.status != "running" or game is None:
-            return refusal("not_running")
+            return refusal("not_running", tr)
         seat = row.seat_of(user_id)
         if seat is None:
-            return refusal("not_seated")
+            return refusal("not_seated", tr)
         if version != row.version:
             done = session.recent.get((user_id, version))
-            return self._hand_step(session, user_id, done or render.refusal("stale"))
+            return self._hand_step(session, user_id, done or render.refusal("stale", tr), tr)
         if row.seats[seat].away:
-            return self._hand_step(session, user_id, render.refusal("away"))
+            return self._hand_step(session, user_id, render.refusal("away", tr), tr)
         try:
             events = action(game, seat)
         except KachufulError as error:
-            return self._hand_step(session, user_id, render.refused_move(error, row))
+            return self._hand_step(session, user_id, render.refused_move(error, row, tr), tr)
         if not events:  # e.g. looking again: nothing changed
-            return self._hand_step(session, user_id, None)
+            return self._hand_step(session, user_id, None, tr)
         entry = row.seats[seat]
         entry.timeouts = 0
         if all(isinstance(e, HandLooked) for e in events):
             # Looking is private and moves nothing: no new move counter, no public post.
             entry.looked_deal = game.deal_index
-            step = self._hand_step(session, user_id, None)
+            step = self._hand_step(session, user_id, None, tr)
             return Step(reply=step.reply, commit=True, events=events, bump=False)
-        session.remember_action(user_id, version, _what(events))
+        session.remember_action(user_id, version, _what(events, tr))
         # The hand is drawn as it will be after the commit (at the next move counter).
         row.version += 1
-        step = self._hand_step(session, user_id, None)
+        step = self._hand_step(session, user_id, None, tr)
         row.version -= 1
         return Step(reply=step.reply, commit=True, events=events)
 
@@ -145,32 +162,33 @@ class Play:
         if session is None:
             return
         user_id = interaction.user.id
+        tr = reader(interaction)
 
         def step(session: TableSession) -> Step:
             row = session.row
             if row.status != "running" or session.game is None:
-                return refusal("not_running")
+                return refusal("not_running", tr)
             if not 0 <= seat < len(row.seats) or row.seats[seat].user_id != user_id:
-                return refusal("not_your_seat")
+                return refusal("not_your_seat", tr)
             if not row.seats[seat].away:
-                return refusal("not_away")
+                return refusal("not_away", tr)
             entry = row.seats[seat]
             entry.away = False
             entry.timeouts = 0
             row.version += 1
-            spec = self.hand_spec(session, user_id, render.notice("welcome_back"))
+            spec = self.hand_spec(session, user_id, tr, render.notice("welcome_back", tr))
             row.version -= 1
             reply = Reply(spec, hand_of=user_id) if spec else None
             return Step(reply=reply, commit=True)
 
         await self.tables.change(session, interaction, step)
 
-    def leave_running(self, session: TableSession, user_id: int) -> Step:
+    def leave_running(self, session: TableSession, user_id: int, tr: Translations) -> Step:
         """A player leaves a running game: a computer player takes the seat (lock held)."""
         row = session.row
         seat = row.seat_of(user_id)
         if seat is None:
-            return refusal("not_seated")
+            return refusal("not_seated", tr)
         entry = row.seats[seat]
         entry.left_user_id = user_id
         entry.user_id = None
@@ -179,7 +197,9 @@ class Play:
         if all(s.user_id is None for s in row.seats):
             row.status = "stopped"
             row.ended = "all_left"
-        return Step(reply=Reply(MessageSpec(content=render.notice("you_left_game"))), commit=True)
+        return Step(
+            reply=Reply(MessageSpec(content=render.notice("you_left_game", tr))), commit=True
+        )
 
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         """/kachuful stop: the host or someone with Manage Server; no leaderboard change."""
@@ -190,16 +210,19 @@ class Play:
         if session is None:
             await self._stop_damaged(interaction, manager=manager)
             return
+        tr = reader(interaction)
 
         def step(session: TableSession) -> Step:
             row = session.row
             if user.id != row.host_id and not manager:
-                return refusal("not_host_or_manager")
+                return refusal("not_host_or_manager", tr)
             if row.status not in ("lobby", "running"):
-                return refusal("not_running")
+                return refusal("not_running", tr)
             row.status = "stopped"
             row.ended = f"stop:{user.id}"
-            return Step(reply=Reply(MessageSpec(content=render.notice("you_stopped"))), commit=True)
+            return Step(
+                reply=Reply(MessageSpec(content=render.notice("you_stopped", tr))), commit=True
+            )
 
         await tables.change(session, interaction, step)
 
@@ -216,7 +239,9 @@ class Play:
             return
         await tables.store.stop_open_game(ref.id)
         tables.damaged.pop(ref.id, None)
-        text = render.notice("damaged_stopped", by=f"<@{interaction.user.id}>")
+        # A public notice in the channel: the channel's language (the table is unreadable).
+        tr = translation(language_of(interaction.guild_locale))
+        text = render.notice("damaged_stopped", tr, by=f"<@{interaction.user.id}>")
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
         )

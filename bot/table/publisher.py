@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.i18n import for_table
 from bot.render.channel import Post, View, mode_of, public_posts
 from bot.render.specs import MessageSpec
 from bot.render.words import notice
@@ -347,7 +348,7 @@ class Publisher:
         names = ", ".join(seat.name for seat in row.seats)
         thread = await self._call(
             message.create_thread(
-                name=notice("thread_name", game=row.id, names=names)[:100],
+                name=notice("thread_name", for_table(row.options), game=row.id, names=names)[:100],
                 auto_archive_duration=1440,
             )
         )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.i18n import reader
 from bot.render.table import CHART_FILE
 from bot.results import chart_data
 from bot.ui import send_kwargs
@@ -34,17 +35,18 @@ class ReadOnly:
         if session.game is None:
             await self.tables.refuse(interaction, "not_running")
             return
-        spec = render.scoreboard(session.row, session.game)
+        spec = render.scoreboard(session.row, session.game, reader(interaction))
         if not session.game.deal_scores:
             await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
             return
         # With the chart so far, drawn off the event loop (from a copy taken now).
-        from bot.render.chart import score_chart  # matplotlib, only when a chart is drawn
+        # matplotlib, only when a chart is drawn
+        from bot.render.chart import chart_labels, score_chart
 
         names, cumulative = chart_data(session.row, session.game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            png = await score_chart(names, cumulative)
+            png = await score_chart(names, cumulative, labels=chart_labels(reader(interaction)))
         except Exception as error:
             log.warning("no score chart (%s)", type(error).__name__)
             await interaction.edit_original_response(**send_kwargs(spec, edit=True))
@@ -56,9 +58,9 @@ class ReadOnly:
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         session = self.tables.session_in(interaction.channel_id)
         if session is not None and session.game is not None:
-            spec = render.game_rules(session.game)
+            spec = render.game_rules(session.game, reader(interaction))
         elif session is not None:
-            spec = render.lobby_rules(session.row.options)
+            spec = render.lobby_rules(session.row.options, reader(interaction))
         else:
-            spec = render.general_rules()
+            spec = render.general_rules(reader(interaction))
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))

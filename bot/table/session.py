@@ -41,6 +41,9 @@ class HandHandle:
     due: float | None = None
     # A hand sent as a follow-up (a deferred click) is that message, not the original response.
     message_id: int | None = None
+    # The language of the player's last interaction with the hand (bot.i18n): redraws, which
+    # have no interaction of their own, stay in it.
+    language: str = "en"
 
 
 class TableSession:

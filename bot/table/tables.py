@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.i18n import Translations, language_of, reader
 from bot.model import Table
 from bot.pace import Pace, table_pace
 from bot.render.specs import MessageSpec
@@ -88,8 +89,9 @@ def retry_delay(error: StoreError) -> float:
     return BUSY_RETRY_SECONDS
 
 
-def refusal(code: str) -> Step:
-    return Step(reply=Reply(MessageSpec(content=render.refusal(code))))
+def refusal(code: str, tr: Translations) -> Step:
+    """A refusal for the one who clicked, in their language."""
+    return Step(reply=Reply(MessageSpec(content=render.refusal(code, tr))))
 
 
 def private(text: str) -> Step:
@@ -205,7 +207,9 @@ class Tables:
         started = time.perf_counter()
         if self.stopping and interaction is not None:
             await self.answer(
-                None, interaction, Reply(MessageSpec(content=render.notice("restarting")))
+                None,
+                interaction,
+                Reply(MessageSpec(content=render.notice("restarting", reader(interaction)))),
             )
             return None
         # Only a click that has to wait (its table or the database busy) can run late: a timer
@@ -213,7 +217,7 @@ class Tables:
         slow = session.lock.locked() or self.store.busy()
         watchdog = Deferral(interaction) if interaction is not None and slow else None
         try:
-            outcome = await self._locked(session, step)
+            outcome = await self._locked(session, step, reader(interaction))
         finally:
             if watchdog is not None:
                 await watchdog.done()
@@ -230,11 +234,14 @@ class Tables:
         return outcome
 
     async def _locked(
-        self, session: TableSession, step: Callable[[TableSession], Step | None]
+        self,
+        session: TableSession,
+        step: Callable[[TableSession], Step | None],
+        tr: Translations,
     ) -> Step | None:
         async with session.lock:
             if session.closed:
-                outcome: Step | None = refusal("no_table")
+                outcome: Step | None = refusal("no_table", tr)
             else:
                 outcome = step(session)
             if outcome is not None and outcome.commit:
@@ -242,7 +249,7 @@ class Tables:
                 try:
                     await self.commit(session, outcome)
                 except StoreError as error:
-                    outcome = self._not_saved(session, error)
+                    outcome = self._not_saved(session, error, tr)
                     await self.reload(session)
                     session.forget_actions_at(version)
                 except BaseException:
@@ -253,11 +260,11 @@ class Tables:
                     raise
         return outcome
 
-    def _not_saved(self, session: TableSession, error: StoreError) -> Step:
+    def _not_saved(self, session: TableSession, error: StoreError, tr: Translations) -> Step:
         if not is_expected(error):  # an expected one is logged once per incident by the store
             # Only the kind of error: a database message could quote the record.
             log.warning("table %s: change not saved (%s)", session.row.id, type(error).__name__)
-        text = not_saved(error) or render.notice("busy_db")
+        text = not_saved(error, tr) or render.notice("busy_db", tr)
         return Step(reply=Reply(MessageSpec(content=text)), failed=error)
 
     async def commit(self, session: TableSession, step: Step) -> None:
@@ -369,13 +376,21 @@ class Tables:
             notice_version=session.row.version,
             stage=hand_stage(session, user_id),
             message_id=message_id,
+            language=language_of(interaction.locale),
         )
         if session.hand_publisher is not None:
             session.hand_publisher.opened()
         # Only needed after a restart: the player has their hand already, so a failure here
         # (the disk is full...) must not turn the answer into an error.
         try:
-            await self.store.save_hand(session.row.id, user_id, interaction.token, now, message_id)
+            await self.store.save_hand(
+                session.row.id,
+                user_id,
+                interaction.token,
+                now,
+                message_id,
+                language_of(interaction.locale),
+            )
         except StoreError as error:
             if not is_expected(error):
                 log.warning("table %s: hand message not remembered (%s)", session.row.id, error)
@@ -384,7 +399,8 @@ class Tables:
 
     async def refuse(self, interaction: discord.Interaction[Any], code: str) -> None:
         """A refusal: always a new private message, never an edit of the clicked message."""
-        await self.answer(None, interaction, Reply(MessageSpec(content=render.refusal(code))))
+        text = render.refusal(code, reader(interaction))
+        await self.answer(None, interaction, Reply(MessageSpec(content=text)))
 
     async def shutdown(self, timeout: float = 5.0) -> None:
         """Stop taking clicks, let the action in flight finish, deliver what is pending as far

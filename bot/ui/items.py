@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.i18n import reader
 from bot.store.failures import is_expected
 
 from .not_saved import not_saved
@@ -78,7 +79,9 @@ async def answer_unknown_click(interaction: discord.Interaction[Any]) -> None:
         return
     with contextlib.suppress(discord.HTTPException):
         if not interaction.response.is_done():
-            await interaction.response.send_message(render.refusal("dead_button"), ephemeral=True)
+            await interaction.response.send_message(
+                render.refusal("dead_button", reader(interaction)), ephemeral=True
+            )
 
 
 def _on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
@@ -111,9 +114,10 @@ async def _guarded(
     try:
         await action
     except Exception as error:
-        text = not_saved(error)
+        tr = reader(interaction)
+        text = not_saved(error, tr)
         if text is None:
-            await _tell(interaction, render.notice("click_failed"))
+            await _tell(interaction, render.notice("click_failed", tr))
             raise
         if not is_expected(error):
             log.warning("a click failed: %s: %s", type(error).__name__, error)

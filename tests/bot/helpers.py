@@ -254,11 +254,12 @@ async def add_computer(
     member: simcord.MemberActor, channel: simcord.ChannelHandle, level: str = "heuristic"
 ) -> simcord.InteractionResult:
     """ "Add computer player" on the lobby, then the level, on the private chooser."""
+    from bot.i18n import EN
     from bot.render.words import level_name
 
     offered = await member.click(lobby_message(channel), label="Add computer player")
     assert offered.ephemeral and offered.response is not None, "no level chooser"
-    return await member.click(offered.response, label=level_name(level))
+    return await member.click(offered.response, label=level_name(level, EN))
 
 
 async def craft_click(

@@ -34,9 +34,9 @@ async def test_chart_is_drawn_in_a_worker_thread(monkeypatch: object) -> None:
     threads: list[str] = []
     original = chart.score_chart_png
 
-    def spy(names: list[str], cumulative: list[list[int]]) -> bytes:
+    def spy(names: list[str], cumulative: list[list[int]], labels: tuple[str, str]) -> bytes:
         threads.append(threading.current_thread().name)
-        return original(names, cumulative)
+        return original(names, cumulative, labels)
 
     chart.score_chart_png = spy  # type: ignore[assignment]
     try:

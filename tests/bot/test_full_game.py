@@ -7,6 +7,7 @@ from typing import Any
 
 import simcord
 
+from bot.i18n import EN
 from bot.render.cards import label as card_label
 from kachuful_core import load_game, score_summary
 from kachuful_core.cards import parse_card
@@ -176,7 +177,8 @@ def record_tricks(
         for number, trick in enumerate(deal["tricks"], start=1):
             seats = [(leader + i) % players for i in range(len(trick))]
             cards = [
-                f"{names[s]} {card_label(parse_card(c))}" for s, c in zip(seats, trick, strict=True)
+                f"{names[s]} {card_label(parse_card(c), EN)}"
+                for s, c in zip(seats, trick, strict=True)
             ]
             expected.append((number, scored["hand_size"], cards))
             leader = scored["trick_winners"][number - 1]

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 import simcord
 
+from bot.i18n import EN
 from bot.render.words import level_name
 from bot.table import thinking
 from kachuful_core import Game, Rules
@@ -24,7 +25,7 @@ async def test_add_computer_player_offers_every_level_and_the_seat_shows_it(
     offered = await asha.click(lobby_message(channel), label="Add computer player")
     assert offered.ephemeral
     chooser = next(m for m in channel.history(viewer=asha) if m.id == offered.response.id)
-    assert [b.label for b in buttons(chooser)] == [level_name(level) for level in LEVELS]
+    assert [b.label for b in buttons(chooser)] == [level_name(level, EN) for level in LEVELS]
     assert len(env.bot.tables.session_in(channel.id).row.seats) == 1  # nothing added yet
     await add_computer(asha, channel, "search")
     await add_computer(asha, channel, "random")

@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 import simcord
 
+from bot.i18n import EN
 from bot.render.cards import label  # the engine's card_label, every suit in text presentation
 from kachuful_core import Phase
 
@@ -30,7 +31,7 @@ async def test_seventeen_card_hand_fits_in_five_rows(env: simcord.Env) -> None:
     cards = [b for b in buttons(hand) if (b.custom_id or "").startswith("kf:p:")]
     assert len(cards) == 17 and len(hand.components) <= 5
     assert all(len(row.children) <= 5 for row in hand.components)
-    assert sorted(b.label for b in cards) == sorted(label(c) for c in table.game.hand(seat))
+    assert sorted(b.label for b in cards) == sorted(label(c, EN) for c in table.game.hand(seat))
     assert len(enabled_actions(hand)) == 17  # the lead: any card
 
 

@@ -13,6 +13,7 @@ import pytest
 import simcord
 
 from bot.client import KachufulBot
+from bot.i18n import EN
 from bot.render.cards import label as card_label
 from bot.table.publisher import Publisher
 from kachuful_core import Phase, load_game, score_summary
@@ -35,7 +36,7 @@ def record_tricks(record: dict[str, Any]) -> list[list[str]]:
             seats = [(leader + i) % len(names) for i in range(len(trick))]
             tricks.append(
                 [
-                    f"`{card_label(parse_card(c))}` **{names[s]}**"
+                    f"`{card_label(parse_card(c), EN)}` **{names[s]}**"
                     for s, c in zip(seats, trick, strict=True)
                 ]
             )

@@ -8,6 +8,7 @@ import json
 import discord
 import simcord
 
+from bot.i18n import EN
 from bot.render.cards import hand_text
 from kachuful_core import Game, Phase, card_str
 
@@ -75,7 +76,7 @@ async def test_blind_bid_before_looking(env: simcord.Env) -> None:
     hand = table.hand(second)
     assert not any(b.label.startswith("Blind") for b in buttons(hand))
     second_seat = table.session.row.seat_of(second.id)
-    assert hand.embeds[0].description == hand_text(table.game.hand(second_seat))
+    assert hand.embeds[0].description == hand_text(table.game.hand(second_seat), EN)
     assert table.session.row.seats[second_seat].looked_deal == table.game.deal_index
     await table.play_to_end()
 

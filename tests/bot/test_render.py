@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot import render
+from bot.i18n import EN
 from bot.model import Seat, Table, TableOptions
 from bot.render.cards import card_rows, hand_text, number_rows
 from bot.render.channel import MODES, Post, View, public_posts
@@ -79,7 +80,7 @@ def test_card_rows_one_suit_per_row_when_possible() -> None:
     assert number_rows(18) == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13, 14], [15, 16, 17]]
     # Every suit in text presentation (U+FE0E): the font's glyph in the text colour, never an
     # emoji (near-black ♠ and ♣ on the dark theme).
-    assert hand_text([12, 11, 0, 25]) == "♠\ufe0e A K 2 · ♥\ufe0e A"
+    assert hand_text([12, 11, 0, 25], EN) == "♠\ufe0e A K 2 · ♥\ufe0e A"
 
 
 VIEW = View(lobby_minutes=15, idle_hours=24, deadline=datetime(2024, 1, 1, 0, 1, tzinfo=UTC))
@@ -115,13 +116,13 @@ def test_every_message_of_a_whole_game_fits(
     built: set[str] = set()
     keys: set[str] = set()
     while True:
-        assert_fits(render.scoreboard(row, game))
+        assert_fits(render.scoreboard(row, game, EN))
         posts = public_posts(row, game, replace(VIEW, delivered=frozenset(keys)))  # all out
         for spec in render_public(posts, built):
             assert_fits(spec)
         keys |= {post.key for post in posts}
         for seat in range(players) if mode == "trick" else ():  # the same in every mode
-            spec = render.hand_message(row, game.view(seat), version=row.version)
+            spec = render.hand_message(row, game.view(seat), EN, version=row.version)
             assert_fits(spec)
             biggest = max(biggest, len(spec.buttons))
         if game.phase is Phase.FINISHED:
@@ -149,12 +150,12 @@ def test_hand_message_shows_only_the_seat_s_own_cards() -> None:
     game = Game.new(Rules(players=4), "private", players=list("ABCD"))
     row = row_for(4)
     seat = game.turn
-    spec = render.hand_message(row, game.view(seat), version=3)
+    spec = render.hand_message(row, game.view(seat), EN, version=3)
     text = str([e.to_dict() for e in spec.embeds])
-    assert hand_text(game.hand(seat)) in text
+    assert hand_text(game.hand(seat), EN) in text
     for other in range(4):
         if other != seat:
-            assert hand_text(game.hand(other)) not in text
+            assert hand_text(game.hand(other), EN) not in text
     bids = [b for b in spec.buttons if b.action[0] == "bid"]
     assert [b.action for b in bids] == [("bid", row.id, 3, n, False) for n in range(14)]
     assert all(not b.disabled for b in bids)
@@ -169,14 +170,14 @@ def test_hand_message_shows_only_the_seat_s_own_cards() -> None:
             assert all(b.action[0] in ("hand", "back") for b in spec.buttons)
             shown = str([spec.content, *(e.to_dict() for e in spec.embeds)])
             for other in range(4):
-                assert hand_text(game.hand(other)) not in shown
+                assert hand_text(game.hand(other), EN) not in shown
 
 
 def test_dealer_forbidden_bid_disabled_with_reason() -> None:
     game = Game.new(Rules(players=3, max_hand=3), "hook", players=list("ABC"))
     while game.turn != game.dealer:
         game.bid(game.turn, 1)
-    spec = render.hand_message(row_for(3), game.view(game.dealer), version=1)
+    spec = render.hand_message(row_for(3), game.view(game.dealer), EN, version=1)
     forbidden = game.forbidden_bid
     assert forbidden == 1
     [blocked] = [b for b in spec.buttons if b.action[:1] == ("bid",) and b.action[3] == forbidden]
@@ -198,7 +199,7 @@ def test_every_engine_error_has_words() -> None:
         OptionNotEnabled("forehead"),
         InvalidSeat(9),
     ]
-    texts = [render.engine_error(error, row) for error in errors]
+    texts = [render.engine_error(error, row, EN) for error in errors]
     assert all(texts) and len(set(texts)) == len(texts)
     assert "must follow hearts" in texts[3] and "♥\ufe0e A 2" in texts[3] and "2♠\ufe0e" in texts[3]
     assert "may not bid 2" in texts[5]
@@ -222,9 +223,9 @@ def test_names_cannot_inject_markdown_or_mentions() -> None:
 def test_lobby_and_help_fit() -> None:
     lobby_row = row_for(7)
     lobby_row.status = "lobby"
-    assert_fits(render.lobby(lobby_row, timeout_minutes=15))
-    assert_fits(render.help_message())
-    assert_fits(render.general_rules())
+    assert_fits(render.lobby(lobby_row, EN, timeout_minutes=15))
+    assert_fits(render.help_message(EN))
+    assert_fits(render.general_rules(EN))
 
 
 def test_final_standings_with_a_shared_win() -> None:
@@ -232,7 +233,7 @@ def test_final_standings_with_a_shared_win() -> None:
 
     row = row_for(4)
     ended = GameEnded(totals=(40, 55, 55, 12), winners=(1, 2))
-    spec = render.final_standings(row, ended)  # type: ignore[arg-type]  # totals, winners
+    spec = render.final_standings(row, ended, EN)  # type: ignore[arg-type]  # totals, winners
     text = spec.embeds[0].description or ""
     first, second = row.seats[1].name, row.seats[2].name
     assert text.startswith(f"Shared win: **{first}** and **{second}**!")
@@ -252,7 +253,7 @@ def test_a_compact_deal_reads_seats_then_bids_then_tricks() -> None:
     bots = [RandomPlayer(seat) for seat in range(3)]
     while game.phase is not Phase.PLAYING or len(game.deals[0].trick_winners) < 1:
         act(game, game.turn, bots[game.turn])
-    spec = deal_render.compact(row, game, 0, None)
+    spec = deal_render.compact(row, game, 0, None, EN)
     embed = spec.embeds[0]
     text = embed.description or ""
     assert [f.name for f in embed.fields if f.name == "Bids"] == []  # not below the tricks

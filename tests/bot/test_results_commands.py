@@ -10,6 +10,7 @@ import pytest
 import simcord
 from discord import app_commands
 
+from bot.i18n import EN
 from bot.model import Seat, TableOptions
 from bot.store.models import ResultRow
 from cogs.leaderboard import bad_option
@@ -112,8 +113,8 @@ async def test_leaderboard_pages_own_row_and_refusals(env: simcord.Env) -> None:
         forged = await forged_slash(env, asha, channel, "kachuful leaderboard", **options)
         assert forged.ephemeral and forged.response is not None
         assert name in forged.response.content
-    assert "`scope` must be one of channel, server" in (bad_option("x", "all", "rating") or "")
-    assert bad_option("server", "30d", "exact") is None
+    assert "`scope` must be one of channel, server" in (bad_option("x", "all", "rating", EN) or "")
+    assert bad_option("server", "30d", "exact", EN) is None
     # The history pages the same way (13 games: two pages).
     history = await asha.slash(channel, "kachuful history")
     assert "page 1 of 2" in (history.response.embeds[0].footer.text or "")

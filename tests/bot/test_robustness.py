@@ -395,6 +395,7 @@ async def test_after_a_restart_what_was_not_posted_is_delivered(
     """A move committed just before the bot died may never have been shown: after the
     restart the publisher delivers what is missing (the trick's message shows the card, the
     player to act is pinged), once, and "Your hand" works."""
+    from bot.i18n import EN
     from bot.render.cards import label
 
     channel, members = world(env, "asha", "bilal", "chen")
@@ -420,7 +421,7 @@ async def test_after_a_restart_what_was_not_posted_is_delivered(
     await env.restart_bot(make_bot())
     table.hand_ids.clear()
     live = table.last_public_with("Your hand")
-    assert f"`{label(card)}` **{leader.name}**" in (live.content or "")
+    assert f"`{label(card, EN)}` **{leader.name}**" in (live.content or "")
     # The spent ping is gone, the player to act has one, and nothing was posted twice.
     [ping] = [m for m in table.public() if "🔔" in (m.content or "")]
     assert ping.id != old_ping.id and to_act.mention in (ping.content or "")
