@@ -87,23 +87,25 @@ def check_scope(scope: Any, tr: Translations = EN) -> str | None:
     return tr.gettext("`scope` must be one of {values}.").format(values=", ".join(SCOPES))
 
 
-def resolve_max_hand(choice: MaxHand | None, players: int) -> tuple[int, str | None]:
+def resolve_max_hand(choice: MaxHand | None, players: int) -> tuple[int, bool]:
     """The largest hand of a table's ``max_hand`` option for ``players`` (a length's name or a
-    number of cards); and a note when a number had to be lowered to fit the deck."""
+    number of cards); and whether a number had to be lowered to fit the deck (the lobby says
+    so: bot/render/table.py)."""
     if choice is None:
         choice = OPTIONS["length"].default
     if choice in LENGTHS:
-        return length_max_hand(choice, players), None
+        return length_max_hand(choice, players), False
     limit = largest_hand(players)
     wanted = int(choice)
     if wanted > limit:
-        return limit, f"max hand lowered from {wanted} to {limit}: 52 cards for {players} players"
-    return wanted, None
+        return limit, True
+    return wanted, False
 
 
-def table_rules(options: TableOptions, players: int) -> tuple[Rules, str | None]:
-    """The rules of a table's options for ``players`` seats, and the note of resolve_max_hand."""
-    max_hand, note = resolve_max_hand(options.max_hand, players)
+def table_rules(options: TableOptions, players: int) -> tuple[Rules, bool]:
+    """The rules of a table's options for ``players`` seats, and whether the largest hand was
+    lowered to fit the deck (resolve_max_hand)."""
+    max_hand, lowered = resolve_max_hand(options.max_hand, players)
     rules = Rules(
         players=players,
         max_hand=max_hand,
@@ -114,4 +116,4 @@ def table_rules(options: TableOptions, players: int) -> tuple[Rules, str | None]
         blind_bids=options.blind_bids,
         forehead=options.forehead,
     )
-    return rules, note
+    return rules, lowered

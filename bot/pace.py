@@ -42,14 +42,10 @@ def game_seconds(rules: Rules, humans: int, pace: Pace) -> float:
     return seat_moves * per_round + rules.num_deals * DEAL_SECONDS
 
 
-def duration_text(seconds: float) -> str:
-    """A duration as a person estimates it: "under a minute", "about 7 min", "about 25 min",
-    "about 1 h 50 min" (to the minute under ten minutes, else to five)."""
+def rounded_minutes(seconds: float) -> int:
+    """A duration as a person estimates it, in minutes: 0 under a minute, to the minute under
+    ten minutes, else to five (the words are bot/render/words.py: duration_text)."""
     minutes = seconds / 60
     if minutes < 1:
-        return "under a minute"
-    rounded = round(minutes) if minutes < 10 else 5 * round(minutes / 5)
-    if rounded < 60:
-        return f"about {rounded} min"
-    hours, rest = divmod(rounded, 60)
-    return f"about {hours} h" + (f" {rest} min" if rest else "")
+        return 0
+    return round(minutes) if minutes < 10 else 5 * round(minutes / 5)

@@ -137,7 +137,7 @@ class LeaderboardPageButton(
             with contextlib.suppress(discord.HTTPException):
                 if not interaction.response.is_done():
                     await interaction.response.send_message(
-                        "Sorry, the leaderboard could not be read just now.", ephemeral=True
+                        words.refusal("board_unreadable", reader(interaction)), ephemeral=True
                     )
             raise
 

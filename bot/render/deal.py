@@ -248,8 +248,15 @@ def compact(
 
 
 def _display_width(text: str) -> int:
-    """Columns a monospace font gives ``text`` (wide characters such as emoji take two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    """Columns a monospace font gives ``text``: wide characters such as emoji take two, and
+    combining marks (Devanagari's nukta, anusvara, virama, vowel signs above or below) none."""
+    return sum(_char_width(ch) for ch in text)
+
+
+def _char_width(ch: str) -> int:
+    if unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
 
 
 def _column(text: str, width: int, *, right: bool = False) -> str:

@@ -41,6 +41,7 @@ REFUSALS = {
     "bad_option": N_("`{name}` must be one of {choices}."),
     "guild_only": N_("Kachuful is played in a server channel, not in direct messages."),
     "no_stats": N_("{name} has not finished a game in this server yet."),
+    "board_unreadable": N_("Sorry, the leaderboard could not be read just now."),
     "no_game": N_("There is no game {game} in this channel."),
     "no_finished_game": N_("No finished game to export in this channel yet."),
     "not_your_game": N_(

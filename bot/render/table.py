@@ -223,8 +223,8 @@ def fairness_line(commitment: str, tr: Translations) -> str:
 
 
 def resolve_note(row: GameRow, tr: Translations) -> str | None:
-    max_hand, note = resolve_max_hand(row.options.max_hand, len(row.seats))
-    if note is None:
+    max_hand, lowered = resolve_max_hand(row.options.max_hand, len(row.seats))
+    if not lowered:
         return None
     return tr.gettext(
         "max hand lowered from {wanted} to {limit}: 52 cards for {players} players"

@@ -9,7 +9,7 @@ import discord
 from bot.i18n import N_, Translations
 from bot.model import GameRow, Seat, TableOptions
 from bot.options import table_rules
-from bot.pace import Pace, duration_text, game_seconds
+from bot.pace import Pace, game_seconds, rounded_minutes
 from bot.registry import LEVEL_NAMES, OPTIONS, RULES_TEXT_OPTIONS
 from kachuful_core import (
     BidOutOfRange,
@@ -104,13 +104,26 @@ def option_lines(options: TableOptions, tr: Translations) -> list[str]:
     return lines
 
 
+def duration_text(seconds: float, tr: Translations) -> str:
+    """ "under a minute", "about 7 min", "about 25 min", "about 1 h 50 min"."""
+    minutes = rounded_minutes(seconds)
+    if minutes == 0:
+        return tr.gettext("under a minute")
+    if minutes < 60:
+        return tr.gettext("about {minutes} min").format(minutes=minutes)
+    hours, rest = divmod(minutes, 60)
+    if rest == 0:
+        return tr.gettext("about {hours} h").format(hours=hours)
+    return tr.gettext("about {hours} h {minutes} min").format(hours=hours, minutes=rest)
+
+
 def length_lines(
     options: TableOptions, players: int, humans: int, pace: Pace, tr: Translations
 ) -> list[str]:
     """How long the game will be with ``players`` seats (``humans`` of them people): the
     length chosen, the number of deals, and the time it takes at the table's pace."""
     rules, _ = table_rules(options, players)
-    minutes = duration_text(game_seconds(rules, humans, pace))
+    minutes = duration_text(game_seconds(rules, humans, pace), tr)
     choice = options.max_hand
     chosen = (
         OPTIONS["length"].words(choice or OPTIONS["length"].default, tr)

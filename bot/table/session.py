@@ -98,7 +98,7 @@ def paused(row: Table) -> bool:
     return all(seat.computer_plays for seat in row.seats)
 
 
-def build_rules(options: TableOptions, players: int) -> tuple[Rules, str | None]:
+def build_rules(options: TableOptions, players: int) -> tuple[Rules, bool]:
     return table_rules(options, players)
 
 

@@ -7,10 +7,12 @@ from typing import get_args
 import pytest
 
 from bot.channel_settings import BadSetting, merge
+from bot.i18n import EN
 from bot.model import TableOptions
 from bot.options import check_start, resolve_max_hand, table_rules
-from bot.pace import DEAL_SECONDS, HUMAN_MOVE_SECONDS, Pace, duration_text, game_seconds
+from bot.pace import DEAL_SECONDS, HUMAN_MOVE_SECONDS, Pace, game_seconds
 from bot.registry import OPTIONS, SETTINGS_OPTIONS, START_OPTIONS, level_names, option
+from bot.render.words import duration_text
 from kachuful_core import Rules
 from kachuful_core.rules import LENGTHS, ScheduleName, ScoringName, TrumpName
 
@@ -110,4 +112,4 @@ def test_the_estimate_counts_every_move_at_its_seats_pace() -> None:
     ],
 )
 def test_duration_words(seconds: float, text: str) -> None:
-    assert duration_text(seconds) == text
+    assert duration_text(seconds, EN) == text
