@@ -279,10 +279,11 @@ async def play_mode(
 
 
 async def shoot_answers(channel: Any, host: Any, shooter: Shooter) -> None:
-    """The host's private answers to the results commands and help, each alone."""
+    """The host's answers to the results commands and help, each alone (stats and help are
+    private, the leaderboard public)."""
     for command in ("stats", "leaderboard", "help"):
         answer = await host.slash(channel, f"kachuful {command}")
-        assert answer.ephemeral and answer.response is not None, command
+        assert answer.response is not None, command
         await shooter.shoot(
             channel, f"answer-{command}", viewer=host, target=answer.response.id, layout="message"
         )

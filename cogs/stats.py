@@ -13,7 +13,7 @@ from bot.i18n import reader
 from bot.render import stats as words
 from bot.ui import send_kwargs
 
-from .group import KachufulFeature, channel_translations
+from .group import KachufulFeature
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
@@ -42,9 +42,10 @@ class StatsCog(KachufulFeature):
                 words.refusal("no_stats", reader(interaction), name=name), ephemeral=True
             )
             return
-        tr = await channel_translations(self.bot, interaction)
-        spec = words.player_stats(found, tr, name=user.display_name)
-        await interaction.response.send_message(**send_kwargs(spec))
+        # Only the asker sees it, in their own language: a player checking figures does not
+        # post into the channel the game is read in.
+        spec = words.player_stats(found, reader(interaction), name=user.display_name)
+        await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
 
 
 async def setup(bot: KachufulBot) -> None:

@@ -139,6 +139,7 @@ async def test_stats_history_and_stopped_games_after_play(env: simcord.Env) -> N
     table = await start_game(env, channel, members, max_hand=2, schedule="down")
     await table.play_to_end()
     stats = await asha.slash(channel, "kachuful stats")
+    assert stats.response.ephemeral  # only the asker sees it
     fields = {f.name: f.value for f in stats.response.embeds[0].fields}
     assert "1 played" in fields["Games"]
     assert "1 card" in fields["By hand size"] and "2 cards" in fields["By hand size"]
