@@ -23,6 +23,9 @@ _BARE_SUIT = re.compile(f"([{SUIT_CHARS}])(?!{TEXT_STYLE})")
 SYMBOLS = tuple(symbol + TEXT_STYLE for symbol in SUIT_SYMBOLS)
 # The suits' names in the engine's order (kachuful_core.cards.SUIT_NAMES), to translate.
 SUIT_WORDS = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
+# A suit named after its symbol in a title ("trump ♠ Spades"): English capitalises it there,
+# French does not ("atout ♠ pique"), so it is a word of its own in the catalogue.
+SUIT_TITLES = (N_("Spades"), N_("Hearts"), N_("Diamonds"), N_("Clubs"))
 
 
 def text_suits(text: str) -> str:
@@ -65,7 +68,7 @@ def suit_name(suit: int | None, tr: Translations) -> str:
 def trump_text(suit: int | None, tr: Translations) -> str:
     if suit is None:
         return tr.gettext("No trump")
-    return f"{SYMBOLS[suit]} {tr.gettext(SUIT_WORDS[suit]).capitalize()}"
+    return f"{SYMBOLS[suit]} {tr.gettext(SUIT_TITLES[suit])}"
 
 
 def hand_text(cards: Sequence[int], tr: Translations) -> str:

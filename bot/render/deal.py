@@ -22,7 +22,7 @@ from kachuful_core.game import DealLog
 
 from .cards import label, suit_symbol, trump_text
 from .specs import MessageSpec, clip
-from .words import hours_text, name_of, seat_name
+from .words import hours_text, name_of, pair, seat_name
 
 COLOUR_BIDDING = discord.Colour.dark_green()
 COLOUR_SCORES = discord.Colour.teal()
@@ -90,9 +90,9 @@ def _total_line(log: DealLog, size: int, tr: Translations) -> str:
     )
     if len(bids) == len(log.bids):
         if total > size:
-            line += ": " + tr.gettext("overbid by {n}").format(n=total - size)
+            line = pair(line, tr.gettext("overbid by {n}").format(n=total - size), tr)
         elif total < size:
-            line += ": " + tr.gettext("underbid by {n}").format(n=size - total)
+            line = pair(line, tr.gettext("underbid by {n}").format(n=size - total), tr)
     return line
 
 
@@ -132,7 +132,7 @@ def bidding(
         name = name_of(row, seat)
         if seat == log.dealer:
             name = _("{name} (dealer)").format(name=name)
-        lines.append(f"{name}: {_bid_text(log, seat, tr)}")
+        lines.append(pair(name, _bid_text(log, seat, tr), tr))
     embed = discord.Embed(title=deal_title(game, index, tr), colour=COLOUR_BIDDING)
     embed.description = clip("\n".join(lines), 4096)
     total = _total_line(log, size, tr)
@@ -187,12 +187,16 @@ def trick_lines(
     if number < len(log.trick_winners):
         winner = log.trick_winners[number]
         won = _tricks_won(log, len(row.seats), number + 1)
-        return f"{head}: {played}\n" + _("→ {name} takes it. Tricks/bids: {standing}").format(
-            name=name_of(row, winner), standing=_standing(row, log, won)
+        return (
+            pair(head, played, tr)
+            + "\n"
+            + _("→ {name} takes it. Tricks/bids: {standing}").format(
+                name=name_of(row, winner), standing=_standing(row, log, won)
+            )
         )
     led = " · " + _("led {suit}").format(suit=suit_symbol(cards[0][1] // 13)) if cards else ""
     verb = "lead" if not cards else "play"
-    text = f"{head}{led}: {played}"
+    text = pair(f"{head}{led}", played, tr)
     turn_text = _turn_text(row, game, turn, verb, tr)
     return text + (f"\n{turn_text}" if turn_text else "")
 

@@ -12,7 +12,7 @@ from kachuful_core import Phase, SeatView
 
 from .cards import CARD_ROWS, card_rows, hand_text, label, number_rows, trump_text
 from .specs import ButtonSpec, MessageSpec, clip
-from .words import name_of
+from .words import name_of, pair
 
 COLOUR_HAND = discord.Colour.dark_blue()
 CONTROL_ROW = CARD_ROWS  # the fifth row
@@ -33,7 +33,7 @@ def _bids_field(row: GameRow, view: SeatView, tr: Translations) -> str:
         name = name_of(row, seat)
         if seat == view.seat:
             name = _("{name} (you)").format(name=name)
-        parts.append(f"{name}: {shown}")
+        parts.append(pair(name, shown, tr))
     total = sum(b for b in view.bids if b is not None)
     bid_for = tr.ngettext(
         "{total} bid for {n} trick", "{total} bid for {n} tricks", view.hand_size
@@ -158,7 +158,7 @@ def hand_message(
     )
     if view.phase is Phase.FINISHED:
         standing = " · ".join(
-            f"{row.seats[s].name}: {view.totals[s]}" for s in range(len(row.seats))
+            pair(row.seats[s].name, str(view.totals[s]), tr) for s in range(len(row.seats))
         )
         embed.add_field(name=_("Final totals"), value=clip(standing, 1024), inline=False)
     embed.set_footer(text=_("Only you see this message"))

@@ -15,6 +15,7 @@ from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS
 from bot.registry import option as registry_option
 from bot.stats_model import BoardPage, BoardRow, HistoryPage, PlayerStats, SplitStat
 
+from . import numbers
 from .cards import text_suits
 from .specs import MessageSpec, clip
 
@@ -63,12 +64,12 @@ def _name(text: str) -> str:
     return text.replace("<", "<\u200b")
 
 
-def _percent(rate: float | None) -> str:
-    return "–" if rate is None else f"{rate:.0%}"
+def _percent(rate: float | None, tr: Translations) -> str:
+    return "–" if rate is None else numbers.percent(rate, tr)
 
 
 def rating_text(ordinal: float | None, tr: Translations) -> str:
-    return tr.gettext("unrated") if ordinal is None else f"{shown(ordinal):,}"
+    return tr.gettext("unrated") if ordinal is None else numbers.whole(shown(ordinal), tr)
 
 
 # A leaderboard row must fit one line of an embed on a phone. In SimCord's preview of Discord
@@ -102,9 +103,9 @@ def _sorted_figure(row: BoardRow, sort: str, tr: Translations) -> str:
     if sort == "wins":
         return str(row.wins)
     if sort == "average":
-        return f"{row.average_score:.1f}"
+        return numbers.tenths(row.average_score, tr)
     if sort == "exact":
-        return _percent(row.exact_bid_rate)
+        return _percent(row.exact_bid_rate, tr)
     return rating_text(row.rating, tr)
 
 
@@ -165,8 +166,8 @@ def _split_line(stat: SplitStat, label: str, tr: Translations) -> str:
         label=label,
         exact=stat.exact,
         deals=stat.deals,
-        rate=_percent(stat.exact_rate),
-        points=f"{stat.average_points:.1f}",
+        rate=_percent(stat.exact_rate, tr),
+        points=numbers.tenths(stat.average_points, tr),
     )
 
 
@@ -214,22 +215,23 @@ def player_stats(stats: PlayerStats, tr: Translations, name: str | None = None) 
         ).format(
             games=stats.games,
             wins=stats.wins,
-            rate=f"{stats.wins / stats.games:.0%}",
-            average=f"{stats.average_score:.1f}",
+            rate=numbers.percent(stats.wins / stats.games, tr),
+            average=numbers.tenths(stats.average_score, tr),
             best=stats.best_score,
             game=stats.best_game_id,
         ),
         inline=False,
     )
     zero = (
-        f"{stats.zero_exact}/{stats.zero_bids} ({stats.zero_exact / stats.zero_bids:.0%})"
+        f"{stats.zero_exact}/{stats.zero_bids} "
+        f"({numbers.percent(stats.zero_exact / stats.zero_bids, tr)})"
         if stats.zero_bids
         else _("never bid zero")
     )
     embed.add_field(
         name=_("Bids"),
         value=_("exact {rate} overall · zero bids made {zero}").format(
-            rate=_percent(stats.exact_bid_rate), zero=zero
+            rate=_percent(stats.exact_bid_rate, tr), zero=zero
         ),
         inline=False,
     )
@@ -270,7 +272,8 @@ def history(page: HistoryPage, guild_id: int, channel_id: int, tr: Translations)
         if entry.message_id is not None:
             where = entry.link_channel_id or channel_id
             url = f"https://discord.com/channels/{guild_id}/{where}/{entry.message_id}"
-            link = f" · [{_('table')}]({url})"
+            word = _("table")
+            link = f" · [{word}]({url})"
         game = _("**Game {game}**").format(game=entry.game_id)
         lines.append(clip(f"{game} · {when} · {players} — {outcome}{link}", 400))
     embed = discord.Embed(

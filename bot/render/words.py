@@ -27,6 +27,7 @@ from kachuful_core import (
 )
 from kachuful_core.rules import LENGTHS
 
+from . import numbers
 from .cards import hand_text, label, suit_name
 
 # Each message takes the translations of its reader (a private message) or of its table (a
@@ -264,9 +265,35 @@ NOTICES = {
 }
 
 
+# The channel permissions the bot may ask for, as Discord's settings name them (its client
+# shows them in the member's language, so they are translated like every word).
+PERMISSION_WORDS = {
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "create_public_threads": N_("Create Public Threads"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
+    "read_message_history": N_("Read Message History"),
+}
+
+
+def permission_names(names: list[str], tr: Translations) -> str:
+    """ "Embed Links, Attach Files"; a name that is not a permission (already words) as is."""
+    return ", ".join(
+        tr.gettext(PERMISSION_WORDS[name]) if name in PERMISSION_WORDS else name for name in names
+    )
+
+
+def pair(name: str, value: str, tr: Translations) -> str:
+    """ "**asha**: bid 1, took 0": a name and what it has, with the language's separator
+    (French puts a no-break space before the colon)."""
+    return tr.gettext("{name}: {value}").format(name=name, value=value)
+
+
 def thread_fallback(missing: list[str], tr: Translations) -> str:
     """/kachuful start mode:thread where the bot cannot open threads: the channel instead."""
-    wanted = ", ".join(name.replace("_", " ").title() for name in missing)
+    wanted = permission_names(missing, tr)
     return tr.gettext(
         "I cannot play this game in a thread here (I need: {wanted}), so it is played in this "
         "channel instead. Grant those permissions to use thread mode next time."
@@ -278,7 +305,7 @@ COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Sh
 
 def missing_permissions(names: list[str], tr: Translations) -> str:
     """/kachuful start where the bot cannot post the table: what to grant."""
-    wanted = ", ".join(name.replace("_", " ").title() for name in names)
+    wanted = permission_names(names, tr)
     return tr.gettext(
         "I cannot run a table in this channel: I need these permissions here: "
         "{wanted}. Ask someone with Manage Server or Manage Channels to grant them."
@@ -289,7 +316,9 @@ def hours_text(hours: float, tr: Translations) -> str:
     """A duration in hours as a person writes it: "1 hour", "1.5 hours", "24 hours"."""
     # ngettext takes a whole number: 1.5 hours is "hours" (the plural) in every language here.
     count = int(hours) if hours == int(hours) else 2
-    return tr.ngettext("{hours} hour", "{hours} hours", count).format(hours=f"{hours:g}")
+    return tr.ngettext("{hours} hour", "{hours} hours", count).format(
+        hours=numbers.short(hours, tr)
+    )
 
 
 def notice(code: str, tr: Translations, **values: Any) -> str:

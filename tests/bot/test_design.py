@@ -4,6 +4,7 @@ source."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,3 +117,84 @@ def test_importing_every_renderer_loads_no_store() -> None:
 
 def test_the_import_check_sees_imports() -> None:
     assert "bot.store.failures.StoreError" in _imports(ROOT / "bot" / "ui" / "not_saved.py")
+
+
+# What players read goes through the catalogue (docs/languages.md). Left out: what only the
+# operator reads (start-up and health messages, the settings' errors, the renderer's own limit
+# checks, a log's reason) and the export's note on checking the deals, which is a technical
+# field of a JSON file like its keys.
+OPERATOR_ONLY = {
+    "bot/__main__.py",
+    "bot/health.py",
+    "bot/settings.py",
+    "bot/command_sync.py",
+    "bot/render/specs.py",
+}
+TECHNICAL = {("cogs/history.py", "sha256(bytes.fromhex(seed)) is each deal's commitment")}
+TRANSLATING = {"gettext", "ngettext", "pgettext", "npgettext", "N_", "Nn_", "locale_str", "_"}
+
+
+def _untranslated(path: Path) -> list[tuple[int, str]]:
+    """String constants with two words or more that no translating call (or log line, raise or
+    docstring) holds."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    held: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = body[0] if body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                held.add(id(first.value))
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            is_log = isinstance(func, ast.Attribute) and getattr(func.value, "id", "") in (
+                "log",
+                "logging",
+            )
+            if name in TRANSLATING or is_log:
+                held.update(id(sub) for sub in ast.walk(node))
+        if isinstance(node, ast.Raise):
+            held.update(id(sub) for sub in ast.walk(node))
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in held
+        and re.search(r"[^\W\d_]{2,}\s+[^\W\d_]{2,}", node.value)
+    ]
+
+
+def _player_modules() -> list[Path]:
+    paths = [*ROOT.glob("bot/**/*.py"), *ROOT.glob("cogs/*.py")]
+    return sorted(
+        p
+        for p in paths
+        if "store" not in p.relative_to(ROOT).parts
+        and str(p.relative_to(ROOT)) not in OPERATOR_ONLY
+    )
+
+
+def test_every_word_for_players_goes_through_the_catalogue() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line} {text!r}"
+        for path in _player_modules()
+        for line, text in _untranslated(path)
+        if not any(
+            str(path.relative_to(ROOT)) == where and text.startswith(start)
+            for where, start in TECHNICAL
+        )
+    ]
+    assert found == [], "English only, not in the catalogue:\n" + "\n".join(found)
+
+
+def test_the_catalogue_check_sees_english_only_words(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def f(tr, n):\n"
+        '    ok = tr.gettext("Your turn to bid.")\n'
+        '    return ok + f"{n} minutes left"\n',
+        encoding="utf-8",
+    )
+    assert [text for _, text in _untranslated(sample)] == [" minutes left"]
