@@ -18,6 +18,7 @@ import io
 import multiprocessing
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import N_, Translations
@@ -56,6 +57,9 @@ ROW_HEIGHT = 17 / INLINE_HEIGHT  # a legend row, as a fraction of the height
 LEFT, RIGHT, BOTTOM, TOP = 44 / INLINE_WIDTH, 0.96, 36 / INLINE_HEIGHT, 0.98
 DIGIT = 0.66  # a digit's or the minus sign's width, in ems (DejaVu Sans: 0.64 and 0.84)
 TITLE_GAP = 26  # pixels left of the score labels: the "Score" title and the tick marks
+
+
+DEVANAGARI_FONT = Path(__file__).parent / "fonts" / "Lohit-Devanagari.ttf"
 
 
 def legend_names(figure: Figure) -> list[str]:
@@ -98,6 +102,11 @@ class _Chart:
         import matplotlib
 
         matplotlib.use("Agg")  # no display (only the Agg canvas is used anyway)
+        from matplotlib import font_manager
+
+        # Devanagari after DejaVu Sans, for Hindi labels and names (bot/render/fonts).
+        font_manager.fontManager.addfont(str(DEVANAGARI_FONT))
+        matplotlib.rcParams["font.family"] = ["DejaVu Sans", "Lohit Devanagari"]
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 

@@ -135,3 +135,17 @@ async def test_chart_can_be_drawn_in_its_own_process() -> None:
     finally:
         chart.shutdown_chart_process()
     assert data.startswith(b"\x89PNG") and len(data) > 10_000
+
+
+def test_hindi_labels_and_names_are_drawn_not_boxes() -> None:
+    """DejaVu Sans has no Devanagari: without the bundled fallback font matplotlib warns
+    "Glyph … missing" and draws empty boxes."""
+    import warnings
+
+    cumulative = chart.cumulative_scores([(11, 0, 12), (0, 13, 0)], 3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        data = chart.score_chart_png(["प्रिया", "अर्जुन", "Tom"], cumulative, ("राउंड", "स्कोर"))
+    missing = [str(w.message) for w in caught if "missing from font" in str(w.message)]
+    assert missing == []
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"

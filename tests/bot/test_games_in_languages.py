@@ -105,10 +105,15 @@ def _buttons(message: discord.Message) -> list[discord.Button]:
 
 
 async def _play_a_game(
-    env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+    env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    max_hand: int = 2,
 ) -> SpokenTable:
     host = members[0]
-    started = await host.slash(channel, "kachuful start", players=3, max_hand=2, schedule="down")
+    started = await host.slash(
+        channel, "kachuful start", players=len(members), max_hand=max_hand, schedule="down"
+    )
     assert not started.ephemeral
     for member in members[1:]:
         await member.slash(channel, "kachuful join")
@@ -169,6 +174,27 @@ async def test_a_whole_game_reads_in_the_tables_and_each_readers_language(
         assert hand.footer.text == i18n.translation(language).gettext("Only you see this message")
         if language == "hi":
             assert all(re.search("[\u0900-\u097f]", _text(m)) for m in private)
+
+
+@pytest.mark.parametrize("language", ["fr", "it", "hi"])
+async def test_the_largest_table_fits_discord_in_each_language(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    """7 players with long names, 52 ÷ 7 = 7 cards down to 1: every request the bot sends in
+    the game, public and private, is checked against Discord's API description when the test
+    ends (tests/bot/conftest.py), and every message reads in its language."""
+    guild = env.create_guild("Club", preferred_locale=language)
+    channel = guild.create_text_channel("cards")
+    names = [f"Aishwarya-Raghunathan-Vel-{seat}" for seat in range(7)]
+    members = [guild.add_member(env.create_user(name)) for name in names]
+    speak(monkeypatch, {m.id: language for m in members})
+    table = await _play_a_game(env, channel, members, max_hand=7)
+    tr = i18n.translation(language)
+    assert tr.gettext("Kachuful — final standings") in {
+        e.title for m in table.public() for e in m.embeds
+    }
+    assert _leaks(table.public(), language) == []
+    assert _leaks(_private(table, members[0]), language) == []
 
 
 def test_the_leak_check_sees_one_english_sentence() -> None:
