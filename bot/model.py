@@ -119,8 +119,3 @@ class Table:
             if seat.user_id == user_id:
                 return index
         return None
-
-
-# The renderers still name it so while their signatures change on another branch; rename
-# them to Table once that is merged.
-GameRow = Table

@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import Literal
 
 from bot.i18n import Translations, for_table
-from bot.model import MODES, GameRow, Mode
+from bot.model import MODES, Mode, Table
 from bot.pace import DEFAULT_PACE, Pace
 from kachuful_core import Game, Phase
 
@@ -63,17 +63,17 @@ class View:
     delivered: frozenset[str] = frozenset()  # keys of the messages already posted
 
 
-def _tr(row: GameRow) -> Translations:
+def _tr(row: Table) -> Translations:
     """Every public message is in the table's language, kept with its options."""
     return for_table(row.options)
 
 
-def mode_of(row: GameRow) -> Mode:
+def mode_of(row: Table) -> Mode:
     mode = row.options.mode
     return mode if mode in MODES else "trick"
 
 
-def public_posts(row: GameRow, game: Game | None, view: View) -> list[Post]:
+def public_posts(row: Table, game: Game | None, view: View) -> list[Post]:
     """Every public message the table should have now, in the order they are posted."""
     posts = [_lobby_post(row, game, view)]
     if game is None:
@@ -87,7 +87,7 @@ def public_posts(row: GameRow, game: Game | None, view: View) -> list[Post]:
     return posts
 
 
-def _lobby_post(row: GameRow, game: Game | None, view: View) -> Post:
+def _lobby_post(row: Table, game: Game | None, view: View) -> Post:
     if row.status == "lobby":
         return Post(
             "lobby",
@@ -107,7 +107,7 @@ def _lobby_post(row: GameRow, game: Game | None, view: View) -> Post:
     return Post("lobby", "channel", final, lambda: lobby_started(row, _tr(row), view.thread_id))
 
 
-def _lobby_closed_text(row: GameRow, view: View) -> str:
+def _lobby_closed_text(row: Table, view: View) -> str:
     ended = row.ended or ""
     tr = _tr(row)
     if ended.startswith("stop:"):
@@ -123,7 +123,7 @@ def _turn(game: Game, deal: int, view: View) -> deal_render.Turn | None:
     return deal_render.Turn(game.turn, view.deadline)
 
 
-def _deal_posts(row: GameRow, game: Game, view: View) -> list[Post]:
+def _deal_posts(row: Table, game: Game, view: View) -> list[Post]:
     posts: list[Post] = []
     for index, log in enumerate(game.deals):
         current = index == game.deal_index and game.phase is not Phase.FINISHED
@@ -154,7 +154,7 @@ def _deal_posts(row: GameRow, game: Game, view: View) -> list[Post]:
     return posts
 
 
-def _compact(row: GameRow, index: int, bidding: bool, view: View) -> bool:
+def _compact(row: Table, index: int, bidding: bool, view: View) -> bool:
     """Whether deal ``index`` is one message: in compact mode, and when catching up (nothing
     of it was posted while it was bid), unless its bidding message is out already."""
     if mode_of(row) == "compact" or f"d{index}.live" in view.delivered:
@@ -162,13 +162,13 @@ def _compact(row: GameRow, index: int, bidding: bool, view: View) -> bool:
     return f"d{index}.bids" not in view.delivered and not bidding
 
 
-def _scores(row: GameRow, game: Game, index: int) -> Callable[[], MessageSpec]:
+def _scores(row: Table, game: Game, index: int) -> Callable[[], MessageSpec]:
     return lambda: deal_render.deal_scores(row, game, index, _tr(row))
 
 
 def _bind(
-    function: Callable[[GameRow, Game, int, deal_render.Turn | None, Translations], MessageSpec],
-    row: GameRow,
+    function: Callable[[Table, Game, int, deal_render.Turn | None, Translations], MessageSpec],
+    row: Table,
     game: Game,
     index: int,
     turn: deal_render.Turn | None,
@@ -177,7 +177,7 @@ def _bind(
 
 
 def _trick_posts(
-    row: GameRow,
+    row: Table,
     game: Game,
     index: int,
     turn: deal_render.Turn | None,
@@ -206,18 +206,18 @@ def _trick_posts(
 
 
 def _tricks_from(
-    row: GameRow, game: Game, index: int, first: int, turn: deal_render.Turn | None
+    row: Table, game: Game, index: int, first: int, turn: deal_render.Turn | None
 ) -> Callable[[], MessageSpec]:
     return lambda: deal_render.tricks_from(row, game, index, first, turn, _tr(row))
 
 
 def _trick(
-    row: GameRow, game: Game, index: int, number: int, turn: deal_render.Turn | None
+    row: Table, game: Game, index: int, number: int, turn: deal_render.Turn | None
 ) -> Callable[[], MessageSpec]:
     return lambda: deal_render.trick(row, game, index, number, turn, _tr(row))
 
 
-def _give_buttons(row: GameRow, posts: list[Post], view: View) -> None:
+def _give_buttons(row: Table, posts: list[Post], view: View) -> None:
     """Only the newest message of a running game carries "Your hand" (and "I'm back", and the
     notes about away seats): the live one once it is posted; until then the newest posted one
     keeps them, and each message still to post gets them (it is the newest when it is posted).
@@ -235,7 +235,7 @@ def _give_buttons(row: GameRow, posts: list[Post], view: View) -> None:
 
 
 def _with_buttons(
-    row: GameRow, view: View, build: Callable[[], MessageSpec]
+    row: Table, view: View, build: Callable[[], MessageSpec]
 ) -> Callable[[], MessageSpec]:
     def with_buttons() -> MessageSpec:
         spec = build()
@@ -253,7 +253,7 @@ def _with_buttons(
     return with_buttons
 
 
-def _end_posts(row: GameRow, game: Game) -> list[Post]:
+def _end_posts(row: Table, game: Game) -> list[Post]:
     if row.status == "finished" and game.phase is Phase.FINISHED:
         return [Post("final", "channel", True, lambda: final_standings(row, game, _tr(row)))]
     if row.status == "stopped":
@@ -261,7 +261,7 @@ def _end_posts(row: GameRow, game: Game) -> list[Post]:
     return []
 
 
-def ended_notice(row: GameRow) -> MessageSpec:
+def ended_notice(row: Table) -> MessageSpec:
     ended = row.ended or ""
     _ = _tr(row).gettext
     if ended.startswith("stop:"):
@@ -283,7 +283,7 @@ def ended_notice(row: GameRow) -> MessageSpec:
     return MessageSpec(content=text)
 
 
-def _ping(row: GameRow, game: Game, view: View) -> list[Post]:
+def _ping(row: Table, game: Game, view: View) -> list[Post]:
     """The one turn ping of the table: a human whose turn it is, mentioned in a new message
     (edits do not notify); deleted once they have acted or their clock ran out."""
     if row.status != "running" or game.turn is None or game.phase is Phase.FINISHED:

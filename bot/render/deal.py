@@ -16,7 +16,7 @@ from datetime import datetime
 import discord
 
 from bot.i18n import Translations
-from bot.model import GameRow, Seat
+from bot.model import Seat, Table
 from kachuful_core import Game, Phase
 from kachuful_core.game import DealLog
 
@@ -96,7 +96,7 @@ def _total_line(log: DealLog, size: int, tr: Translations) -> str:
     return line
 
 
-def _turn_text(row: GameRow, game: Game, turn: Turn | None, verb: str, tr: Translations) -> str:
+def _turn_text(row: Table, game: Game, turn: Turn | None, verb: str, tr: Translations) -> str:
     if turn is None:
         return ""
     entry = row.seats[turn.seat]
@@ -115,7 +115,7 @@ def _turn_text(row: GameRow, game: Game, turn: Turn | None, verb: str, tr: Trans
 
 
 def bidding(
-    row: GameRow,
+    row: Table,
     game: Game,
     index: int,
     turn: Turn | None,
@@ -163,18 +163,18 @@ def bidding(
     return MessageSpec(content=content or None, embeds=(embed,))
 
 
-def _cards_text(row: GameRow, trick: Sequence[tuple[int, int]], tr: Translations) -> str:
+def _cards_text(row: Table, trick: Sequence[tuple[int, int]], tr: Translations) -> str:
     return " · ".join(f"`{label(card, tr)}` {name_of(row, seat)}" for seat, card in trick)
 
 
-def _standing(row: GameRow, log: DealLog, won: Sequence[int]) -> str:
+def _standing(row: Table, log: DealLog, won: Sequence[int]) -> str:
     return " · ".join(
         f"{name_of(row, seat)} {won[seat]}/{log.bids[seat]}" for seat in range(len(row.seats))
     )
 
 
 def trick_lines(
-    row: GameRow, game: Game, index: int, number: int, turn: Turn | None, tr: Translations
+    row: Table, game: Game, index: int, number: int, turn: Turn | None, tr: Translations
 ) -> str:
     """Trick ``number`` (0-based) of deal ``index``: its cards, then its winner and the tricks
     taken against the bids, or (while it is played) the led suit and who is to play."""
@@ -202,7 +202,7 @@ def trick_lines(
 
 
 def trick(
-    row: GameRow, game: Game, index: int, number: int, turn: Turn | None, tr: Translations
+    row: Table, game: Game, index: int, number: int, turn: Turn | None, tr: Translations
 ) -> MessageSpec:
     """One trick's message (per-trick mode)."""
     title = deal_heading(game, index, tr)
@@ -212,7 +212,7 @@ def trick(
 
 
 def tricks_from(
-    row: GameRow, game: Game, index: int, first: int, turn: Turn | None, tr: Translations
+    row: Table, game: Game, index: int, first: int, turn: Turn | None, tr: Translations
 ) -> MessageSpec:
     """The tricks of a deal from trick ``first`` on, a line each, in one message: where the
     channel fell behind a fast deal (per-trick mode), so that the live trick is not stuck
@@ -231,9 +231,7 @@ def tricks_from(
     return MessageSpec(embeds=(embed,))
 
 
-def compact(
-    row: GameRow, game: Game, index: int, turn: Turn | None, tr: Translations
-) -> MessageSpec:
+def compact(row: Table, game: Game, index: int, turn: Turn | None, tr: Translations) -> MessageSpec:
     """Compact mode: the whole deal in one message, bids first, then a line per trick."""
     log = game.deals[index]
     playing = game.deal_index == index and game.phase is Phase.PLAYING
@@ -269,7 +267,7 @@ def _column(text: str, width: int, *, right: bool = False) -> str:
     return pad + text if right else text + pad
 
 
-def deal_scores(row: GameRow, game: Game, index: int, tr: Translations) -> MessageSpec:
+def deal_scores(row: Table, game: Game, index: int, tr: Translations) -> MessageSpec:
     """The running score table after a deal."""
     _ = tr.gettext
     log = game.deals[index]
@@ -312,7 +310,7 @@ def deal_scores(row: GameRow, game: Game, index: int, tr: Translations) -> Messa
     return MessageSpec(embeds=(embed,))
 
 
-def seat_notes(row: GameRow, idle_hours: float, tr: Translations) -> list[str]:
+def seat_notes(row: Table, idle_hours: float, tr: Translations) -> list[str]:
     """What the table should know about its seats: time-outs, away players, a pause."""
     notes = []
     for entry in row.seats:
@@ -345,5 +343,5 @@ def seat_notes(row: GameRow, idle_hours: float, tr: Translations) -> list[str]:
     return notes
 
 
-def away_seats(row: GameRow) -> list[tuple[int, Seat]]:
+def away_seats(row: Table) -> list[tuple[int, Seat]]:
     return [(index, seat) for index, seat in enumerate(row.seats) if seat.away and seat.user_id]

@@ -7,7 +7,7 @@ from datetime import datetime
 import discord
 
 from bot.i18n import Translations
-from bot.model import GameRow
+from bot.model import Table
 from kachuful_core import Phase, SeatView
 
 from .cards import CARD_ROWS, card_rows, hand_text, label, number_rows, trump_text
@@ -18,7 +18,7 @@ COLOUR_HAND = discord.Colour.dark_blue()
 CONTROL_ROW = CARD_ROWS  # the fifth row
 
 
-def _bids_field(row: GameRow, view: SeatView, tr: Translations) -> str:
+def _bids_field(row: Table, view: SeatView, tr: Translations) -> str:
     """Every seat's tricks taken against its bid, yours marked."""
     _ = tr.gettext
     parts = []
@@ -41,7 +41,7 @@ def _bids_field(row: GameRow, view: SeatView, tr: Translations) -> str:
     return clip("\n".join(parts) + "\n" + bid_for, 1024)
 
 
-def _status(row: GameRow, view: SeatView, tr: Translations) -> str:
+def _status(row: Table, view: SeatView, tr: Translations) -> str:
     _ = tr.gettext
     if view.phase is Phase.FINISHED:
         return _("The game is over.")
@@ -87,7 +87,7 @@ def notice_text(code: str, tr: Translations) -> str:
 
 
 def hand_message(
-    row: GameRow,
+    row: Table,
     view: SeatView,
     tr: Translations,
     *,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import Translations
-from bot.model import GameRow, TableOptions
+from bot.model import Table, TableOptions
 from bot.options import resolve_max_hand
 from bot.pace import DEFAULT_PACE, Pace
 from bot.registry import LENGTH_BUTTONS
@@ -31,7 +31,7 @@ COLOUR_FINAL = discord.Colour.gold()
 COLOUR_OVER = discord.Colour.dark_grey()
 
 
-def hand_button(row: GameRow, tr: Translations) -> ButtonSpec:
+def hand_button(row: Table, tr: Translations) -> ButtonSpec:
     return ButtonSpec(("hand", row.id), tr.gettext("Your hand"), style="primary", emoji="🂠")
 
 
@@ -39,7 +39,7 @@ def hand_button(row: GameRow, tr: Translations) -> ButtonSpec:
 
 
 def lobby(
-    row: GameRow,
+    row: Table,
     tr: Translations,
     *,
     timeout_minutes: int,
@@ -116,7 +116,7 @@ def lobby(
     return MessageSpec(embeds=(embed,), buttons=buttons)
 
 
-def length_buttons(row: GameRow, tr: Translations) -> tuple[ButtonSpec, ...]:
+def length_buttons(row: Table, tr: Translations) -> tuple[ButtonSpec, ...]:
     """Quick game · Classic game · Full game, for the host: the length chosen is shown pressed
     (and cannot be chosen again)."""
     chosen = row.options.max_hand
@@ -132,7 +132,7 @@ def length_buttons(row: GameRow, tr: Translations) -> tuple[ButtonSpec, ...]:
     )
 
 
-def invited_waiting(row: GameRow) -> list[int]:
+def invited_waiting(row: Table) -> list[int]:
     invited = row.options.invited
     if invited is None:
         return []
@@ -140,13 +140,13 @@ def invited_waiting(row: GameRow) -> list[int]:
     return [user_id for user_id in invited if isinstance(user_id, int) and user_id not in seated]
 
 
-def host_name(row: GameRow) -> str:
+def host_name(row: Table) -> str:
     """The host by name (a mention in an embed field shows as raw ``<@id>`` text)."""
     seat = row.seat_of(row.host_id)
     return plain(row.seats[seat].name) if seat is not None else "—"
 
 
-def lobby_started(row: GameRow, tr: Translations, thread_id: int | None = None) -> MessageSpec:
+def lobby_started(row: Table, tr: Translations, thread_id: int | None = None) -> MessageSpec:
     _ = tr.gettext
     if row.status == "running":
         title = _("Kachuful — game started")
@@ -184,7 +184,7 @@ def lobby_started(row: GameRow, tr: Translations, thread_id: int | None = None) 
 # ---- the game -------------------------------------------------------------------------------
 
 
-def start_message(row: GameRow, game: Game, tr: Translations) -> MessageSpec:
+def start_message(row: Table, game: Game, tr: Translations) -> MessageSpec:
     """The game's first message: the first dealer's draw and the rules in force."""
     _ = tr.gettext
     lines = []
@@ -222,7 +222,7 @@ def fairness_line(commitment: str, tr: Translations) -> str:
     ).format(commitment=commitment[:SHORT_HEX])
 
 
-def resolve_note(row: GameRow, tr: Translations) -> str | None:
+def resolve_note(row: Table, tr: Translations) -> str | None:
     max_hand, lowered = resolve_max_hand(row.options.max_hand, len(row.seats))
     if not lowered:
         return None
@@ -231,7 +231,7 @@ def resolve_note(row: GameRow, tr: Translations) -> str | None:
     ).format(wanted=row.options.max_hand, limit=max_hand, players=len(row.seats))
 
 
-def final_standings(row: GameRow, game: Game, tr: Translations) -> MessageSpec:
+def final_standings(row: Table, game: Game, tr: Translations) -> MessageSpec:
     _ = tr.gettext
     totals = list(game.totals)
     winners_seats = game.winners or ()
@@ -267,7 +267,7 @@ def final_standings(row: GameRow, game: Game, tr: Translations) -> MessageSpec:
 CHART_FILE = "kachuful-scores.png"
 
 
-def scoreboard(row: GameRow, game: Game, tr: Translations) -> MessageSpec:
+def scoreboard(row: Table, game: Game, tr: Translations) -> MessageSpec:
     """/kachuful score: totals so far and the current deal."""
     _ = tr.gettext
     lines = []
@@ -311,7 +311,7 @@ def lobby_rules(options: TableOptions, tr: Translations) -> MessageSpec:
     return rules_message(lobby_rules_lines(options, tr), tr.gettext("Rules chosen for this table"))
 
 
-def level_chooser(row: GameRow, levels: list[str], tr: Translations) -> MessageSpec:
+def level_chooser(row: Table, levels: list[str], tr: Translations) -> MessageSpec:
     """After "Add computer player": the levels this table allows, weakest first."""
     from bot.registry import LEVEL_DESCRIPTIONS
 

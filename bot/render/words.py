@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.i18n import N_, Translations
-from bot.model import GameRow, Seat, TableOptions
+from bot.model import Seat, Table, TableOptions
 from bot.options import table_rules
 from bot.pace import Pace, game_seconds, rounded_minutes
 from bot.registry import LEVEL_NAMES, OPTIONS, RULES_TEXT_OPTIONS
@@ -67,7 +67,7 @@ def seat_kind(seat: Seat, tr: Translations) -> str:
     return ""
 
 
-def name_of(row: GameRow, seat: int) -> str:
+def name_of(row: Table, seat: int) -> str:
     return seat_name(row.seats[seat])
 
 
@@ -333,7 +333,7 @@ def computer_name(taken: set[str], seat_number: int) -> str:
     )
 
 
-def refused_move(error: KachufulError, row: GameRow, tr: Translations) -> str:
+def refused_move(error: KachufulError, row: Table, tr: Translations) -> str:
     """The notice on a hand message when the rules refused a bid or a card."""
     return "⚠️ " + engine_error(error, row, tr)
 
@@ -343,7 +343,7 @@ def refusal(code: str, tr: Translations) -> str:
     return tr.gettext(words) if words else tr.gettext("That cannot be done now.")
 
 
-def engine_error(error: KachufulError, row: GameRow, tr: Translations) -> str:
+def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:
     """The words for each refusal of the rules engine."""
     _ = tr.gettext
 
