@@ -106,7 +106,8 @@ class _Chart:
 
         # Devanagari after DejaVu Sans, for Hindi labels and names (bot/render/fonts).
         font_manager.fontManager.addfont(str(DEVANAGARI_FONT))
-        matplotlib.rcParams["font.family"] = ["DejaVu Sans", "Lohit Devanagari"]
+        devanagari = font_manager.FontProperties(fname=DEVANAGARI_FONT).get_name()
+        matplotlib.rcParams["font.family"] = [matplotlib.rcParams["font.sans-serif"][0], devanagari]
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 
