@@ -664,13 +664,14 @@ class LoadBench:
 
     async def _add_computer(self, host: Any, channel: Any, lobby: Any) -> None:
         """ "Add computer player", then the level on the private chooser it answers with."""
+        from bot.i18n import EN
         from bot.render.words import level_name
 
         offered = await self._setup_click(
             host, await host.click(lobby, label="Add computer player")
         )
         chooser = next(m for m in channel.history(viewer=host) if m.id == offered.response.id)
-        label = level_name(self.config.computer_level)
+        label = level_name(self.config.computer_level, EN)
         await self._setup_click(host, await host.click(chooser, label=label))
 
     async def _setup_click(self, member: simcord.MemberActor, result: Any) -> Any:

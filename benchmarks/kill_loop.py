@@ -519,7 +519,12 @@ class Child:
         try:
             from bot.render.words import level_name  # type: ignore[attr-defined]
 
-            wanted = level_name("heuristic")
+            try:  # the bot's words take the reader's language since 2026-12 (English here)
+                from bot.i18n import EN
+
+                wanted = level_name("heuristic", EN)
+            except ImportError:
+                wanted = level_name("heuristic")
         except (ImportError, AttributeError, KeyError, ValueError):
             wanted = None
         chosen = next((b for b in choices if b.get("label") == wanted), choices[0])
