@@ -157,14 +157,14 @@ async def run_until_stopped(
 async def _run(settings: Settings) -> None:
     import discord
 
-    from bot.client import KachufulBot
+    from bot.client import create_bot
     from bot.health import heartbeat_path
     from bot.store import Store
 
     # Before logging in: a database that cannot be used is a configuration problem, and it is
     # checked (and refused) without writing to it.
     store = await Store.open(settings.db_path, clock=discord.utils.utcnow)
-    bot = KachufulBot(settings, store=store)
+    bot = create_bot(settings, store=store)
     bot.freeze_gc_after_setup = True
     bot.heartbeat_file = heartbeat_path(settings.db_path)
     loop = asyncio.get_running_loop()
