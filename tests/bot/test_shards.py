@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from bot.client import KachufulBot, ShardedKachufulBot, create_bot
 from bot.settings import Settings
 from bot.shards import Shards, shard_of
 
-from .helpers import start_game
+from .helpers import Table, lobby_message, start_game
 
 Bots = Callable[..., KachufulBot]
 
@@ -90,3 +91,71 @@ async def test_a_sharded_bot_serves_a_game_on_each_of_its_shards(bots: Bots) -> 
             await table.play_to_end()
             stored = await bot.store.latest_game_in_channel(channel.id)
             assert stored is not None and stored.status == "finished"
+
+
+async def test_a_restart_on_shard_0_restores_only_shard_0s_tables(bots: Bots) -> None:
+    async with simcord.run(bots(shard_count=2)) as env:
+        tables: dict[int, Table] = {}
+        lobbies: dict[int, Any] = {}
+        for shard in (0, 1):
+            channel, members = server(env, shard, f"play{shard}")
+            tables[shard] = await start_game(env, channel, members, computers=1, max_hand=3)
+            first = tables[shard].member_at(tables[shard].game.turn)
+            assert first is not None
+            await tables[shard].act(first)
+            lobby_channel, lobby_members = server(env, shard, f"wait{shard}")
+            opened = await lobby_members[0].slash(lobby_channel, "kachuful start")
+            assert not opened.ephemeral
+            lobbies[shard] = lobby_channel
+
+        shard0 = bots(shard_count=2, shard_ids=(0,))
+        assert isinstance(shard0, ShardedKachufulBot)
+        await env.restart_bot(shard0)
+        assert env.bot is shard0 and sorted(shard0.shards) == [0]
+        held = {s.row.channel_id for s in shard0.tables.sessions.values()}
+        assert held == {tables[0].channel.id, lobbies[0].id}
+        # Shard 0's game carries on in the restored process, to the end.
+        await tables[0].play_to_end()
+        assert tables[0].session is None
+        # Shard 1's tables stay as they were in the database: neither restored nor touched.
+        other = await shard0.store.open_game_in_channel(tables[1].channel.id)
+        assert other is not None and other.status == "running"
+        version = other.version
+        # Past shard 1's turn clock (90 s): only the process holding a table runs its clock,
+        # so the game waits as it was.
+        await env.advance_time(300)
+        after = await shard0.store.open_game_in_channel(tables[1].channel.id)
+        assert after is not None and after.version == version
+        waiting = await shard0.store.open_game_in_channel(lobbies[1].id)
+        assert waiting is not None and waiting.status == "lobby"
+
+        # The process of every shard brings shard 1's tables back, as they were.
+        both = bots(shard_count=2)
+        await env.restart_bot(both)
+        again = both.tables.session_in(tables[1].channel.id)
+        assert again is not None and again.row.version == version
+        assert both.tables.session_in(lobbies[1].id) is not None
+        assert lobby_message(lobbies[1]).embeds
+        await tables[1].play_to_end()
+        # ...and runs their clocks: the lobby left waiting is swept after its timeout (900 s).
+        await env.advance_time(1000)
+        assert await both.store.open_game_in_channel(lobbies[1].id) is None
+
+
+async def test_a_damaged_table_is_reported_by_its_own_shards_process_only(
+    bots: Bots, settings: Settings
+) -> None:
+    async with simcord.run(bots(shard_count=2)) as env:
+        ids = {}
+        for shard in (0, 1):
+            channel, members = server(env, shard, f"broken{shard}")
+            table = await start_game(env, channel, members, computers=1, max_hand=2)
+            ids[shard] = table.session.row.id
+        with sqlite3.connect(settings.db_path) as raw:
+            raw.execute(
+                "UPDATE games SET record = '{not json' WHERE id IN (?, ?)", (ids[0], ids[1])
+            )
+        shard1 = bots(shard_count=2, shard_ids=(1,))
+        await env.restart_bot(shard1)
+        assert set(shard1.tables.damaged) == {ids[1]}
+        assert shard1.tables.sessions == {}
