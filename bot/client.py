@@ -19,6 +19,7 @@ from bot import command_sync, render, ui
 from bot.command_translator import CommandTranslator
 from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import reader
+from bot.identify import IDENTIFY_SPACING_SECONDS, IdentifyGate
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.store import Store, StoreError
@@ -239,6 +240,23 @@ class ShardedKachufulBot(KachufulBot, commands.AutoShardedBot):
     """The bot on Discord's gateway shards ``settings.shard_ids`` of ``settings.shard_count``
     (KACHUFUL_SHARD_COUNT, KACHUFUL_SHARD_IDS): discord.py's AutoShardedBot, one connection a
     shard. Other processes may hold the other shards (see bot.shards)."""
+
+    # Between two identifies of one bucket, across every process (tests shorten it).
+    identify_spacing = IDENTIFY_SPACING_SECONDS
+    _identify_gate: IdentifyGate | None = None
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Each shard's identify waits for its bucket's slot in the shared database (see
+        bot.identify), instead of discord.py's pause, which only spaces this process's own."""
+        if self._identify_gate is None:
+            self._identify_gate = IdentifyGate(
+                self.store, self._max_concurrency, spacing=self.identify_spacing
+            )
+        await self._identify_gate.wait(shard_id or 0)
+
+    async def _max_concurrency(self) -> int:
+        limits = await self.fetch_session_start_limits()
+        return int(limits.max_concurrency)
 
     def is_connected(self) -> bool:
         # An AutoShardedClient has no single websocket: every shard of this process counts.
