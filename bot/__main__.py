@@ -166,7 +166,7 @@ async def _run(settings: Settings) -> None:
     store = await Store.open(settings.db_path, clock=discord.utils.utcnow)
     bot = create_bot(settings, store=store)
     bot.freeze_gc_after_setup = True
-    bot.heartbeat_file = heartbeat_path(settings.db_path)
+    bot.heartbeat_file = heartbeat_path(settings.db_path, settings.shard_ids)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     handled = install_stop_handlers(loop, stop)

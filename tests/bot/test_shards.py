@@ -7,18 +7,22 @@ from __future__ import annotations
 import hashlib
 import itertools
 import sqlite3
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 import simcord
 
+from bot import health
 from bot.client import KachufulBot, ShardedKachufulBot, create_bot
 from bot.settings import Settings
 from bot.shards import Shards, shard_of
 
-from .helpers import Table, lobby_message, start_game
+from .helpers import REPO, Table, lobby_message, start_game
 
 Bots = Callable[..., KachufulBot]
 
@@ -159,3 +163,26 @@ async def test_a_damaged_table_is_reported_by_its_own_shards_process_only(
         await env.restart_bot(shard1)
         assert set(shard1.tables.damaged) == {ids[1]}
         assert shard1.tables.sessions == {}
+
+
+def test_each_process_of_some_shards_has_a_heartbeat_of_its_own(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite3"
+
+    def healthy(**env: str) -> bool:
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.health"],
+            cwd=tmp_path,
+            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "KACHUFUL_DB_PATH": str(db)}
+            | env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        return done.returncode == 0
+
+    health.heartbeat_path(db, [1, 0]).touch()  # the process of shards 0 and 1 beats
+    assert healthy(KACHUFUL_SHARD_COUNT="4", KACHUFUL_SHARD_IDS="0,1")
+    # ...which says nothing of the process of shards 2 and 3, nor of an unsharded one.
+    assert not healthy(KACHUFUL_SHARD_COUNT="4", KACHUFUL_SHARD_IDS="2,3")
+    assert not healthy()
