@@ -67,9 +67,11 @@ def configure_logging(settings: Settings) -> None:
         logging.getLogger(name).setLevel(level)
     for name in ("discord", "discord.http", "discord.webhook", "aiosqlite"):
         logging.getLogger(name).setLevel(max(level, logging.INFO))
-    client_log = logging.getLogger("discord.client")
-    if not any(isinstance(f, OneLineReconnects) for f in client_log.filters):
-        client_log.addFilter(OneLineReconnects())
+    # discord.client: the unsharded connection; discord.shard: each shard's (sharded bot).
+    for name in ("discord.client", "discord.shard"):
+        connection_log = logging.getLogger(name)
+        if not any(isinstance(f, OneLineReconnects) for f in connection_log.filters):
+            connection_log.addFilter(OneLineReconnects())
 
 
 class GatewayUnreachable(ConnectionError):
@@ -78,10 +80,13 @@ class GatewayUnreachable(ConnectionError):
 
 class OneLineReconnects(logging.Filter):
     """discord.py logs each failed gateway connection with a traceback ("Attempting a
-    reconnect in ..."): a network problem, which one line describes."""
+    reconnect in ...", or for a shard "Failed to connect for shard_id: 0. Retrying..."): a
+    network problem, which one line describes."""
+
+    MESSAGES = ("Attempting a reconnect", "Failed to connect for shard_id")
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and record.getMessage().startswith("Attempting a reconnect"):
+        if record.exc_info and record.getMessage().startswith(self.MESSAGES):
             error = record.exc_info[1]
             record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
             record.args = None
