@@ -166,3 +166,37 @@ async def test_the_bot_asks_discord_for_max_concurrency_once(
     assert sorted(asked) == sorted(id(bot) for bot in bots)
     identified.sort()
     assert all(b - a >= 0.29 for a, b in itertools.pairwise(identified)), identified
+
+
+async def test_without_the_session_limits_every_shard_is_one_bucket(stores: list[Store]) -> None:
+    async def refused() -> int:
+        raise OSError("Discord is unreachable")
+
+    time = FakeTime()
+    first = IdentifyGate(stores[0], refused, clock=time.clock, sleep=time.sleep)
+    second = IdentifyGate(stores[1], concurrency(1), clock=time.clock, sleep=time.sleep)
+    moments: list[float] = []
+
+    async def identify(gate: IdentifyGate, shard: int) -> None:
+        await gate.wait(shard)
+        moments.append(time.now - START)
+
+    # Shards 1 and 2 would be in different buckets with max_concurrency 2: here one bucket.
+    await time.run(identify(first, 1), identify(second, 2))
+    assert await first.concurrency() == 1
+    assert sorted(moments) == [0.0, SPACING]
+
+
+async def test_without_the_database_a_process_keeps_discords_own_pace(
+    stores: list[Store],
+) -> None:
+    from bot.store import StoreBusy
+
+    class Locked:
+        async def claim_interval(self, key: str, now_ms: int, spacing_ms: int) -> int:
+            raise StoreBusy("the database is locked by another process")
+
+    time = FakeTime()
+    gate = IdentifyGate(Locked(), concurrency(1), clock=time.clock, sleep=time.sleep)  # type: ignore[arg-type]
+    await time.run(gate.wait(0))
+    assert time.now - START == SPACING  # waited the spacing, then identified
