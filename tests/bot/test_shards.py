@@ -186,3 +186,32 @@ def test_each_process_of_some_shards_has_a_heartbeat_of_its_own(tmp_path: Path) 
     # ...which says nothing of the process of shards 2 and 3, nor of an unsharded one.
     assert not healthy(KACHUFUL_SHARD_COUNT="4", KACHUFUL_SHARD_IDS="2,3")
     assert not healthy()
+
+
+async def test_a_finished_game_still_owing_posts_is_published_by_its_own_shard_only(
+    bots: Bots, settings: Settings
+) -> None:
+    async with simcord.run(bots(shard_count=2)) as env:
+        channel, members = server(env, 0, "owing")
+        table = await start_game(env, channel, members, computers=1, max_hand=2)
+        game_id = table.session.row.id
+        await table.play_to_end()
+        posted = len(table.public())
+        # As after a crash between the last commit and the final standings' post.
+        with sqlite3.connect(settings.db_path) as raw:
+            raw.execute("UPDATE games SET settled = 0 WHERE id = ?", (game_id,))
+            raw.execute("DELETE FROM posts WHERE game_id = ? AND key = 'final'", (game_id,))
+
+        def settled() -> int:
+            with sqlite3.connect(settings.db_path) as raw:
+                row = raw.execute("SELECT settled FROM games WHERE id = ?", (game_id,)).fetchone()
+            return int(row[0])
+
+        await env.restart_bot(bots(shard_count=2, shard_ids=(1,)))
+        await env.settle()
+        assert len(table.public()) == posted and settled() == 0  # not shard 1's to publish
+
+        await env.restart_bot(bots(shard_count=2, shard_ids=(0,)))
+        await env.settle()
+        assert len(table.public()) == posted + 1  # the final standings, owed
+        assert settled() == 1
