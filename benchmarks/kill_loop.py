@@ -338,13 +338,19 @@ class Child:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.db = Path(args.db)
-        self.journal = Journal(self.db.with_name(self.db.name + ".discord"))
+        # Sharded: this child holds some shards of --shard-count; its simulated Discord keeps
+        # the messages of its own shards' servers, in a journal of its own.
+        self.shard_ids = [int(i) for i in args.shard_ids.split(",")] if args.shard_ids else []
+        held = "-".join(str(i) for i in self.shard_ids)
+        suffix = f".discord-{held}" if self.shard_ids else ".discord"
+        self.journal = Journal(self.db.with_name(self.db.name + suffix))
         self.hands: dict[int, int] = {}  # member id -> their newest hand message id
+        self.guild_ids: list[int] = []  # the servers this child plays in
 
     async def run(self, finish: bool) -> None:
         import simcord
 
-        from bot.client import KachufulBot
+        from bot.client import create_bot
         from bot.settings import Settings
 
         # The plain computer player needs no worker process; with --computer-workers N the
@@ -365,16 +371,28 @@ class Child:
             log_level="WARNING",
             **workers,
         )
-        bot = KachufulBot(settings, post_limit=10_000)
+        if self.shard_ids:
+            # Built directly, not from the environment: the processes of the shards share the
+            # SQLite file here, which an operator's settings refuse (one machine only).
+            settings = settings.model_copy(
+                update={"shard_count": self.args.shard_count, "shard_ids": tuple(self.shard_ids)}
+            )
+        bot = create_bot(settings, post_limit=10_000)
         env = simcord.Env(bot, settle_timeout=30.0)
         self.env, self.bot = env, bot
-        # The same guild, channels and members (same ids) in every child.
-        guild = env.create_guild("Kachuful Club")
-        self.channels = [guild.create_text_channel(f"cards-{i}") for i in range(self.args.tables)]
-        self.members = [
-            guild.add_member(env.create_user(f"player{i}")) for i in range(self.args.tables)
-        ]
-        emit(ev="world", guild=guild.id, channels=[c.id for c in self.channels])
+        if self.shard_ids:
+            self._make_servers(env)
+        else:
+            # The same guild, channels and members (same ids) in every child.
+            guild = env.create_guild("Kachuful Club")
+            self.guild_ids = [guild.id]
+            self.channels = [
+                guild.create_text_channel(f"cards-{i}") for i in range(self.args.tables)
+            ]
+            self.members = [
+                guild.add_member(env.create_user(f"player{i}")) for i in range(self.args.tables)
+            ]
+        emit(ev="world", guilds=self.guild_ids, channels=[c.id for c in self.channels])
         self._restore_discord()
         instrument(env, self.journal)
         for fault in self.args.fault or ():
@@ -393,6 +411,23 @@ class Child:
                 await env.shutdown()
                 await bot.store.close()
         emit(ev="done")
+
+    def _make_servers(self, env: Any) -> None:
+        """A server on each shard, ``--tables`` channels in each, made in the same order (so
+        with the same ids) in every child; this child plays in its own shards' servers only
+        (the simulated gateway delivers nothing of the others to its bot)."""
+        self.channels, self.members = [], []
+        for shard in range(self.args.shard_count):
+            guild = env.create_guild(f"Kachuful Club {shard}", shard_id=shard)
+            channels = [guild.create_text_channel(f"cards-{i}") for i in range(self.args.tables)]
+            members = [
+                guild.add_member(env.create_user(f"player{shard}-{i}"))
+                for i in range(self.args.tables)
+            ]
+            if shard in self.shard_ids:
+                self.guild_ids.append(guild.id)
+                self.channels += channels
+                self.members += members
 
     def _restore_discord(self) -> None:
         backend = self.env.backend
@@ -469,8 +504,13 @@ class Child:
                 await asyncio.sleep(0.01)
 
     def _unsettled(self) -> int:
+        """The games of this child's servers not settled yet."""
+        marks = ", ".join("?" for _ in self.guild_ids)
         with sqlite3.connect(self.db) as db:
-            row = db.execute("SELECT COUNT(*) FROM games WHERE settled = 0").fetchone()
+            row = db.execute(
+                f"SELECT COUNT(*) FROM games WHERE settled = 0 AND guild_id IN ({marks})",
+                self.guild_ids,
+            ).fetchone()
         return int(row[0])
 
     def _stored(self, channel_id: int, message_id: int | None) -> Any:
@@ -517,15 +557,11 @@ class Child:
         if not choices:
             return
         try:
-            from bot.render.words import level_name  # type: ignore[attr-defined]
+            from bot.i18n import EN
+            from bot.render.words import level_name
 
-            try:  # the bot's words take the reader's language since 2026-12 (English here)
-                from bot.i18n import EN
-
-                wanted = level_name("heuristic", EN)
-            except ImportError:
-                wanted = level_name("heuristic")
-        except (ImportError, AttributeError, KeyError, ValueError):
+            wanted = level_name("heuristic", EN)  # the member's client is in English
+        except (ImportError, AttributeError, KeyError, ValueError, TypeError):
             wanted = None
         chosen = next((b for b in choices if b.get("label") == wanted), choices[0])
         emit(ev="click", what="level")
@@ -611,7 +647,13 @@ def child_main(args: argparse.Namespace) -> None:
 class Run:
     """One child process, its events read by a thread as they come."""
 
-    def __init__(self, args: argparse.Namespace, db: Path, log: Any) -> None:
+    def __init__(
+        self, args: argparse.Namespace, db: Path, log: Any, shard_ids: list[int] | None = None
+    ) -> None:
+        sharded = ["--shard-count", str(args.shard_count)] if shard_ids else []
+        if shard_ids:
+            sharded += ["--shard-ids", ",".join(str(i) for i in shard_ids)]
+        self.shard_ids = shard_ids or []
         command = [
             sys.executable,
             str(Path(__file__).resolve()),
@@ -628,6 +670,7 @@ class Run:
             "--computer-workers",
             str(args.computer_workers),
             *[f"--fault={fault}" for fault in args.fault or ()],
+            *sharded,
         ]
         self.process = subprocess.Popen(
             command,
@@ -1027,11 +1070,12 @@ def check(
             violations.append(f"game {game_id}: results without a finished game")
 
     # leaderboard: each finished game once, the member of each channel in every one
+    guild_of = {row.channel_id: row.guild_id for row in rows}
     for (guild_id, channel_id), board in boards.items():
         want_games = (
             finished_per_channel[channel_id]
             if channel_id is not None
-            else sum(finished_per_channel.values())
+            else sum(n for c, n in finished_per_channel.items() if guild_of[c] == guild_id)
         )
         # One member per table: the board's games add up to the finished games, once each.
         counted = sum(r.games for r in board.rows)
@@ -1186,6 +1230,9 @@ def main() -> int:
         action="append",
         help="inject a known bug into the bot, to see the checks fail (repeatable)",
     )
+    # A child of benchmarks/shard_loop.py: the shards of all processes, and this one's.
+    parser.add_argument("--shard-count", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--shard-ids", default="", help=argparse.SUPPRESS)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--wait-go", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db", default=None, help=argparse.SUPPRESS)

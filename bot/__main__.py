@@ -67,9 +67,11 @@ def configure_logging(settings: Settings) -> None:
         logging.getLogger(name).setLevel(level)
     for name in ("discord", "discord.http", "discord.webhook", "aiosqlite"):
         logging.getLogger(name).setLevel(max(level, logging.INFO))
-    client_log = logging.getLogger("discord.client")
-    if not any(isinstance(f, OneLineReconnects) for f in client_log.filters):
-        client_log.addFilter(OneLineReconnects())
+    # discord.client: the unsharded connection; discord.shard: each shard's (sharded bot).
+    for name in ("discord.client", "discord.shard"):
+        connection_log = logging.getLogger(name)
+        if not any(isinstance(f, OneLineReconnects) for f in connection_log.filters):
+            connection_log.addFilter(OneLineReconnects())
 
 
 class GatewayUnreachable(ConnectionError):
@@ -78,10 +80,13 @@ class GatewayUnreachable(ConnectionError):
 
 class OneLineReconnects(logging.Filter):
     """discord.py logs each failed gateway connection with a traceback ("Attempting a
-    reconnect in ..."): a network problem, which one line describes."""
+    reconnect in ...", or for a shard "Failed to connect for shard_id: 0. Retrying..."): a
+    network problem, which one line describes."""
+
+    MESSAGES = ("Attempting a reconnect", "Failed to connect for shard_id")
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and record.getMessage().startswith("Attempting a reconnect"):
+        if record.exc_info and record.getMessage().startswith(self.MESSAGES):
             error = record.exc_info[1]
             record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
             record.args = None
@@ -157,16 +162,16 @@ async def run_until_stopped(
 async def _run(settings: Settings) -> None:
     import discord
 
-    from bot.client import KachufulBot
+    from bot.client import create_bot
     from bot.health import heartbeat_path
     from bot.store import Store
 
     # Before logging in: a database that cannot be used is a configuration problem, and it is
     # checked (and refused) without writing to it.
     store = await Store.open(settings.db_path, clock=discord.utils.utcnow)
-    bot = KachufulBot(settings, store=store)
+    bot = create_bot(settings, store=store)
     bot.freeze_gc_after_setup = True
-    bot.heartbeat_file = heartbeat_path(settings.db_path)
+    bot.heartbeat_file = heartbeat_path(settings.db_path, settings.shard_ids)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     handled = install_stop_handlers(loop, stop)

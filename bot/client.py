@@ -19,7 +19,9 @@ from bot import command_sync, render, ui
 from bot.command_translator import CommandTranslator
 from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import reader
+from bot.identify import IDENTIFY_SPACING_SECONDS, IdentifyGate
 from bot.settings import Settings
+from bot.shards import Shards
 from bot.store import Store, StoreError
 from bot.store.failures import is_expected
 from bot.table import Tables
@@ -200,7 +202,13 @@ class KachufulBot(commands.Bot):
 
     async def on_ready(self) -> None:
         user = self.user
-        log.info("ready as %s (%s) in %d server(s)", user, user and user.id, len(self.guilds))
+        log.info(
+            "ready as %s (%s) in %d server(s), %s",
+            user,
+            user and user.id,
+            len(self.guilds),
+            Shards.from_settings(self.settings).describe(),
+        )
 
     async def close(self) -> None:
         # Reached from a signal handler and again when start() returns: run the shutdown
@@ -226,3 +234,45 @@ class KachufulBot(commands.Bot):
             if store is not None:
                 await store.close()
                 log.debug("database closed")
+
+
+class ShardedKachufulBot(KachufulBot, commands.AutoShardedBot):
+    """The bot on Discord's gateway shards ``settings.shard_ids`` of ``settings.shard_count``
+    (KACHUFUL_SHARD_COUNT, KACHUFUL_SHARD_IDS): discord.py's AutoShardedBot, one connection a
+    shard. Other processes may hold the other shards (see bot.shards)."""
+
+    # Between two identifies of one bucket, across every process (tests shorten it).
+    identify_spacing = IDENTIFY_SPACING_SECONDS
+    _identify_gate: IdentifyGate | None = None
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Each shard's identify waits for its bucket's slot in the shared database (see
+        bot.identify), instead of discord.py's pause, which only spaces this process's own."""
+        if self._identify_gate is None:
+            self._identify_gate = IdentifyGate(
+                self.store, self._max_concurrency, spacing=self.identify_spacing
+            )
+        await self._identify_gate.wait(shard_id or 0)
+
+    async def _max_concurrency(self) -> int:
+        limits = await self.fetch_session_start_limits()
+        return int(limits.max_concurrency)
+
+    def is_connected(self) -> bool:
+        # An AutoShardedClient has no single websocket: every shard of this process counts.
+        shards = self.shards
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and bool(shards)
+            and all(not shard.is_closed() for shard in shards.values())
+        )
+
+
+def create_bot(settings: Settings, **options: Any) -> KachufulBot:
+    """The bot for these settings: sharded when KACHUFUL_SHARD_COUNT is set, else one
+    unsharded connection as always."""
+    if settings.shard_count is None:
+        return KachufulBot(settings, **options)
+    ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+    return ShardedKachufulBot(settings, shard_count=settings.shard_count, shard_ids=ids, **options)

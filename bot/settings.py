@@ -11,10 +11,10 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.registry import TURN_SECONDS
 
@@ -100,6 +100,36 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("KACHUFUL_COMPUTER_WORKERS", "computer_workers"),
     )
 
+    # The PostgreSQL store shared by every process (set by the operator); without it the store
+    # is the SQLite file at db_path, which one process alone may use.
+    database_url: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("KACHUFUL_DATABASE_URL", "database_url"),
+    )
+    # Discord's gateway shards across every process of the bot, and those this process holds
+    # (None: all of them). Without shard_count the bot connects unsharded, as before.
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        validation_alias=AliasChoices("KACHUFUL_SHARD_COUNT", "shard_count"),
+    )
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        default=None,
+        validation_alias=AliasChoices("KACHUFUL_SHARD_IDS", "shard_ids"),
+    )
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _split_ids(cls, value: Any) -> Any:
+        # "0,1" in the environment; a list or tuple when given in code.
+        if not isinstance(value, str):
+            return value
+        parts = [part.strip() for part in value.split(",")]
+        if not all(part.isdigit() for part in parts):
+            raise ValueError("shard_ids_format")
+        return tuple(int(part) for part in parts)
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_level(cls, value: Any) -> Any:
@@ -133,6 +163,9 @@ _ENV_NAMES = {
     "bot_delay_seconds": "KACHUFUL_BOT_DELAY_SECONDS",
     "idle_hours": "KACHUFUL_IDLE_HOURS",
     "computer_workers": "KACHUFUL_COMPUTER_WORKERS",
+    "database_url": "KACHUFUL_DATABASE_URL",
+    "shard_count": "KACHUFUL_SHARD_COUNT",
+    "shard_ids": "KACHUFUL_SHARD_IDS",
 }
 _ALIAS_TO_FIELD = {alias.lower(): field for field, alias in _ENV_NAMES.items()}
 
@@ -151,6 +184,8 @@ def _explain(error: ValidationError) -> str:
                     "DISCORD_TOKEN does not look like a bot token (three parts separated by dots): "
                     + TOKEN_HELP
                 )
+        elif field == "shard_ids" and "shard_ids_format" in item["msg"]:
+            parts.append("KACHUFUL_SHARD_IDS: expected shard numbers separated by commas, e.g. 0,1")
         else:
             parts.append(f"{name}: {item['msg']}")
     return "; ".join(parts)
@@ -159,9 +194,53 @@ def _explain(error: ValidationError) -> str:
 def load_settings(env_file: str | Path | None = ".env", **overrides: Any) -> Settings:
     """Read the settings; raise :class:`SettingsError` with one line on any problem."""
     try:
-        return Settings(_env_file=env_file, **overrides)
+        settings = Settings(_env_file=env_file, **overrides)
     except ValidationError as error:
         raise SettingsError(_explain(error)) from None
+    problem = shard_problem(settings)
+    if problem is not None:
+        raise SettingsError(problem)
+    return settings
+
+
+def shared_store(settings: Settings) -> bool:
+    """Whether the store is a database server every process can reach (PostgreSQL), rather
+    than the SQLite file, which only processes of one machine could open, and which this bot
+    gives to one process."""
+    url = settings.database_url
+    return url is not None and url.get_secret_value().startswith(("postgresql://", "postgres://"))
+
+
+def shard_problem(settings: Settings) -> str | None:
+    """One line saying what is wrong with the shard settings, or None."""
+    count, ids = settings.shard_count, settings.shard_ids
+    if ids is None:
+        return None
+    if count is None:
+        return (
+            "KACHUFUL_SHARD_IDS needs KACHUFUL_SHARD_COUNT, the number of shards of every "
+            "process together"
+        )
+    if not ids:
+        return "KACHUFUL_SHARD_IDS: no shard given"
+    outside = sorted({i for i in ids if not 0 <= i < count})
+    if outside:
+        return (
+            f"KACHUFUL_SHARD_IDS: shard {outside[0]} is outside 0..{count - 1} "
+            f"(KACHUFUL_SHARD_COUNT={count})"
+        )
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        return f"KACHUFUL_SHARD_IDS: shard {repeated[0]} is given twice"
+    if len(ids) < count and not shared_store(settings):
+        held = ",".join(str(i) for i in ids)
+        return (
+            f"KACHUFUL_SHARD_IDS={held} holds only some of the {count} shards, but the store "
+            "is the SQLite file KACHUFUL_DB_PATH, which the other shards' process cannot "
+            "share: set KACHUFUL_DATABASE_URL=postgresql://... or hold every shard in this "
+            "process (leave KACHUFUL_SHARD_IDS unset)"
+        )
+    return None
 
 
 _PREFIX = "KACHUFUL_"

@@ -63,6 +63,9 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
 SQLITE_HEADER = b"SQLite format 3\x00"
 # A locked database must fail well inside Discord's 3 s deadline for answering a click.
 BUSY_TIMEOUT_SECONDS = 1.5
+# claim_interval: moments as zero-padded milliseconds, and how far ahead a claim may be.
+_MOMENT_DIGITS = 15
+_CLAIM_SKEW_MS = 60_000
 _OUR_SCHEMA_VERSION_COLUMNS = ("version", "name", "applied_at")
 
 
@@ -1092,6 +1095,34 @@ class Store:
             " updated_at = excluded.updated_at",
             (key, value, _iso(self._clock())),
         )
+
+    @_serialized
+    @_writes
+    async def claim_interval(self, key: str, now_ms: int, spacing_ms: int) -> int:
+        """Claim the moment ``now_ms`` (milliseconds since the epoch) under ``key`` if the last
+        claim is at least ``spacing_ms`` old; returns 0 when claimed, else how many
+        milliseconds remain. Every process sharing the database sees one claim win: a
+        compare-and-set (an upsert whose update only happens when the stored moment is old
+        enough), in SQL that SQLite and PostgreSQL both run. A claim more than a minute in
+        the future (a clock set wrong) does not block the others forever."""
+        # Fixed-width digits: text order is number order, in every engine and collation.
+        moment = f"{now_ms:0{_MOMENT_DIGITS}d}"
+        old_enough = f"{max(0, now_ms - spacing_ms):0{_MOMENT_DIGITS}d}"
+        too_new = f"{now_ms + _CLAIM_SKEW_MS:0{_MOMENT_DIGITS}d}"
+        changed = await _run(
+            self._db,
+            "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value,"
+            " updated_at = excluded.updated_at"
+            " WHERE bot_state.value <= ? OR bot_state.value > ?",
+            (key, moment, _iso(self._clock()), old_enough, too_new),
+        )
+        if changed:
+            return 0
+        async with self._db.execute("SELECT value FROM bot_state WHERE key = ?", (key,)) as cursor:
+            row = await cursor.fetchone()
+        last = int(row[0]) if row and str(row[0]).isdigit() else now_ms
+        return max(1, last + spacing_ms - now_ms)
 
     # ------------------------------------------------------------------ leaderboards
 

@@ -1,6 +1,9 @@
 """After a restart: every open table is brought back, and every table whose public messages
 were not all delivered (a crash between a commit and its posts, even after the last card of
-a game) is published to the end."""
+a game) is published to the end.
+
+Only the tables of this process's own shards' servers (``Tables.shards.owns``): with
+KACHUFUL_SHARD_IDS another process, sharing the database, restores the others."""
 
 from __future__ import annotations
 
@@ -34,17 +37,24 @@ class Restore:
         # Read before any table is brought back: a restored table's driver may finish its game
         # meanwhile, and that game's own publisher posts its final standings (read after, it
         # would look unsettled and get a second publisher: posted twice).
-        unsettled = await tables.store.unsettled_games()
+        owns = tables.shards.owns
+        unsettled = [row for row in await tables.store.unsettled_games() if owns(row.guild_id)]
         rows, damaged = await tables.store.open_games()
         for ref in damaged:
-            tables.damaged[ref.id] = ref
+            if owns(ref.guild_id):
+                tables.damaged[ref.id] = ref
         restored = 0
         for row in rows:
-            if await self._open(row):
+            if owns(row.guild_id) and await self._open(row):
                 restored += 1
         for row in unsettled:
             await self._closed(row)
-        log.info("restored %d open table(s), %d could not be", restored, len(tables.damaged))
+        log.info(
+            "restored %d open table(s), %d could not be (%s)",
+            restored,
+            len(tables.damaged),
+            tables.shards.describe(),
+        )
         return restored
 
     def _rebuild(self, row: Table) -> TableSession | None:

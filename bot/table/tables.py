@@ -30,6 +30,7 @@ from bot.model import Table
 from bot.pace import Pace, table_pace
 from bot.render.specs import MessageSpec
 from bot.results import game_results
+from bot.shards import Shards
 from bot.store import Store, StoreError, StoreUnavailable
 from bot.store.failures import is_expected
 from bot.store.models import GameRef
@@ -119,6 +120,8 @@ class Tables:
         self.client = client
         self.store = store
         self.settings = settings
+        # The servers this process serves (the others' tables are another process's).
+        self.shards = Shards.from_settings(settings)
         self.clock = clock
         self.new_seed = new_seed  # a secret per game; tests pass a fixed sequence
         self.sessions: dict[int, TableSession] = {}
