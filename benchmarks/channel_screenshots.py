@@ -138,10 +138,10 @@ class Table:
 
     async def open_hand(self, member: Any) -> Any:
         public = [m for m in self.channel.history() if not m.flags.ephemeral]
-        latest = next(
-            m for m in reversed(public) if any(b.label == "Your hand" for b in buttons(m))
-        )
-        result = await member.click(latest, label="Your hand")
+        # By the button's id: its label is in the table's language.
+        latest = next(m for m in reversed(public) if any(is_hand_button(b) for b in buttons(m)))
+        hand = next(b for b in buttons(latest) if is_hand_button(b))
+        result = await member.click(latest, custom_id=hand.custom_id)
         assert result.ephemeral and result.response is not None
         self.hand_ids[member.id] = result.response.id
         return self.message(result.response.id, member)
@@ -234,6 +234,26 @@ async def shoot_moment(shooter: Shooter, places: dict[str, Any], stem: str) -> N
         await shooter.shoot(channel, stem + suffix)
 
 
+def is_hand_button(button: Any) -> bool:
+    return (button.custom_id or "").startswith("kf:h:")
+
+
+def speak(locale: str) -> None:
+    """SimCord sends every interaction as "en-US"; here every player's client and the server
+    speak ``locale``."""
+    import simcord.interactions as sim_interactions
+
+    original = sim_interactions.base_payload
+
+    def base_payload(backend: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = original(backend, **kwargs)
+        payload["locale"] = locale
+        payload["guild_locale"] = locale
+        return record, payload
+
+    sim_interactions.base_payload = base_payload
+
+
 async def play_mode(
     env: Any, guild: Any, members: list[Any], mode: str, shooter: Shooter, options: dict[str, Any]
 ) -> Any:
@@ -247,7 +267,8 @@ async def play_mode(
         await member.slash(channel, "kachuful join")
     await shooter.shoot(channel, f"{mode}-0-lobby")
     lobby = next(m for m in channel.history() if not m.flags.ephemeral and m.embeds)
-    await host.click(lobby, label="Start (host)")
+    start = next(b for b in buttons(lobby) if (b.custom_id or "").startswith("kf:l:start:"))
+    await host.click(lobby, custom_id=start.custom_id)
 
     places: dict[str, Any] = {"": channel}
     table_channel = channel
@@ -290,7 +311,12 @@ async def shoot_answers(channel: Any, host: Any, shooter: Shooter) -> None:
 
 
 async def run(
-    out: Path, size: tuple[int, int], modes: list[str], players: int, options: dict[str, Any]
+    out: Path,
+    size: tuple[int, int],
+    modes: list[str],
+    players: int,
+    options: dict[str, Any],
+    language: str = "en-US",
 ) -> list[Path]:
     import simcord
 
@@ -317,7 +343,8 @@ async def run(
         env = simcord.Env(bot)
         await env.start()
         try:
-            guild = env.create_guild("Kachuful Club")
+            guild = env.create_guild("Kachuful Club", preferred_locale=language)
+            speak(language)
             members = [guild.add_member(env.create_user(name)) for name in NAMES[:players]]
             shooter = Shooter(env, members, out, size)
             channel = None
@@ -343,6 +370,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-hand", type=int, default=None, help="default: 3 (no --length)")
     parser.add_argument("--length", choices=("quick", "classic", "full"), default=None)
     parser.add_argument(
+        "--language", default="en-US", help="the server's and every player's Discord locale"
+    )
+    parser.add_argument(
         "--browser",
         default=DEFAULT_BROWSER if Path(DEFAULT_BROWSER).exists() else None,
         help="Chromium executable to launch (default: /usr/bin/chromium if present, "
@@ -358,7 +388,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.max_hand is not None or args.length is None:
         options["max_hand"] = args.max_hand or 3
     modes = args.mode or list(MODES)
-    paths = asyncio.run(run(args.out, (args.width, args.height), modes, args.players, options))
+    paths = asyncio.run(
+        run(args.out, (args.width, args.height), modes, args.players, options, args.language)
+    )
     print(f"{len(paths)} PNGs in {args.out}")
     return 0
 
