@@ -163,7 +163,7 @@ async def _run(settings: Settings) -> None:
 
     # Before logging in: a database that cannot be used is a configuration problem, and it is
     # checked (and refused) without writing to it.
-    store = await Store.open(settings.db_path, clock=discord.utils.utcnow)
+    store = await Store.open(settings.database, clock=discord.utils.utcnow)
     bot = KachufulBot(settings, store=store)
     bot.freeze_gc_after_setup = True
     bot.heartbeat_file = heartbeat_path(settings.db_path)
@@ -189,7 +189,7 @@ def main() -> None:
         log.warning("%s", warning)
     log.debug(
         "settings: database %s, turn %ss, lobby timeout %ss, computer delay %ss, sync %s",
-        settings.db_path,
+        settings.db_path if settings.database_url is None else "on PostgreSQL",
         settings.turn_seconds,
         settings.lobby_timeout_seconds,
         settings.bot_delay_seconds,

@@ -21,10 +21,10 @@ import asyncio
 import contextlib
 import json
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
@@ -43,6 +43,10 @@ from bot.stats_model import (
 )
 
 from .failures import StoreError
+from .postgres import PgConnection
+
+if TYPE_CHECKING:
+    from . import Connection
 
 PAGE_SIZE = 10
 TREND_GAMES = 10
@@ -89,7 +93,7 @@ class Reads:
 
     def __init__(
         self,
-        db: aiosqlite.Connection,
+        db: Connection,
         *,
         clock: Callable[[], datetime] | None = None,
         expire: Expire | None = None,
@@ -122,6 +126,23 @@ class Reads:
 
     async def close(self) -> None:
         await self._db.close()
+
+    @contextlib.asynccontextmanager
+    async def _scratch(self) -> AsyncIterator[None]:
+        """Around the making and dropping of temporary tables. The PostgreSQL reader's
+        transactions are read-only by default (as the SQLite reader's connection is), and
+        there even a temporary table needs a read-write transaction: one is opened here."""
+        if not isinstance(self._db, PgConnection):
+            yield
+            return
+        await self._all("BEGIN READ WRITE")
+        try:
+            yield
+        except BaseException:
+            if self._db.in_transaction:
+                await self._all("ROLLBACK")
+            raise
+        await self._all("COMMIT")
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self._db.execute(sql, params) as cursor:
@@ -419,7 +440,7 @@ class Reads:
 
     async def forget_rankings(self) -> None:
         """Drop the kept period rankings (the benchmark's cold reads)."""
-        async with self._ranking_lock:
+        async with self._ranking_lock, self._scratch():
             while self._rankings:
                 _, (table, _) = self._rankings.popitem()
                 await self._all(f"DROP TABLE temp.{table}")
@@ -439,7 +460,7 @@ class Reads:
         count = await self._one("SELECT games FROM guild_totals WHERE guild_id = ?", (where[0],))
         generation = int(count[0]) if count else 0
         key = (where, period, sort, since, generation)
-        async with self._ranking_lock:
+        async with self._ranking_lock, self._scratch():
             kept = self._rankings.get(key)
             if kept is not None:
                 self._rankings.move_to_end(key)
@@ -456,11 +477,13 @@ class Reads:
                 f"CREATE TEMP TABLE {table} (position INTEGER PRIMARY KEY, user_id INTEGER,"
                 " games INTEGER, wins INTEGER, avg_score REAL, exact_rate REAL)"
             )
-            # Rows are inserted in the SELECT's order, so each gets its position as rowid.
+            # Each row's position is its number in the board's order (in SQLite the rowid).
             await self._all(
                 f"""
-                INSERT INTO temp.{table} (user_id, games, wins, avg_score, exact_rate)
-                SELECT t.user_id, t.games, t.wins, t.avg_score, t.exact_rate FROM (
+                INSERT INTO temp.{table} (position, user_id, games, wins, avg_score, exact_rate)
+                SELECT ROW_NUMBER() OVER (
+                           ORDER BY {order_key} DESC NULLS LAST, {games} DESC, t.user_id),
+                       t.user_id, t.games, t.wins, t.avg_score, t.exact_rate FROM (
                     SELECT user_id, SUM(games) AS games, SUM(wins) AS wins,
                            CAST(SUM(score_sum) AS REAL) / SUM(games) AS avg_score,
                            CASE WHEN SUM(bids) > 0

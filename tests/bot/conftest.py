@@ -16,6 +16,7 @@ import simcord
 from bot.client import KachufulBot
 from bot.settings import Settings
 from bot.table.publisher import RateLimits
+from tests.pg import pg_cluster, pg_url  # noqa: F401 (fixtures)
 
 from .helpers import SPEC_PATH, validate_all_requests
 
@@ -94,3 +95,16 @@ async def env(make_bot: Callable[[], KachufulBot]) -> AsyncIterator[simcord.Env]
     # (tests/data/discord-api-spec is part of the repository: a missing spec is an error).
     assert SPEC_PATH.exists(), f"Discord's OpenAPI description is missing: {SPEC_PATH}"
     validate_all_requests(environment)
+
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where a test's store is, once on each backend: an SQLite file, then an empty
+    PostgreSQL database (tests.pg)."""
+    if request.param == "sqlite":
+        return tmp_path / "k.sqlite3"
+    url: str = request.getfixturevalue("pg_url")
+    return url

@@ -1,0 +1,189 @@
+"""PostgreSQL under the store, through psycopg 3.
+
+:class:`PgConnection` gives a psycopg connection the few methods the store calls on an
+aiosqlite connection (``execute`` as an awaitable or ``async with``, ``executemany``,
+``in_transaction``, ``close``), with every statement translated by :mod:`.dialect`: the store
+keeps one SQL text and one code path for both engines. Connections are in autocommit mode,
+as the SQLite ones (``isolation_level=None``): a transaction is an explicit BEGIN ... COMMIT.
+
+Why psycopg 3: well kept (the PostgreSQL driver most Python projects use), async, binds
+parameters on the server, has COPY for the bulk copy of ``migrate-to``, and keeps the DB-API
+shape of sqlite3 (cursors, ``rowcount``, ``executemany``), which keeps one SQL text for both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from types import TracebackType
+from typing import Any
+from urllib.parse import urlsplit
+
+import psycopg
+from psycopg.adapt import Loader
+from psycopg.pq import TransactionStatus
+
+from .dialect import postgres_params, to_postgres
+from .failures import StoreError
+
+URL_SCHEMES = ("postgresql", "postgres")
+# A statement waiting for a row lock held by another process (two processes on one table,
+# a misconfiguration) gives up well inside Discord's 3 s deadline for answering a click.
+LOCK_TIMEOUT_MS = 1500
+CONNECT_TIMEOUT_SECONDS = 10
+
+
+def is_postgres_url(target: object) -> bool:
+    return isinstance(target, str) and re.match(r"^postgres(ql)?://", target) is not None
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password, for messages and logs."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "postgresql://..."
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
+
+
+def check_url(url: str) -> None:
+    """Raise :class:`StoreError` (one line, no password) if ``url`` is not a usable
+    ``postgresql://`` URL."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises ValueError for a port that is not a number)
+    except ValueError as error:
+        raise StoreError(f"not a valid PostgreSQL URL ({error}): {redacted(url)}") from None
+    if parts.scheme not in URL_SCHEMES:
+        raise StoreError(f"not a PostgreSQL URL (postgresql://user@host/database): {redacted(url)}")
+    try:
+        psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        raise StoreError(f"not a valid PostgreSQL URL: {redacted(url)}") from None
+    if not parts.path.strip("/"):
+        raise StoreError(f"the PostgreSQL URL names no database: {redacted(url)}")
+
+
+class _NumberLoader(Loader):
+    """NUMERIC (what SUM of a BIGINT gives) as int when whole, else float, as SQLite does."""
+
+    def load(self, data: Any) -> int | float:
+        value = Decimal(bytes(data).decode())
+        return int(value) if value == value.to_integral_value() else float(value)
+
+
+class PgCursor:
+    """The result of one statement, read as an aiosqlite cursor is."""
+
+    def __init__(self, cursor: psycopg.AsyncCursor[Any]) -> None:
+        self._cursor = cursor
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount
+
+    lastrowid = None  # use RETURNING
+
+    async def fetchone(self) -> Any:
+        return None if self._cursor.description is None else await self._cursor.fetchone()
+
+    async def fetchall(self) -> list[Any]:
+        return [] if self._cursor.description is None else await self._cursor.fetchall()
+
+    async def close(self) -> None:
+        await self._cursor.close()
+
+
+class _Statement:
+    """``await conn.execute(...)`` or ``async with conn.execute(...) as cursor``."""
+
+    def __init__(self, conn: PgConnection, sql: str, params: Any) -> None:
+        self._conn, self._sql, self._params = conn, sql, params
+        self._cursor: PgCursor | None = None
+
+    def __await__(self) -> Any:
+        return self._run().__await__()
+
+    async def _run(self) -> PgCursor:
+        self._cursor = await self._conn._execute(self._sql, self._params)
+        return self._cursor
+
+    async def __aenter__(self) -> PgCursor:
+        return await self._run()
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._cursor is not None:
+            await self._cursor.close()
+
+
+class PgConnection:
+    """One psycopg connection with the store's calls (see the module's docstring)."""
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self._conn = conn
+
+    @classmethod
+    async def connect(
+        cls, url: str, *, application: str = "kachuful-bot", read_only: bool = False
+    ) -> PgConnection:
+        """``read_only``: every transaction is read-only unless it says otherwise."""
+        check_url(url)
+        try:
+            conn = await psycopg.AsyncConnection.connect(
+                url,
+                autocommit=True,
+                connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                application_name=application,
+                options=f"-c lock_timeout={LOCK_TIMEOUT_MS} -c timezone=UTC"
+                + (" -c default_transaction_read_only=on" if read_only else ""),
+            )
+        except psycopg.Error as error:
+            # psycopg's message names host and user, never the password.
+            reason = " ".join(str(error).split()) or type(error).__name__
+            raise StoreError(f"cannot connect to {redacted(url)}: {reason}") from None
+        conn.adapters.register_loader("numeric", _NumberLoader)
+        return cls(conn)
+
+    @property
+    def raw(self) -> psycopg.AsyncConnection[Any]:
+        """The psycopg connection (COPY, for migrate-to)."""
+        return self._conn
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._conn.info.transaction_status != TransactionStatus.IDLE
+
+    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> _Statement:
+        return _Statement(self, sql, params)
+
+    async def _execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> PgCursor:
+        cursor = self._conn.cursor()
+        query = to_postgres(sql)
+        try:
+            if params:
+                await cursor.execute(query, postgres_params(sql, params))
+            else:
+                await cursor.execute(query.replace("%%", "%"))
+        except BaseException:
+            await cursor.close()
+            raise
+        return PgCursor(cursor)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        values = [postgres_params(sql, row) for row in rows]
+        if not values:
+            return
+        async with self._conn.cursor() as cursor:
+            await cursor.executemany(to_postgres(sql), values)
+
+    async def close(self) -> None:
+        await self._conn.close()
