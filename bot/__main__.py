@@ -180,6 +180,8 @@ async def _run(settings: Settings) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["migrate-to"]:
+        raise SystemExit(_migrate_to(sys.argv[2:]))
     try:
         settings = load_settings()
     except SettingsError as error:
@@ -227,6 +229,21 @@ def main() -> None:
         fail(f"cannot reach Discord ({type(error).__name__})", EXIT_RUNTIME)
     except KeyboardInterrupt:
         pass
+
+
+def _migrate_to(argv: list[str]) -> int:
+    """``kachuful-bot migrate-to URL [--from FILE]`` (bot/store/copy.py): needs no token."""
+    import os
+    from pathlib import Path
+
+    from dotenv import dotenv_values
+
+    from bot.store.copy import main as copy_main
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    configured = os.environ.get("KACHUFUL_DB_PATH") or dotenv_values(".env").get("KACHUFUL_DB_PATH")
+    default = Settings.model_fields["db_path"].default
+    return copy_main(argv, Path(configured) if configured else Path(default))
 
 
 if __name__ == "__main__":

@@ -178,6 +178,11 @@ class PgConnection:
             raise
         return PgCursor(cursor)
 
+    async def run(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> int:
+        """Execute one statement; the rows it changed."""
+        async with self.execute(sql, params) as cursor:
+            return cursor.rowcount
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         values = [postgres_params(sql, row) for row in rows]
         if not values:
