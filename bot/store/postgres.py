@@ -13,6 +13,7 @@ shape of sqlite3 (cursors, ``rowcount``, ``executemany``), which keeps one SQL t
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
@@ -26,6 +27,8 @@ from psycopg.pq import TransactionStatus
 
 from .dialect import postgres_params, to_postgres
 from .failures import StoreError
+
+log = logging.getLogger(__name__)
 
 URL_SCHEMES = ("postgresql", "postgres")
 # A statement waiting for a row lock held by another process (two processes on one table,
@@ -126,10 +129,21 @@ class _Statement:
 
 
 class PgConnection:
-    """One psycopg connection with the store's calls (see the module's docstring)."""
+    """One psycopg connection with the store's calls (see the module's docstring).
 
-    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+    A connection the server dropped (a restart, a failover, a network cut) is made again at
+    the next statement: the statement that found it broken failed (the store answers "not
+    saved", nothing was half-written: the transaction died with the connection), and the ones
+    after it work again once the server is back. ``generation`` counts the connections made,
+    so that a caller keeping session state (temporary tables) knows it is gone."""
+
+    def __init__(
+        self, conn: psycopg.AsyncConnection[Any], url: str, application: str, read_only: bool
+    ) -> None:
         self._conn = conn
+        self._url, self._application, self._read_only = url, application, read_only
+        self._closing = False
+        self.generation = 0
 
     @classmethod
     async def connect(
@@ -138,20 +152,34 @@ class PgConnection:
         """``read_only``: every transaction is read-only unless it says otherwise."""
         check_url(url)
         try:
-            conn = await psycopg.AsyncConnection.connect(
-                url,
-                autocommit=True,
-                connect_timeout=CONNECT_TIMEOUT_SECONDS,
-                application_name=application,
-                options=f"-c lock_timeout={LOCK_TIMEOUT_MS} -c timezone=UTC"
-                + (" -c default_transaction_read_only=on" if read_only else ""),
-            )
+            conn = await cls._open(url, application, read_only)
         except psycopg.Error as error:
             # psycopg's message names host and user, never the password.
             reason = " ".join(str(error).split()) or type(error).__name__
             raise StoreError(f"cannot connect to {redacted(url)}: {reason}") from None
+        return cls(conn, url, application, read_only)
+
+    @staticmethod
+    async def _open(url: str, application: str, read_only: bool) -> psycopg.AsyncConnection[Any]:
+        conn = await psycopg.AsyncConnection.connect(
+            url,
+            autocommit=True,
+            connect_timeout=CONNECT_TIMEOUT_SECONDS,
+            application_name=application,
+            options=f"-c lock_timeout={LOCK_TIMEOUT_MS} -c timezone=UTC"
+            + (" -c default_transaction_read_only=on" if read_only else ""),
+        )
         conn.adapters.register_loader("numeric", _NumberLoader)
-        return cls(conn)
+        return conn
+
+    async def _ready(self) -> psycopg.AsyncConnection[Any]:
+        if self._conn.broken or (self._conn.closed and not self._closing):
+            # Raises psycopg.OperationalError while the server cannot be reached: the store
+            # reports it as unavailable, and the next statement tries again.
+            self._conn = await self._open(self._url, self._application, self._read_only)
+            self.generation += 1
+            log.warning("reconnected to the database server (%s)", self._application)
+        return self._conn
 
     @property
     def raw(self) -> psycopg.AsyncConnection[Any]:
@@ -160,13 +188,15 @@ class PgConnection:
 
     @property
     def in_transaction(self) -> bool:
+        if self._conn.broken or self._conn.closed:
+            return False  # the server ended the transaction with the connection
         return self._conn.info.transaction_status != TransactionStatus.IDLE
 
     def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> _Statement:
         return _Statement(self, sql, params)
 
     async def _execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> PgCursor:
-        cursor = self._conn.cursor()
+        cursor = (await self._ready()).cursor()
         query = to_postgres(sql)
         try:
             if params:
@@ -187,8 +217,9 @@ class PgConnection:
         values = [postgres_params(sql, row) for row in rows]
         if not values:
             return
-        async with self._conn.cursor() as cursor:
+        async with (await self._ready()).cursor() as cursor:
             await cursor.executemany(to_postgres(sql), values)
 
     async def close(self) -> None:
+        self._closing = True
         await self._conn.close()

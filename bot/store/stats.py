@@ -105,6 +105,7 @@ class Reads:
         self._rankings: OrderedDict[tuple[Any, ...], tuple[str, int]] = OrderedDict()
         self._ranking_lock = asyncio.Lock()  # reads of rankings wait for each other only
         self._made = 0
+        self._connection = getattr(db, "generation", 0)  # see _forget_lost_rankings
 
     @classmethod
     async def open(
@@ -126,6 +127,13 @@ class Reads:
 
     async def close(self) -> None:
         await self._db.close()
+
+    def _forget_lost_rankings(self) -> None:
+        """After a PostgreSQL reconnection the kept rankings' temporary tables are gone."""
+        connection = getattr(self._db, "generation", 0)
+        if connection != self._connection:
+            self._rankings.clear()
+            self._connection = connection
 
     @contextlib.asynccontextmanager
     async def _scratch(self) -> AsyncIterator[None]:
@@ -459,6 +467,7 @@ class Reads:
         read-only connection can make them."""
         count = await self._one("SELECT games FROM guild_totals WHERE guild_id = ?", (where[0],))
         generation = int(count[0]) if count else 0
+        self._forget_lost_rankings()
         key = (where, period, sort, since, generation)
         async with self._ranking_lock, self._scratch():
             kept = self._rankings.get(key)

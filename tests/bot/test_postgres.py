@@ -15,7 +15,15 @@ import pytest
 
 from bot.model import Seat, Table, TableOptions
 from bot.settings import SettingsError, load_settings
-from bot.store import StaleWrite, Store, StoreBusy, StoreError, load_migrations
+from bot.store import (
+    Delivered,
+    StaleWrite,
+    Store,
+    StoreBusy,
+    StoreError,
+    StoreUnavailable,
+    load_migrations,
+)
 from bot.store.models import ResultRow
 from tests import pg
 from tests.pg import execute_raw
@@ -188,3 +196,33 @@ def test_without_postgresql_the_tests_fail_saying_how_to_install_it(
     monkeypatch.setattr(pg, "find_binaries", lambda: None)
     with pytest.raises(pytest.fail.Exception, match=r"apt-get install postgresql"):
         pg.start_cluster()
+
+
+async def test_connections_the_server_dropped_are_made_again(
+    two: tuple[Store, Store], pg_url: str
+) -> None:
+    """A server restart (here: every connection of the bot ended by the server) fails the
+    statement that finds its connection gone (each of the three connections once: the store
+    answers "not saved"), and the next ones work, the kept rankings made again."""
+    store, _ = two
+    game = await new_game(store)
+    await store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL, period="7d")
+    execute_raw(
+        pg_url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    )
+    game.version = 1
+    with pytest.raises(StoreUnavailable):
+        await store.save_game(game)
+    await store.save_game(game)  # reconnected; the failed move had written nothing
+    stored = await store.load_game(game.id)
+    assert stored is not None and stored.version == 1
+    with pytest.raises(psycopg.OperationalError):
+        await store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL)
+    page = await store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL, period="7d")
+    assert page.players == 0
+    with pytest.raises(StoreUnavailable):  # the bookkeeping's own connection, the same way
+        await store.mark_delivered(game.id, "lobby", Delivered(CHANNEL, 1, "x"))
+    await store.mark_delivered(game.id, "lobby", Delivered(CHANNEL, 1, "x"))
+    assert (await store.delivered(game.id)).keys() == {"lobby"}
