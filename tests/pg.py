@@ -106,8 +106,9 @@ def _unprivileged_user() -> str | None:
     raise RuntimeError("running as root and no unprivileged user (postgres, nobody) to run as")
 
 
-def start_cluster() -> Cluster:
-    """A new cluster in a temporary folder (see the module's docstring)."""
+def start_cluster(*, durable: bool = False) -> Cluster:
+    """A new cluster in a temporary folder (see the module's docstring); ``durable``: with
+    fsync and synchronous commits, as in production (for a measurement)."""
     bin_dir = find_binaries()
     if bin_dir is None:
         pytest.fail(INSTALL_HINT, pytrace=False)
@@ -129,7 +130,8 @@ def start_cluster() -> Cluster:
             *("-E", "UTF8", "--no-sync", "--locale=C.UTF-8"),
         )
         options = " ".join(
-            ["-c listen_addresses=''", f"-k {socket_dir}", "-c max_connections=200", *_FAST]
+            ["-c listen_addresses=''", f"-k {socket_dir}", "-c max_connections=200"]
+            + ([] if durable else list(_FAST))
         )
         _as_user(
             user,

@@ -552,7 +552,13 @@ class Store:
             for role in ("writer", "bookkeeping", "reader"):
                 opened.append(
                     await PgConnection.connect(
-                        url, application=f"kachuful-{role}", read_only=role == "reader"
+                        url,
+                        application=f"kachuful-{role}",
+                        read_only=role == "reader",
+                        # As on SQLite: the bookkeeping's commits are not flushed one by
+                        # one; a post it forgets in a crash is sent again with the same
+                        # nonce, which Discord drops.
+                        durable=role != "bookkeeping",
                     )
                 )
             db, book, reader = opened

@@ -137,37 +137,45 @@ class PgConnection:
     after it work again once the server is back. ``generation`` counts the connections made,
     so that a caller keeping session state (temporary tables) knows it is gone."""
 
-    def __init__(
-        self, conn: psycopg.AsyncConnection[Any], url: str, application: str, read_only: bool
-    ) -> None:
+    def __init__(self, conn: psycopg.AsyncConnection[Any], url: str, options: str) -> None:
         self._conn = conn
-        self._url, self._application, self._read_only = url, application, read_only
+        self._url, self._options = url, options
         self._closing = False
         self.generation = 0
 
     @classmethod
     async def connect(
-        cls, url: str, *, application: str = "kachuful-bot", read_only: bool = False
+        cls,
+        url: str,
+        *,
+        application: str = "kachuful-bot",
+        read_only: bool = False,
+        durable: bool = True,
     ) -> PgConnection:
-        """``read_only``: every transaction is read-only unless it says otherwise."""
+        """``read_only``: every transaction is read-only unless it says otherwise.
+        ``durable`` False: a commit returns before its WAL is flushed (synchronous_commit off:
+        a crash of the server may lose the last fraction of a second of such commits, never
+        corrupt anything), as the SQLite bookkeeping connection's synchronous = NORMAL."""
         check_url(url)
+        options = (
+            f"-c lock_timeout={LOCK_TIMEOUT_MS} -c timezone=UTC -c application_name={application}"
+        )
+        if read_only:
+            options += " -c default_transaction_read_only=on"
+        if not durable:
+            options += " -c synchronous_commit=off"
         try:
-            conn = await cls._open(url, application, read_only)
+            conn = await cls._open(url, options)
         except psycopg.Error as error:
             # psycopg's message names host and user, never the password.
             reason = " ".join(str(error).split()) or type(error).__name__
             raise StoreError(f"cannot connect to {redacted(url)}: {reason}") from None
-        return cls(conn, url, application, read_only)
+        return cls(conn, url, options)
 
     @staticmethod
-    async def _open(url: str, application: str, read_only: bool) -> psycopg.AsyncConnection[Any]:
+    async def _open(url: str, options: str) -> psycopg.AsyncConnection[Any]:
         conn = await psycopg.AsyncConnection.connect(
-            url,
-            autocommit=True,
-            connect_timeout=CONNECT_TIMEOUT_SECONDS,
-            application_name=application,
-            options=f"-c lock_timeout={LOCK_TIMEOUT_MS} -c timezone=UTC"
-            + (" -c default_transaction_read_only=on" if read_only else ""),
+            url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS, options=options
         )
         conn.adapters.register_loader("numeric", _NumberLoader)
         return conn
@@ -176,9 +184,9 @@ class PgConnection:
         if self._conn.broken or (self._conn.closed and not self._closing):
             # Raises psycopg.OperationalError while the server cannot be reached: the store
             # reports it as unavailable, and the next statement tries again.
-            self._conn = await self._open(self._url, self._application, self._read_only)
+            self._conn = await self._open(self._url, self._options)
             self.generation += 1
-            log.warning("reconnected to the database server (%s)", self._application)
+            log.warning("reconnected to the database server")
         return self._conn
 
     @property

@@ -3,9 +3,11 @@ database, checked table by table, and the bot carrying on from the copy."""
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,10 +16,11 @@ from bot.model import Seat, TableOptions
 from bot.store import Delivered, Store, StoreError
 from bot.store.copy import migrate_to
 from bot.store.models import ResultRow
+from bot.store.stats import PERIODS, SCOPES, SORTS
 from tests.pg import execute_raw
 
 GUILD, CHANNEL, OTHER = 1_100_000_000_000_000_001, 1_200_000_000_000_000_002, 77
-ASHA, BILAL = 900_000_000_000_000_001, 900_000_000_000_000_002
+ASHA, BILAL, CHEN = 900_000_000_000_000_001, 900_000_000_000_000_002, 900_000_000_000_000_003
 
 
 async def a_used_database(path: Path) -> tuple[int, int]:
@@ -42,6 +45,29 @@ async def a_used_database(path: Path) -> tuple[int, int]:
             ],
         )
         await store.mark_delivered(finished.id, "final", Delivered(CHANNEL, 5_000_000_001, "d1"))
+        # A second finished game in another channel: a player who never bid (no exact-bid
+        # rate: NULL, which the engines sort differently unless told), and a computer seat.
+        other = await store.create_game(
+            guild_id=GUILD,
+            channel_id=OTHER,
+            host_id=CHEN,
+            options=TableOptions(),
+            max_seats=4,
+            seats=[
+                Seat(user_id=CHEN, name="Chen"),
+                Seat(user_id=ASHA, name="Asha"),
+                Seat(user_id=None, name="Ada"),
+            ],
+        )
+        other.status, other.version = "finished", 1
+        await store.save_game(
+            other,
+            results=[
+                ResultRow(seat=0, user_id=CHEN, score=20, won=True, bids_exact=0, bids=0),
+                ResultRow(seat=1, user_id=ASHA, score=20, won=True, bids_exact=0, bids=2),
+                ResultRow(seat=2, user_id=None, score=5, won=False, bids_exact=1, bids=2),
+            ],
+        )
         running = await store.create_game(
             guild_id=GUILD,
             channel_id=CHANNEL,
@@ -79,18 +105,34 @@ async def test_a_copy_is_checked_and_the_bot_carries_on_from_it(
             name: raw.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()[0] for name in tables
         }
     assert copied == counts  # every table, every row
-    assert copied["games"] == 2 and copied["results"] == 2 and copied["period_totals"] > 0
+    assert copied["games"] == 3 and copied["results"] == 5 and copied["period_totals"] > 0
 
     old = await Store.open(path)
     new = await Store.open(pg_url)
     try:
         for game_id in (finished_id, running_id):
             assert await new.load_game(game_id) == await old.load_game(game_id)
-        for period in ("all", "7d", "30d"):
-            args = {"guild_id": GUILD, "channel_id": CHANNEL, "period": period, "sort": "wins"}
-            assert await new.reads.leaderboard(**args) == await old.reads.leaderboard(**args)  # type: ignore[arg-type]
-        assert await new.reads.player_stats(guild_id=GUILD, user_id=ASHA) == (
-            await old.reads.player_stats(guild_id=GUILD, user_id=ASHA)
+        # Every board reads the same on both engines, viewers' ranks included.
+        for scope, period, sort, viewer in itertools.product(
+            SCOPES, PERIODS, SORTS, (None, ASHA, BILAL, CHEN)
+        ):
+            for channel in (CHANNEL, OTHER):
+                args: dict[str, Any] = {
+                    "guild_id": GUILD,
+                    "channel_id": channel,
+                    "scope": scope,
+                    "period": period,
+                    "sort": sort,
+                    "viewer_id": viewer,
+                }
+                board = await new.reads.leaderboard(**args)
+                assert board == await old.reads.leaderboard(**args), args
+        for user in (ASHA, BILAL, CHEN):
+            assert await new.reads.player_stats(guild_id=GUILD, user_id=user) == (
+                await old.reads.player_stats(guild_id=GUILD, user_id=user)
+            )
+        assert await new.reads.history(channel_id=CHANNEL) == (
+            await old.reads.history(channel_id=CHANNEL)
         )
         assert await new.delivered(finished_id) == await old.delivered(finished_id)
         assert (await new.open_hands(running_id)).keys() == {BILAL}
@@ -110,7 +152,7 @@ async def test_a_copy_is_checked_and_the_bot_carries_on_from_it(
             max_seats=3,
             seats=[Seat(user_id=ASHA, name="Asha")],
         )
-        assert fresh.id == max(finished_id, running_id) + 1
+        assert fresh.id == 4  # after the three copied games
     finally:
         await old.close()
         await new.close()
