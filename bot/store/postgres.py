@@ -47,10 +47,11 @@ def redacted(url: str) -> str:
         parts = urlsplit(url)
     except ValueError:
         return "postgresql://..."
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return parts._replace(netloc=netloc).geturl()
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
+    query = re.sub(r"(?i)(^|&)(password=)[^&]*", r"\1\2***", parts.query)
+    return parts._replace(netloc=netloc, query=query).geturl()
 
 
 def check_url(url: str) -> None:

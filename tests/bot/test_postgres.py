@@ -25,6 +25,7 @@ from bot.store import (
     load_migrations,
 )
 from bot.store.models import ResultRow
+from bot.store.postgres import redacted
 from tests import pg
 from tests.pg import execute_raw
 
@@ -178,6 +179,16 @@ def test_a_malformed_database_url_is_a_settings_error_without_the_password(url: 
         )
     message = str(refused.value)
     assert message.startswith("KACHUFUL_DATABASE_URL: ") and "s3cret" not in message
+
+
+def test_a_url_shown_never_holds_its_password() -> None:
+    assert redacted("postgresql://bot:s3cret@db:5432/k?sslmode=require") == (
+        "postgresql://bot:***@db:5432/k?sslmode=require"
+    )
+    assert redacted("postgresql://db/k?user=bot&password=s3cret&sslmode=require") == (
+        "postgresql://db/k?user=bot&password=***&sslmode=require"
+    )
+    assert redacted("postgresql://bot@db/k") == "postgresql://bot@db/k"
 
 
 def test_the_database_url_chooses_the_backend(tmp_path: Path) -> None:
