@@ -1,7 +1,16 @@
 """Persistence: every SQL statement of the bot lives in this package.
 
-One SQLite file in WAL mode, opened with aiosqlite. Schema changes are the numbered files in
-``migrations/`` applied in order at start-up and recorded in ``schema_version``. Every applied
+One engine of two, chosen by what :meth:`Store.open` is given (``Settings.database``): an
+SQLite file in WAL mode, opened with aiosqlite (the default), or a PostgreSQL database
+(``KACHUFUL_DATABASE_URL``), through psycopg 3 (:mod:`.postgres`). The SQL is written once,
+in SQLite's words, and translated for PostgreSQL in one place (:mod:`.dialect`); callers see
+the operations of :class:`~.protocol.GameStore` and never which engine is under them. What
+follows holds on both (on PostgreSQL the reader is a read-only session, and a row lock
+stands in for SQLite's database lock).
+
+Schema changes are the numbered files in ``migrations/`` applied in order at start-up and
+recorded in ``schema_version`` (on PostgreSQL under an advisory lock, so that processes
+starting together migrate once). Every applied
 action is written by one :meth:`Store.save_game` call: one transaction, guarded by the game's
 move counter so that two writers can never both win.
 
