@@ -167,6 +167,8 @@ async def _run(settings: Settings) -> None:
     bot = KachufulBot(settings, store=store)
     bot.freeze_gc_after_setup = True
     bot.heartbeat_file = heartbeat_path(settings.db_path)
+    # On PostgreSQL no database file makes the heartbeat's folder (data/ by default).
+    bot.heartbeat_file.parent.mkdir(parents=True, exist_ok=True)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     handled = install_stop_handlers(loop, stop)
