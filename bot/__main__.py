@@ -8,6 +8,7 @@ SIGINT stop the bot cleanly (exit status 0).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -167,8 +168,10 @@ async def _run(settings: Settings) -> None:
     bot = KachufulBot(settings, store=store)
     bot.freeze_gc_after_setup = True
     bot.heartbeat_file = heartbeat_path(settings.db_path)
-    # On PostgreSQL no database file makes the heartbeat's folder (data/ by default).
-    bot.heartbeat_file.parent.mkdir(parents=True, exist_ok=True)
+    # On PostgreSQL no database file makes the heartbeat's folder (data/ by default); if it
+    # cannot be made, the health check says so (bot.client.beat logs it).
+    with contextlib.suppress(OSError):
+        bot.heartbeat_file.parent.mkdir(parents=True, exist_ok=True)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     handled = install_stop_handlers(loop, stop)
