@@ -135,6 +135,7 @@ async def apply_finished_game(
     players = [seat for seat in seats if seat.user_id is not None]
     if not players:
         return
+    await lock_server(db, guild_id)
     await db.executemany(
         "INSERT INTO guild_totals (guild_id, games) VALUES (?, 1)"
         " ON CONFLICT (guild_id) DO UPDATE SET games = guild_totals.games + 1",
@@ -296,6 +297,21 @@ GROUP BY d.channel_id, d.user_id
 """
 
 
+async def lock_server(db: Connection, guild_id: int) -> None:
+    """Until the transaction ends, no other process changes this server's aggregates.
+
+    Each of these transactions reads what it then adds to or subtracts from (the ratings, the
+    period windows). On SQLite ``BEGIN IMMEDIATE`` already holds the whole database; on
+    PostgreSQL two processes (a misconfiguration: one server's tables live on one shard's
+    process) would both read the same window and count its days twice, so the transaction
+    takes the server's advisory lock. Inside one process the store's lock serialises them
+    anyway."""
+    from .postgres import PgConnection
+
+    if isinstance(db, PgConnection):
+        await db.run("SELECT pg_advisory_xact_lock(?)", (guild_id,))
+
+
 def first_day(today: str, days: int) -> str:
     """The oldest day (YYYY-MM-DD) of a period of ``days`` days ending with ``today``."""
     return (date.fromisoformat(today) - timedelta(days=days - 1)).isoformat()
@@ -334,6 +350,7 @@ async def expire_period(db: Connection, guild_id: int, days: int, today: str) ->
     A window already there (or ahead, if the clock went back) is left alone. Returns whether
     anything changed."""
     first = first_day(today, days)
+    await lock_server(db, guild_id)
     old = (await _windows(db, guild_id)).get(days)
     if old is not None and old >= first:
         return False

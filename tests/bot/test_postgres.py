@@ -237,3 +237,37 @@ async def test_connections_the_server_dropped_are_made_again(
         await store.mark_delivered(game.id, "lobby", Delivered(CHANNEL, 1, "x"))
     await store.mark_delivered(game.id, "lobby", Delivered(CHANNEL, 1, "x"))
     assert (await store.delivered(game.id)).keys() == {"lobby"}
+
+
+async def test_two_processes_moving_one_servers_windows_count_each_day_once(
+    two: tuple[Store, Store],
+) -> None:
+    """Both processes finish games and move the 7- and 30-day windows of one server on at
+    the same moments: the kept totals stay the sum of their windows' day rows."""
+    from datetime import UTC, datetime, timedelta
+
+    from .test_results_store import fresh_period_sums
+
+    first, second = two
+    start = datetime(2024, 1, 1, 12, tzinfo=UTC)
+    for day in range(0, 40, 3):
+        now = start + timedelta(days=day)
+        for store in two:
+            store._clock = lambda now=now: now  # type: ignore[misc]
+        games = [await new_game(store, channel=CHANNEL + i) for i, store in enumerate(two)]
+        for game in games:
+            game.status, game.version = "finished", 1
+        results = [
+            ResultRow(seat=0, user_id=BIG, score=30 + day, won=True, bids_exact=2, bids=3),
+            ResultRow(seat=1, user_id=BIG - 1, score=12, won=False, bids_exact=1, bids=3),
+        ]
+        await asyncio.gather(
+            *(
+                store.save_game(game, results=results)
+                for store, game in zip(two, games, strict=True)
+            ),
+            *(store.expire_periods(GUILD, now.date().isoformat()) for store in two),
+        )
+        kept, fresh = await fresh_period_sums(first)
+        assert kept == fresh, day
+    assert (await second.reads.player_stats(guild_id=GUILD, user_id=BIG)).games == 28  # type: ignore[union-attr]
