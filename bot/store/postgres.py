@@ -35,6 +35,7 @@ URL_SCHEMES = ("postgresql", "postgres")
 # a misconfiguration) gives up well inside Discord's 3 s deadline for answering a click.
 LOCK_TIMEOUT_MS = 1500
 CONNECT_TIMEOUT_SECONDS = 10
+MIN_SERVER_VERSION = 140000  # PostgreSQL 14
 
 
 def is_postgres_url(target: object) -> bool:
@@ -171,6 +172,13 @@ class PgConnection:
             # psycopg's message names host and user, never the password.
             reason = " ".join(str(error).split()) or type(error).__name__
             raise StoreError(f"cannot connect to {redacted(url)}: {reason}") from None
+        version = conn.info.server_version  # e.g. 150018 for 15.18
+        if version < MIN_SERVER_VERSION:
+            await conn.close()
+            raise StoreError(
+                f"{redacted(url)} is PostgreSQL {version // 10000}.{version % 10000}; "
+                "the bot needs 14 or newer"
+            )
         return cls(conn, url, options)
 
     @staticmethod

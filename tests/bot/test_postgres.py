@@ -181,6 +181,16 @@ def test_a_malformed_database_url_is_a_settings_error_without_the_password(url: 
     assert message.startswith("KACHUFUL_DATABASE_URL: ") and "s3cret" not in message
 
 
+async def test_a_server_older_than_14_is_refused(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.store import postgres
+
+    monkeypatch.setattr(postgres, "MIN_SERVER_VERSION", 10**7)  # this server is "too old"
+    with pytest.raises(StoreError, match=r"is PostgreSQL \d+\.\d+; the bot needs 14 or newer"):
+        await Store.open(pg_url)
+
+
 def test_a_url_shown_never_holds_its_password() -> None:
     assert redacted("postgresql://bot:s3cret@db:5432/k?sslmode=require") == (
         "postgresql://bot:***@db:5432/k?sslmode=require"
