@@ -433,13 +433,11 @@ def _update_all(conn: sqlite3.Connection, updates: list[tuple[Any, ...]]) -> lis
 
 
 async def _update_all_postgres(db: PgConnection, updates: list[tuple[Any, ...]]) -> list[bool]:
-    """:func:`_update_all` on PostgreSQL: one transaction, one commit for the batch."""
+    """:func:`_update_all` on PostgreSQL: one transaction, one commit for the batch, and the
+    UPDATEs sent together (one round trip, however many tables moved)."""
     await _run(db, "BEGIN")
     try:
-        changed = []
-        for update in updates:
-            async with db.execute(_UPDATE_GAME, update) as cursor:
-                changed.append(cursor.rowcount == 1)
+        changed = [count == 1 for count in await db.rowcounts(_UPDATE_GAME, updates)]
         await _run(db, "COMMIT")
     except BaseException:
         with contextlib.suppress(*DATABASE_ERRORS):

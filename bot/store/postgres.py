@@ -237,6 +237,19 @@ class PgConnection:
         async with (await self._ready()).cursor() as cursor:
             await cursor.executemany(to_postgres(sql), values)
 
+    async def rowcounts(self, sql: str, rows: Iterable[Sequence[Any]]) -> list[int]:
+        """Execute ``sql`` once per row, in one round trip (psycopg pipelines executemany);
+        the rows each execution changed."""
+        values = [postgres_params(sql, row) for row in rows]
+        if not values:
+            return []
+        async with (await self._ready()).cursor() as cursor:
+            await cursor.executemany(to_postgres(sql), values, returning=True)
+            counts = [cursor.rowcount]
+            while cursor.nextset():
+                counts.append(cursor.rowcount)
+        return counts
+
     async def close(self) -> None:
         self._closing = True
         await self._conn.close()

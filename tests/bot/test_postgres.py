@@ -25,7 +25,7 @@ from bot.store import (
     load_migrations,
 )
 from bot.store.models import ResultRow
-from bot.store.postgres import redacted
+from bot.store.postgres import PgConnection, redacted
 from tests import pg
 from tests.pg import execute_raw
 
@@ -281,3 +281,25 @@ async def test_two_processes_moving_one_servers_windows_count_each_day_once(
         kept, fresh = await fresh_period_sums(first)
         assert kept == fresh, day
     assert (await second.reads.player_stats(guild_id=GUILD, user_id=BIG)).games == 28  # type: ignore[union-attr]
+
+
+async def test_a_batch_of_moves_reports_each_one(two: tuple[Store, Store]) -> None:
+    """The group commit's UPDATEs go in one round trip; each one's row count comes back (a
+    stale one changed nothing and fails alone)."""
+    store, _ = two
+    games = [await new_game(store, channel=CHANNEL + i) for i in range(3)]
+    db = store._db
+    assert isinstance(db, PgConnection)
+    counts = await db.rowcounts(
+        "UPDATE games SET version = version + 1 WHERE id = ? AND version = ?",
+        [(games[0].id, 0), (games[1].id, 5), (games[2].id, 0)],
+    )
+    assert counts == [1, 0, 1]
+    # Through the store: moves of three tables handed in together, the middle one stale.
+    versions = (2, 7, 2)  # based on 1, 6 and 1: the database holds 1, 0 and 1
+    for game, version in zip(games, versions, strict=True):
+        game.version = version
+    outcomes = await asyncio.gather(*(store.save_game(g) for g in games), return_exceptions=True)
+    assert [type(o).__name__ for o in outcomes] == ["NoneType", "StaleWrite", "NoneType"]
+    stored = [await store.load_game(g.id) for g in games]
+    assert [g.version if g else None for g in stored] == [2, 0, 2]
