@@ -97,6 +97,25 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+# --database-url: the bot (and the checks) on this PostgreSQL database instead of the SQLite
+# file; the children get it in their environment, never on their command line.
+DATABASE_URL_ENV = "KACHUFUL_DATABASE_URL"
+
+
+def query(target: Path | str, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+    """One statement (SQLite's words) on the SQLite file or the PostgreSQL database."""
+    if isinstance(target, str):
+        import psycopg
+
+        from bot.store.dialect import postgres_params, to_postgres
+
+        with psycopg.connect(target, autocommit=True) as conn:
+            cursor = conn.execute(to_postgres(sql), postgres_params(sql, params) or None)
+            return list(cursor.fetchall()) if cursor.description else []
+    with contextlib.closing(sqlite3.connect(target)) as db:
+        return list(db.execute(sql, params).fetchall())
+
+
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 HUMAN_SEAT = 0  # the member opens the table, so holds the first seat
 KEEP_MESSAGES = 150  # per channel, in the journal: older messages are never touched again
@@ -343,6 +362,8 @@ class Child:
         self.shard_ids = [int(i) for i in args.shard_ids.split(",")] if args.shard_ids else []
         held = "-".join(str(i) for i in self.shard_ids)
         suffix = f".discord-{held}" if self.shard_ids else ".discord"
+        # Where the bot's tables are: the PostgreSQL database when one was given.
+        self.target: Path | str = os.environ.get(DATABASE_URL_ENV) or self.db
         self.journal = Journal(self.db.with_name(self.db.name + suffix))
         self.hands: dict[int, int] = {}  # member id -> their newest hand message id
         self.guild_ids: list[int] = []  # the servers this child plays in
@@ -452,11 +473,11 @@ class Child:
     # ---------------------------------------------------------------- playing
 
     def _finished_games(self, channel_id: int) -> int:
-        with sqlite3.connect(self.db) as db:
-            row = db.execute(
-                "SELECT COUNT(*) FROM games WHERE channel_id = ? AND status = 'finished'",
-                (channel_id,),
-            ).fetchone()
+        [row] = query(
+            self.target,
+            "SELECT COUNT(*) FROM games WHERE channel_id = ? AND status = 'finished'",
+            (channel_id,),
+        )
         return int(row[0])
 
     async def _play(self, finish: bool) -> None:
@@ -506,11 +527,11 @@ class Child:
     def _unsettled(self) -> int:
         """The games of this child's servers not settled yet."""
         marks = ", ".join("?" for _ in self.guild_ids)
-        with sqlite3.connect(self.db) as db:
-            row = db.execute(
-                f"SELECT COUNT(*) FROM games WHERE settled = 0 AND guild_id IN ({marks})",
-                self.guild_ids,
-            ).fetchone()
+        [row] = query(
+            self.target,
+            f"SELECT COUNT(*) FROM games WHERE settled = 0 AND guild_id IN ({marks})",
+            tuple(self.guild_ids),
+        )
         return int(row[0])
 
     def _stored(self, channel_id: int, message_id: int | None) -> Any:
@@ -560,8 +581,8 @@ class Child:
             from bot.i18n import EN
             from bot.render.words import level_name
 
-            wanted = level_name("heuristic", EN)  # the member's client is in English
-        except (ImportError, AttributeError, KeyError, ValueError, TypeError):
+            wanted = level_name("heuristic", EN)
+        except (ImportError, AttributeError, KeyError, ValueError):
             wanted = None
         chosen = next((b for b in choices if b.get("label") == wanted), choices[0])
         emit(ev="click", what="level")
@@ -672,8 +693,13 @@ class Run:
             *[f"--fault={fault}" for fault in args.fault or ()],
             *sharded,
         ]
+        env = dict(os.environ)
+        env.pop(DATABASE_URL_ENV, None)
+        if args.database_url:
+            env[DATABASE_URL_ENV] = args.database_url
         self.process = subprocess.Popen(
             command,
+            env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=log,
@@ -824,6 +850,12 @@ def parent_main(args: argparse.Namespace) -> int:
     db = workdir / "kachuful.sqlite3"
     for stale in workdir.glob("kachuful.sqlite3*"):
         stale.unlink()
+    if args.database_url and query(
+        args.database_url,
+        "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema()",
+    ):
+        print("kill_loop: --database-url must name an empty database", file=sys.stderr)
+        return 2
     log = open(workdir / "children.log", "wb")  # noqa: SIM115
     runs: list[list[dict[str, Any]]] = []
     killed_runs: set[int] = set()
@@ -885,7 +917,7 @@ def parent_main(args: argparse.Namespace) -> int:
             for event in events:
                 line = {"run": index, "killed": index in killed_runs, **event}
                 out.write(json.dumps(line) + "\n")
-    summary, violations = check(db, runs, killed_runs)
+    summary, violations = check(args.database_url or db, runs, killed_runs)
     if early_exit:
         violations.insert(0, early_exit)
     if left:
@@ -902,6 +934,7 @@ def parent_main(args: argparse.Namespace) -> int:
         1 for line in logged.splitlines() if line.startswith("WARNING")
     )
     summary.update(
+        backend="postgresql" if args.database_url else "sqlite",
         kills=kills,
         kill_modes=dict(modes),
         computer_workers=args.computer_workers,
@@ -966,7 +999,7 @@ def expected_keys(row: Any, game: Any, posted: set[str]) -> set[str]:
 
 
 def check(
-    db: Path, runs: list[list[dict[str, Any]]], killed_runs: set[int]
+    db: Path | str, runs: list[list[dict[str, Any]]], killed_runs: set[int]
 ) -> tuple[dict[str, Any], list[str]]:
     import asyncio as _asyncio
 
@@ -976,16 +1009,24 @@ def check(
     from kachuful_core import Phase
 
     violations: list[str] = []
-    if not db.exists():
-        return {}, ["no database was made"]
-    with sqlite3.connect(db) as conn:
-        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'results'").fetchone():
-            return {}, ["the database has no tables"]
-        integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
-        result_rows = conn.execute(
-            "SELECT game_id, seat, user_id, score, won, bids_exact, bids FROM results"
-        ).fetchall()
-        guild_ids = [row[0] for row in conn.execute("SELECT DISTINCT guild_id FROM games")]
+    if isinstance(db, Path):
+        if not db.exists():
+            return {}, ["no database was made"]
+        tables = "SELECT 1 FROM sqlite_master WHERE name = 'results'"
+        integrity = query(db, "PRAGMA integrity_check")[0][0]
+    else:
+        # PostgreSQL has no integrity_check; its own checksums and WAL guard its pages.
+        tables = "SELECT 1 FROM information_schema.tables WHERE table_name = 'results'"
+        integrity = "ok"
+    if not query(db, tables):
+        return {}, ["the database has no tables"]
+    result_rows = [
+        tuple(row)
+        for row in query(
+            db, "SELECT game_id, seat, user_id, score, won, bids_exact, bids FROM results"
+        )
+    ]
+    guild_ids = [row[0] for row in query(db, "SELECT DISTINCT guild_id FROM games")]
     if integrity != "ok":
         violations.append(f"integrity_check: {integrity}")
 
@@ -1236,6 +1277,11 @@ def main() -> int:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--wait-go", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db", default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="run the bot on this PostgreSQL database (it must be empty) instead of SQLite",
+    )
     args = parser.parse_args()
     if args.child:
         child_main(args)

@@ -8,6 +8,7 @@ SIGINT stop the bot cleanly (exit status 0).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -168,10 +169,14 @@ async def _run(settings: Settings) -> None:
 
     # Before logging in: a database that cannot be used is a configuration problem, and it is
     # checked (and refused) without writing to it.
-    store = await Store.open(settings.db_path, clock=discord.utils.utcnow)
+    store = await Store.open(settings.database, clock=discord.utils.utcnow)
     bot = create_bot(settings, store=store)
     bot.freeze_gc_after_setup = True
     bot.heartbeat_file = heartbeat_path(settings.db_path, settings.shard_ids)
+    # On PostgreSQL no database file makes the heartbeat's folder (data/ by default); if it
+    # cannot be made, the health check says so (bot.client.beat logs it).
+    with contextlib.suppress(OSError):
+        bot.heartbeat_file.parent.mkdir(parents=True, exist_ok=True)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     handled = install_stop_handlers(loop, stop)
@@ -185,6 +190,8 @@ async def _run(settings: Settings) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["migrate-to"]:
+        raise SystemExit(_migrate_to(sys.argv[2:]))
     try:
         settings = load_settings()
     except SettingsError as error:
@@ -194,7 +201,7 @@ def main() -> None:
         log.warning("%s", warning)
     log.debug(
         "settings: database %s, turn %ss, lobby timeout %ss, computer delay %ss, sync %s",
-        settings.db_path,
+        settings.db_path if settings.database_url is None else "on PostgreSQL",
         settings.turn_seconds,
         settings.lobby_timeout_seconds,
         settings.bot_delay_seconds,
@@ -232,6 +239,21 @@ def main() -> None:
         fail(f"cannot reach Discord ({type(error).__name__})", EXIT_RUNTIME)
     except KeyboardInterrupt:
         pass
+
+
+def _migrate_to(argv: list[str]) -> int:
+    """``kachuful-bot migrate-to URL [--from FILE]`` (bot/store/copy.py): needs no token."""
+    import os
+    from pathlib import Path
+
+    from dotenv import dotenv_values
+
+    from bot.store.copy import main as copy_main
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    configured = os.environ.get("KACHUFUL_DB_PATH") or dotenv_values(".env").get("KACHUFUL_DB_PATH")
+    default = Settings.model_fields["db_path"].default
+    return copy_main(argv, Path(configured) if configured else Path(default))
 
 
 if __name__ == "__main__":

@@ -132,10 +132,10 @@ class KachufulBot(commands.Bot):
     async def setup_hook(self) -> None:
         if getattr(self, "store", None) is None:
             try:
-                self.store = await Store.open(self.settings.db_path, clock=discord.utils.utcnow)
+                self.store = await Store.open(self.settings.database, clock=discord.utils.utcnow)
             except (StoreError, OSError) as error:
                 raise StartupError(str(error)) from None
-        log.debug("database %s ready", self.settings.db_path)
+        log.debug("database %s ready", self.store.describe())
         if self._new_seed is not None:
             self.tables = Tables(self, self.store, self.settings, new_seed=self._new_seed)
         else:

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ async def commands_digest(tree: app_commands.CommandTree[Any], application_id: i
 
 async def sync_commands(
     tree: app_commands.CommandTree[Any],
-    store: Store,
+    store: GameStore,
     settings: Settings,
     application_id: int | None,
 ) -> list[str]:

@@ -53,6 +53,12 @@ class Settings(BaseSettings):
         default=Path("data/kachuful.sqlite3"),
         validation_alias=AliasChoices("KACHUFUL_DB_PATH", "db_path"),
     )
+    # postgresql://user:password@host/database: the store on PostgreSQL (unset: the SQLite
+    # file at db_path). Secret: its password is never shown.
+    database_url: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("KACHUFUL_DATABASE_URL", "database_url"),
+    )
     dev_guild_id: int | None = Field(
         default=None,
         gt=0,
@@ -100,12 +106,6 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("KACHUFUL_COMPUTER_WORKERS", "computer_workers"),
     )
 
-    # The PostgreSQL store shared by every process (set by the operator); without it the store
-    # is the SQLite file at db_path, which one process alone may use.
-    database_url: SecretStr | None = Field(
-        default=None,
-        validation_alias=AliasChoices("KACHUFUL_DATABASE_URL", "database_url"),
-    )
     # Discord's gateway shards across every process of the bot, and those this process holds
     # (None: all of them). Without shard_count the bot connects unsharded, as before.
     shard_count: int | None = Field(
@@ -135,6 +135,29 @@ class Settings(BaseSettings):
     def _upper_level(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
+    @field_validator("database_url", mode="after")
+    @classmethod
+    def _database_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None:
+            return None
+        from bot.store.failures import StoreError
+        from bot.store.postgres import check_url
+
+        url = value.get_secret_value().strip()
+        try:
+            check_url(url)
+        except StoreError as error:
+            raise ValueError(str(error)) from None
+        return SecretStr(url)
+
+    @property
+    def database(self) -> str | Path:
+        """Where the store is: the PostgreSQL URL when set, else the SQLite file (the one
+        place the backend is chosen; bot.store.Store.open takes either)."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return self.db_path
+
     @field_validator("discord_token", mode="after")
     @classmethod
     def _token_shape(cls, value: SecretStr) -> SecretStr:
@@ -155,6 +178,7 @@ class Settings(BaseSettings):
 _ENV_NAMES = {
     "discord_token": "DISCORD_TOKEN",
     "db_path": "KACHUFUL_DB_PATH",
+    "database_url": "KACHUFUL_DATABASE_URL",
     "dev_guild_id": "KACHUFUL_DEV_GUILD_ID",
     "sync_global": "KACHUFUL_SYNC_GLOBAL",
     "log_level": "LOG_LEVEL",
@@ -163,7 +187,6 @@ _ENV_NAMES = {
     "bot_delay_seconds": "KACHUFUL_BOT_DELAY_SECONDS",
     "idle_hours": "KACHUFUL_IDLE_HOURS",
     "computer_workers": "KACHUFUL_COMPUTER_WORKERS",
-    "database_url": "KACHUFUL_DATABASE_URL",
     "shard_count": "KACHUFUL_SHARD_COUNT",
     "shard_ids": "KACHUFUL_SHARD_IDS",
 }
@@ -207,8 +230,9 @@ def shared_store(settings: Settings) -> bool:
     """Whether the store is a database server every process can reach (PostgreSQL), rather
     than the SQLite file, which only processes of one machine could open, and which this bot
     gives to one process."""
-    url = settings.database_url
-    return url is not None and url.get_secret_value().startswith(("postgresql://", "postgres://"))
+    from bot.store.postgres import is_postgres_url
+
+    return is_postgres_url(settings.database)
 
 
 def shard_problem(settings: Settings) -> str | None:

@@ -1,7 +1,16 @@
 """Persistence: every SQL statement of the bot lives in this package.
 
-One SQLite file in WAL mode, opened with aiosqlite. Schema changes are the numbered files in
-``migrations/`` applied in order at start-up and recorded in ``schema_version``. Every applied
+One engine of two, chosen by what :meth:`Store.open` is given (``Settings.database``): an
+SQLite file in WAL mode, opened with aiosqlite (the default), or a PostgreSQL database
+(``KACHUFUL_DATABASE_URL``), through psycopg 3 (:mod:`.postgres`). The SQL is written once,
+in SQLite's words, and translated for PostgreSQL in one place (:mod:`.dialect`); callers see
+the operations of :class:`~.protocol.GameStore` and never which engine is under them. What
+follows holds on both (on PostgreSQL the reader is a read-only session, and a row lock
+stands in for SQLite's database lock).
+
+Schema changes are the numbered files in ``migrations/`` applied in order at start-up and
+recorded in ``schema_version`` (on PostgreSQL under an advisory lock, so that processes
+starting together migrate once). Every applied
 action is written by one :meth:`Store.save_game` call: one transaction, guarded by the game's
 move counter so that two writers can never both win.
 
@@ -27,7 +36,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
 
@@ -36,8 +45,18 @@ from bot.model import OPEN_STATUSES, GameStatus, Seat, Table, TableOptions
 
 from . import results as _results
 from . import stats as _stats
-from .failures import FailureLog, StoreBusy, StoreError, StoreUnavailable, classify
+from .failures import (
+    DATABASE_ERRORS,
+    INTEGRITY_ERRORS,
+    FailureLog,
+    StoreBusy,
+    StoreError,
+    StoreUnavailable,
+    classify,
+)
 from .models import DealLine, Delivered, GameRef, ResultRow
+from .postgres import PgConnection, is_postgres_url, redacted
+from .protocol import GameStore
 from .table_json import options_from_json, options_to_json, seat_from_json, seat_to_json
 
 __all__ = [
@@ -45,6 +64,7 @@ __all__ = [
     "DealLine",
     "Delivered",
     "GameRef",
+    "GameStore",
     "ResultRow",
     "StaleWrite",
     "Store",
@@ -67,6 +87,10 @@ BUSY_TIMEOUT_SECONDS = 1.5
 _MOMENT_DIGITS = 15
 _CLAIM_SKEW_MS = 60_000
 _OUR_SCHEMA_VERSION_COLUMNS = ("version", "name", "applied_at")
+# What a failure to move the period windows on may raise (it is logged, not the caller's).
+_EXPIRE_ERRORS: tuple[type[Exception], ...] = (StoreError, *DATABASE_ERRORS)
+# PostgreSQL advisory lock key held while migrating ("kachuful" in ASCII).
+MIGRATION_LOCK = 0x6B61636875667C
 
 
 class ChannelBusy(StoreError):
@@ -99,11 +123,12 @@ def _serialized(
         async with self._lock:
             try:
                 return await method(self, *args, **kwargs)
-            except sqlite3.Error as error:
+            except DATABASE_ERRORS as error:
                 failure = classify(error)
                 if failure is None:
                     raise
-                await _rollback(self._db)
+                with contextlib.suppress(*DATABASE_ERRORS):
+                    await _rollback(self._db)
                 self.failures.failed(failure)
                 raise failure from None
 
@@ -137,7 +162,7 @@ def _bookkeeping(
         async with self._book_lock:
             try:
                 result = await method(self, *args, **kwargs)
-            except sqlite3.Error as error:
+            except DATABASE_ERRORS as error:
                 failure = classify(error)
                 if failure is None:
                     raise
@@ -150,7 +175,11 @@ def _bookkeeping(
     return wrapper
 
 
-async def _rollback(db: aiosqlite.Connection) -> None:
+# The connection of either engine (PgConnection answers the calls the store makes).
+Connection = aiosqlite.Connection | PgConnection
+
+
+async def _rollback(db: Connection) -> None:
     """End the connection's transaction if one is open: after a full disk or an I/O error
     SQLite may have rolled it back itself, and a second ROLLBACK would fail."""
     if db.in_transaction:
@@ -217,7 +246,7 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
-async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:
+async def _run(db: Connection, sql: str, params: Sequence[Any] = ()) -> int:
     """Execute one statement to the end and close its cursor; return the rows changed.
 
     Every cursor is closed at once: an open statement (even a PRAGMA's unread result row)
@@ -358,12 +387,12 @@ _INSERT_RESULT = (
 )
 
 
-async def _backfill(db: aiosqlite.Connection, today: str) -> None:
+async def _backfill(db: Connection, today: str) -> None:
     await _results.backfill(db)
 
 
 # Python steps of a migration, run in its transaction after its SQL (with today's UTC date).
-_AFTER_MIGRATION: dict[int, Callable[[aiosqlite.Connection, str], Awaitable[None]]] = {
+_AFTER_MIGRATION: dict[int, Callable[[Connection, str], Awaitable[None]]] = {
     3: _backfill,
     5: _results.rebuild_all_periods,
 }
@@ -406,6 +435,20 @@ def _update_all(conn: sqlite3.Connection, updates: list[tuple[Any, ...]]) -> lis
     return changed
 
 
+async def _update_all_postgres(db: PgConnection, updates: list[tuple[Any, ...]]) -> list[bool]:
+    """:func:`_update_all` on PostgreSQL: one transaction, one commit for the batch, and the
+    UPDATEs sent together (one round trip, however many tables moved)."""
+    await _run(db, "BEGIN")
+    try:
+        changed = [count == 1 for count in await db.rowcounts(_UPDATE_GAME, updates)]
+        await _run(db, "COMMIT")
+    except BaseException:
+        with contextlib.suppress(*DATABASE_ERRORS):
+            await _rollback(db)
+        raise
+    return changed
+
+
 def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
     if future.done():
         return
@@ -418,9 +461,18 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
 class Store:
     """The bot's database. Create with :meth:`open`; close with :meth:`close`."""
 
-    def __init__(self, db: aiosqlite.Connection, path: Path, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        db: Connection,
+        path: Path,
+        clock: Callable[[], datetime],
+        *,
+        url: str | None = None,
+    ) -> None:
         self._db = db
         self.path = path
+        # The PostgreSQL database (None: the SQLite file at ``path``).
+        self.url = url
         self._clock = clock
         # One connection serves every table: transactions must not interleave.
         self._lock = asyncio.Lock()
@@ -430,7 +482,7 @@ class Store:
         # game's commit is fsynced (FULL), and its WAL sync covers the bookkeeping written
         # before it; only the bookkeeping of the last moments before a power cut can be lost,
         # and then a message is posted again with the same nonce, which Discord drops.
-        self._book: aiosqlite.Connection = db
+        self._book: Connection = db
         self._book_lock = asyncio.Lock()
         # The last day each server's period windows were moved on to (expire_periods).
         self._expired: dict[int, str] = {}
@@ -453,9 +505,20 @@ class Store:
 
     # ------------------------------------------------------------------ lifecycle
 
+    @property
+    def postgres(self) -> bool:
+        return self.url is not None
+
+    def describe(self) -> str:
+        """Where the data is, for logs (a URL without its password)."""
+        return redacted(self.url) if self.url is not None else str(self.path)
+
     @classmethod
     async def open(cls, path: str | Path, *, clock: Callable[[], datetime] | None = None) -> Store:
-        """Open (creating the file and its folder if needed) and apply pending migrations."""
+        """Open (creating the file and its folder if needed) and apply pending migrations.
+        ``path``: the SQLite file, or a ``postgresql://`` URL (an existing database)."""
+        if is_postgres_url(path):
+            return await cls._open_postgres(str(path), clock or _utcnow)
         path = Path(path)
         # Read-only checks run before anything is created or written: a file that will be
         # refused is left byte for byte as it was.
@@ -480,12 +543,53 @@ class Store:
                 path, clock=store._clock, expire=store.expire_periods
             )
             store._book = await _open_bookkeeping(path)
-        except sqlite3.Error as error:
+        except DATABASE_ERRORS as error:
             await db.close()
             reason = "it is locked by another process" if _is_busy(error) else str(error)
             raise StoreError(f"cannot open the database {str(path)!r}: {reason}") from None
         except BaseException:
             await db.close()
+            raise
+        return store
+
+    @classmethod
+    async def _open_postgres(cls, url: str, clock: Callable[[], datetime]) -> Store:
+        """Three connections, as the SQLite store has: the writer (game moves, under the
+        store's lock), the bookkeeping (delivered posts, hand messages) and the reader
+        (leaderboards): a move's commit never waits behind a read or the bookkeeping."""
+        opened: list[PgConnection] = []
+        try:
+            for role in ("writer", "bookkeeping", "reader"):
+                opened.append(
+                    await PgConnection.connect(
+                        url,
+                        application=f"kachuful-{role}",
+                        read_only=role == "reader",
+                        # As on SQLite: the bookkeeping's commits are not flushed one by
+                        # one; a post it forgets in a crash is sent again with the same
+                        # nonce, which Discord drops.
+                        durable=role != "bookkeeping",
+                    )
+                )
+            db, book, reader = opened
+            store = cls(db, Path(), clock, url=url)
+            # Processes starting at once migrate one after the other (the lock is the
+            # session's, let go when this connection's migration is done).
+            await _run(db, "SELECT pg_advisory_lock(?)", (MIGRATION_LOCK,))
+            try:
+                await store.migrate()
+            finally:
+                await _run(db, "SELECT pg_advisory_unlock(?)", (MIGRATION_LOCK,))
+            store._reads = _stats.Reads(reader, clock=clock, expire=store.expire_periods)
+            store._book = book
+        except DATABASE_ERRORS as error:
+            for conn in opened:
+                await conn.close()
+            reason = " ".join(str(error).split()) or type(error).__name__
+            raise StoreError(f"cannot open the database {redacted(url)}: {reason}") from None
+        except BaseException:
+            for conn in opened:
+                await conn.close()
             raise
         return store
 
@@ -506,6 +610,9 @@ class Store:
         if self._book is not self._db:
             async with self._book_lock:
                 await self._book.close()
+        if self.postgres:
+            await self._db.close()
+            return
         try:
             await _run(self._db, "PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as error:
@@ -517,6 +624,15 @@ class Store:
         """Take the database's write lock and let it go (for the health check); raises
         :class:`StoreBusy` if another process holds it, :class:`StoreUnavailable` if the file
         has become read-only, :class:`StoreError` for anything else."""
+        if self.postgres:
+            # PostgreSQL has no database-wide write lock: a read-write transaction is the check
+            # (a server in recovery, or read-only, refuses it).
+            await _run(self._db, "BEGIN READ WRITE")
+            try:
+                await _run(self._db, "CREATE TEMP TABLE IF NOT EXISTS kachuful_health (x INTEGER)")
+            finally:
+                await _rollback(self._db)
+            return
         try:
             await _run(self._db, "BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
@@ -530,20 +646,28 @@ class Store:
         """The value of one connection setting (journal_mode, synchronous, busy_timeout...)."""
         if not name.isidentifier():
             raise ValueError(f"not a pragma name: {name!r}")
+        if self.postgres:
+            raise StoreError("PRAGMA is SQLite's; this store is on PostgreSQL")
         async with self._db.execute(f"PRAGMA {name}") as cursor:
             row = await cursor.fetchone()
         return row[0] if row else None
 
     @_serialized
     async def journal_mode(self) -> str:
+        if self.postgres:
+            return ""
         async with self._db.execute("PRAGMA journal_mode") as cursor:
             row = await cursor.fetchone()
         return str(row[0]) if row else ""
 
     async def schema_version(self) -> int:
-        async with self._db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-        ) as cursor:
+        exists = (
+            "SELECT to_regclass('schema_version')::text WHERE to_regclass('schema_version')"
+            " IS NOT NULL"
+            if self.postgres
+            else "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        )
+        async with self._db.execute(exists) as cursor:
             if await cursor.fetchone() is None:
                 return 0
         query = "SELECT COALESCE(MAX(version), 0) FROM schema_version"
@@ -614,7 +738,7 @@ class Store:
             async with self._db.execute(
                 "INSERT INTO games (guild_id, channel_id, host_id, status, rules, max_seats, seats,"
                 " version, created_at, updated_at, settled, lobby_token)"
-                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?, 0, ?)",
+                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?, 0, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -627,8 +751,9 @@ class Store:
                     lobby_token,
                 ),
             ) as cursor:
-                game_id = cursor.lastrowid
-        except sqlite3.IntegrityError:
+                row = await cursor.fetchone()
+                game_id = int(row[0]) if row else None
+        except INTEGRITY_ERRORS:
             await _rollback(self._db)
             async with self._db.execute(
                 "SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?)",
@@ -723,7 +848,7 @@ class Store:
             # count the same whether they move before or after it.
             try:
                 await self.expire_periods(game.guild_id, finished_at[:10])
-            except (StoreError, sqlite3.Error) as error:
+            except _EXPIRE_ERRORS as error:
                 # The next finish or period board read tries again.
                 log.warning("moving the period boards on failed: %s", error)
 
@@ -775,6 +900,9 @@ class Store:
         # it would hold SQLite's write lock while the event loop is busy elsewhere, and the
         # bookkeeping connection's writes would wait past their busy timeout.
         updates = [pending.update for pending in batch]
+        if isinstance(self._db, PgConnection):
+            # Row locks, not a database lock: the round trips hold no one else up.
+            return await _update_all_postgres(self._db, updates)
         run: Any = self._db._execute  # aiosqlite's own "call on the thread" (untyped)
         changed: list[bool] = await run(_update_all, self._db._conn, updates)
         return changed
@@ -1208,3 +1336,8 @@ def _game_from_row(row: Sequence[Any]) -> Table:
         ended=row[14],
         settled=bool(row[15]),
     )
+
+
+if TYPE_CHECKING:
+    # mypy: the store has every operation callers may use.
+    _STORE_IS_A_GAME_STORE: type[GameStore] = Store

@@ -23,6 +23,9 @@ import logging
 import sqlite3
 from typing import Literal
 
+import psycopg
+from psycopg import errors as pg_errors
+
 log = logging.getLogger("bot.store")
 
 Kind = Literal["busy", "unavailable"]
@@ -56,8 +59,35 @@ class StoreUnavailable(StoreError):
     kind: Kind = "unavailable"
 
 
+# What a database call of either engine raises (the store catches these, not one driver's).
+DATABASE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, psycopg.Error)
+# A unique index refused the row (one open game per channel).
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, psycopg.IntegrityError)
+
+# PostgreSQL: a row or table lock held past lock_timeout, or a conflict the server resolved by
+# cancelling this statement: nothing was written, and trying again may succeed.
+_PG_BUSY = (
+    pg_errors.LockNotAvailable,
+    pg_errors.DeadlockDetected,
+    pg_errors.SerializationFailure,
+    pg_errors.QueryCanceled,
+)
+_PG_UNAVAILABLE: tuple[tuple[type[Exception], str], ...] = (
+    (pg_errors.DiskFull, "the database server's disk is full"),
+    (pg_errors.InsufficientResources, "the database server is out of resources"),
+    (pg_errors.ReadOnlySqlTransaction, "the database has become read-only"),
+    (pg_errors.AdminShutdown, "the database server is shutting down"),
+    (pg_errors.CannotConnectNow, "the database server is starting or stopping"),
+    (pg_errors.TooManyConnections, "the database server has too many connections"),
+    (psycopg.OperationalError, "the database server cannot be reached"),
+    (psycopg.InterfaceError, "the connection to the database server is closed"),
+)
+
+
 def classify(error: BaseException) -> StoreBusy | StoreUnavailable | None:
-    """The expected failure an error of sqlite3 is, or None for anything else."""
+    """The expected failure an error of sqlite3 or psycopg is, or None for anything else."""
+    if isinstance(error, psycopg.Error):
+        return _classify_postgres(error)
     code = getattr(error, "sqlite_errorcode", None)
     if not isinstance(error, sqlite3.Error) or not isinstance(code, int):
         return None
@@ -67,6 +97,17 @@ def classify(error: BaseException) -> StoreBusy | StoreUnavailable | None:
     if reason is not None:
         # SQLite's own words ("database or disk is full") name no data of the bot.
         return StoreUnavailable(f"{reason} ({error})")
+    return None
+
+
+def _classify_postgres(error: psycopg.Error) -> StoreBusy | StoreUnavailable | None:
+    if isinstance(error, _PG_BUSY):
+        return StoreBusy("a row is locked by another process (or a conflict was resolved)")
+    for kind, reason in _PG_UNAVAILABLE:
+        if isinstance(error, kind):
+            # The first line of the server's message (no data of the bot is in it).
+            detail = (str(error).splitlines() or [type(error).__name__])[0]
+            return StoreUnavailable(f"{reason} ({detail})")
     return None
 
 

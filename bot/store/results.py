@@ -23,14 +23,15 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
-
-import aiosqlite
+from typing import TYPE_CHECKING, Any
 
 from bot import rating
 from bot.rating import RatedSeat, Skill
 
 from .models import DealLine
+
+if TYPE_CHECKING:
+    from . import Connection
 
 log = logging.getLogger(__name__)
 
@@ -54,23 +55,28 @@ class FinishedSeat:
     deals: tuple[DealLine, ...]
 
 
+# In each upsert the stored row's columns are named with their table: beside ``excluded`` a
+# bare column name is ambiguous to PostgreSQL (SQLite takes either).
 _UPSERT_TOTALS = """
 INSERT INTO player_totals (guild_id, channel_id, user_id, name, games, wins, score_sum,
     best_score, best_game_id, bids_exact, bids, avg_score, exact_rate, last_game_id)
 VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (guild_id, channel_id, user_id) DO UPDATE SET
     name = excluded.name,
-    games = games + 1,
-    wins = wins + excluded.wins,
-    score_sum = score_sum + excluded.score_sum,
-    best_game_id = CASE WHEN excluded.best_score > best_score
-                        THEN excluded.best_game_id ELSE best_game_id END,
-    best_score = MAX(best_score, excluded.best_score),
-    bids_exact = bids_exact + excluded.bids_exact,
-    bids = bids + excluded.bids,
-    avg_score = CAST(score_sum + excluded.score_sum AS REAL) / (games + 1),
-    exact_rate = CASE WHEN bids + excluded.bids > 0
-                      THEN CAST(bids_exact + excluded.bids_exact AS REAL) / (bids + excluded.bids)
+    games = player_totals.games + 1,
+    wins = player_totals.wins + excluded.wins,
+    score_sum = player_totals.score_sum + excluded.score_sum,
+    best_game_id = CASE WHEN excluded.best_score > player_totals.best_score
+                        THEN excluded.best_game_id ELSE player_totals.best_game_id END,
+    best_score = CASE WHEN excluded.best_score > player_totals.best_score
+                      THEN excluded.best_score ELSE player_totals.best_score END,
+    bids_exact = player_totals.bids_exact + excluded.bids_exact,
+    bids = player_totals.bids + excluded.bids,
+    avg_score = CAST(player_totals.score_sum + excluded.score_sum AS REAL)
+                / (player_totals.games + 1),
+    exact_rate = CASE WHEN player_totals.bids + excluded.bids > 0
+                      THEN CAST(player_totals.bids_exact + excluded.bids_exact AS REAL)
+                           / (player_totals.bids + excluded.bids)
                  END,
     last_game_id = excluded.last_game_id
 """
@@ -80,17 +86,17 @@ INSERT INTO player_days (guild_id, channel_id, day, user_id, games, wins, score_
     bids_exact, bids)
 VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)
 ON CONFLICT (guild_id, channel_id, day, user_id) DO UPDATE SET
-    games = games + 1,
-    wins = wins + excluded.wins,
-    score_sum = score_sum + excluded.score_sum,
-    bids_exact = bids_exact + excluded.bids_exact,
-    bids = bids + excluded.bids
+    games = player_days.games + 1,
+    wins = player_days.wins + excluded.wins,
+    score_sum = player_days.score_sum + excluded.score_sum,
+    bids_exact = player_days.bids_exact + excluded.bids_exact,
+    bids = player_days.bids + excluded.bids
 """
 
 _UPSERT_RATING = """
 INSERT INTO ratings (guild_id, user_id, mu, sigma, ordinal, games) VALUES (?, ?, ?, ?, ?, 1)
 ON CONFLICT (guild_id, user_id) DO UPDATE SET
-    mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, games = games + 1
+    mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, games = ratings.games + 1
 """
 
 _INSERT_HISTORY = (
@@ -103,16 +109,16 @@ INSERT INTO deal_totals (guild_id, user_id, hand_size, trump, deals, exact, zero
     zero_exact, points)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (guild_id, user_id, hand_size, trump) DO UPDATE SET
-    deals = deals + excluded.deals,
-    exact = exact + excluded.exact,
-    zero_bids = zero_bids + excluded.zero_bids,
-    zero_exact = zero_exact + excluded.zero_exact,
-    points = points + excluded.points
+    deals = deal_totals.deals + excluded.deals,
+    exact = deal_totals.exact + excluded.exact,
+    zero_bids = deal_totals.zero_bids + excluded.zero_bids,
+    zero_exact = deal_totals.zero_exact + excluded.zero_exact,
+    points = deal_totals.points + excluded.points
 """
 
 
 async def apply_finished_game(
-    db: aiosqlite.Connection,
+    db: Connection,
     *,
     game_id: int,
     guild_id: int,
@@ -129,9 +135,10 @@ async def apply_finished_game(
     players = [seat for seat in seats if seat.user_id is not None]
     if not players:
         return
+    await lock_server(db, guild_id)
     await db.executemany(
         "INSERT INTO guild_totals (guild_id, games) VALUES (?, 1)"
-        " ON CONFLICT (guild_id) DO UPDATE SET games = games + 1",
+        " ON CONFLICT (guild_id) DO UPDATE SET games = guild_totals.games + 1",
         [(guild_id,)],
     )
     day = finished_at[:10]
@@ -178,7 +185,7 @@ async def apply_finished_game(
 
 
 async def _rate(
-    db: aiosqlite.Connection, *, game_id: int, guild_id: int, seats: Sequence[FinishedSeat]
+    db: Connection, *, game_id: int, guild_id: int, seats: Sequence[FinishedSeat]
 ) -> dict[int, float]:
     """Rate the game; return each player's new ordinal."""
     user_ids = [seat.user_id for seat in seats if seat.user_id is not None]
@@ -219,14 +226,16 @@ INSERT INTO period_totals (guild_id, days, channel_id, user_id, games, wins, sco
     bids_exact, bids, avg_score, exact_rate, ordinal)
 VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (guild_id, days, channel_id, user_id) DO UPDATE SET
-    games = games + 1,
-    wins = wins + excluded.wins,
-    score_sum = score_sum + excluded.score_sum,
-    bids_exact = bids_exact + excluded.bids_exact,
-    bids = bids + excluded.bids,
-    avg_score = CAST(score_sum + excluded.score_sum AS REAL) / (games + 1),
-    exact_rate = CASE WHEN bids + excluded.bids > 0
-                      THEN CAST(bids_exact + excluded.bids_exact AS REAL) / (bids + excluded.bids)
+    games = period_totals.games + 1,
+    wins = period_totals.wins + excluded.wins,
+    score_sum = period_totals.score_sum + excluded.score_sum,
+    bids_exact = period_totals.bids_exact + excluded.bids_exact,
+    bids = period_totals.bids + excluded.bids,
+    avg_score = CAST(period_totals.score_sum + excluded.score_sum AS REAL)
+                / (period_totals.games + 1),
+    exact_rate = CASE WHEN period_totals.bids + excluded.bids > 0
+                      THEN CAST(period_totals.bids_exact + excluded.bids_exact AS REAL)
+                           / (period_totals.bids + excluded.bids)
                  END,
     ordinal = excluded.ordinal
 """
@@ -288,24 +297,39 @@ GROUP BY d.channel_id, d.user_id
 """
 
 
+async def lock_server(db: Connection, guild_id: int) -> None:
+    """Until the transaction ends, no other process changes this server's aggregates.
+
+    Each of these transactions reads what it then adds to or subtracts from (the ratings, the
+    period windows). On SQLite ``BEGIN IMMEDIATE`` already holds the whole database; on
+    PostgreSQL two processes (a misconfiguration: one server's tables live on one shard's
+    process) would both read the same window and count its days twice, so the transaction
+    takes the server's advisory lock. Inside one process the store's lock serialises them
+    anyway."""
+    from .postgres import PgConnection
+
+    if isinstance(db, PgConnection):
+        await db.run("SELECT pg_advisory_xact_lock(?)", (guild_id,))
+
+
 def first_day(today: str, days: int) -> str:
     """The oldest day (YYYY-MM-DD) of a period of ``days`` days ending with ``today``."""
     return (date.fromisoformat(today) - timedelta(days=days - 1)).isoformat()
 
 
-async def _fetch(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+async def _fetch(db: Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
     async with db.execute(sql, params) as cursor:
         return list(await cursor.fetchall())
 
 
-async def _windows(db: aiosqlite.Connection, guild_id: int) -> dict[int, str]:
+async def _windows(db: Connection, guild_id: int) -> dict[int, str]:
     rows = await _fetch(
         db, "SELECT days, first_day FROM period_windows WHERE guild_id = ?", (guild_id,)
     )
     return {int(days): str(first) for days, first in rows}
 
 
-async def rebuild_periods(db: aiosqlite.Connection, guild_id: int, days: int, today: str) -> None:
+async def rebuild_periods(db: Connection, guild_id: int, days: int, today: str) -> None:
     """Sum the period ending ``today`` afresh from the day rows (inside a transaction)."""
     first = first_day(today, days)
     await _fetch(db, "DELETE FROM period_totals WHERE guild_id = ? AND days = ?", (guild_id, days))
@@ -318,7 +342,7 @@ async def rebuild_periods(db: aiosqlite.Connection, guild_id: int, days: int, to
     )
 
 
-async def expire_period(db: aiosqlite.Connection, guild_id: int, days: int, today: str) -> bool:
+async def expire_period(db: Connection, guild_id: int, days: int, today: str) -> bool:
     """Move a server's window of ``days`` days on to end ``today`` (inside a transaction): the
     day rows that left it are subtracted from its totals, a player left with no game is
     dropped. The work is the rows of the days that left (one day's, once a day), at most a
@@ -326,6 +350,7 @@ async def expire_period(db: aiosqlite.Connection, guild_id: int, days: int, toda
     A window already there (or ahead, if the clock went back) is left alone. Returns whether
     anything changed."""
     first = first_day(today, days)
+    await lock_server(db, guild_id)
     old = (await _windows(db, guild_id)).get(days)
     if old is not None and old >= first:
         return False
@@ -343,13 +368,13 @@ async def expire_period(db: aiosqlite.Connection, guild_id: int, days: int, toda
     return True
 
 
-async def expire_periods(db: aiosqlite.Connection, guild_id: int, today: str) -> None:
+async def expire_periods(db: Connection, guild_id: int, today: str) -> None:
     """:func:`expire_period` for every period (inside one transaction)."""
     for days in PERIOD_DAYS:
         await expire_period(db, guild_id, days, today)
 
 
-async def windows_behind(db: aiosqlite.Connection, guild_id: int, today: str) -> list[int]:
+async def windows_behind(db: Connection, guild_id: int, today: str) -> list[int]:
     """The periods of a server whose window ends before ``today`` (or that have none)."""
     windows = await _windows(db, guild_id)
     return [
@@ -360,7 +385,7 @@ async def windows_behind(db: aiosqlite.Connection, guild_id: int, today: str) ->
 
 
 async def _add_to_periods(
-    db: aiosqlite.Connection,
+    db: Connection,
     guild_id: int,
     channel_id: int,
     day: str,
@@ -402,7 +427,7 @@ async def _add_to_periods(
     )
 
 
-async def rebuild_all_periods(db: aiosqlite.Connection, today: str) -> None:
+async def rebuild_all_periods(db: Connection, today: str) -> None:
     """Migration 0005: sum every server's periods ending ``today`` from its day rows."""
     guilds = await _fetch(db, "SELECT guild_id FROM guild_totals ORDER BY guild_id")
     for (guild_id,) in guilds:
@@ -436,7 +461,7 @@ def _deal_lines(record: str | None) -> list[tuple[DealLine, ...]]:
 # ---- upgrade from schema 1 ---------------------------------------------------------------------
 
 
-async def backfill(db: aiosqlite.Connection) -> None:
+async def backfill(db: Connection) -> None:
     """Fill names, places and every aggregate from the results of earlier releases, game by
     game in finishing order (ratings depend on it), through :func:`apply_finished_game`."""
     async with db.execute(

@@ -21,10 +21,10 @@ import asyncio
 import contextlib
 import json
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
@@ -43,6 +43,10 @@ from bot.stats_model import (
 )
 
 from .failures import StoreError
+from .postgres import PgConnection
+
+if TYPE_CHECKING:
+    from . import Connection
 
 PAGE_SIZE = 10
 TREND_GAMES = 10
@@ -89,7 +93,7 @@ class Reads:
 
     def __init__(
         self,
-        db: aiosqlite.Connection,
+        db: Connection,
         *,
         clock: Callable[[], datetime] | None = None,
         expire: Expire | None = None,
@@ -101,6 +105,7 @@ class Reads:
         self._rankings: OrderedDict[tuple[Any, ...], tuple[str, int]] = OrderedDict()
         self._ranking_lock = asyncio.Lock()  # reads of rankings wait for each other only
         self._made = 0
+        self._connection = getattr(db, "generation", 0)  # see _forget_lost_rankings
 
     @classmethod
     async def open(
@@ -122,6 +127,30 @@ class Reads:
 
     async def close(self) -> None:
         await self._db.close()
+
+    def _forget_lost_rankings(self) -> None:
+        """After a PostgreSQL reconnection the kept rankings' temporary tables are gone."""
+        connection = getattr(self._db, "generation", 0)
+        if connection != self._connection:
+            self._rankings.clear()
+            self._connection = connection
+
+    @contextlib.asynccontextmanager
+    async def _scratch(self) -> AsyncIterator[None]:
+        """Around the making and dropping of temporary tables. The PostgreSQL reader's
+        transactions are read-only by default (as the SQLite reader's connection is), and
+        there even a temporary table needs a read-write transaction: one is opened here."""
+        if not isinstance(self._db, PgConnection):
+            yield
+            return
+        await self._all("BEGIN READ WRITE")
+        try:
+            yield
+        except BaseException:
+            if self._db.in_transaction:
+                await self._all("ROLLBACK")
+            raise
+        await self._all("COMMIT")
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self._db.execute(sql, params) as cursor:
@@ -419,7 +448,7 @@ class Reads:
 
     async def forget_rankings(self) -> None:
         """Drop the kept period rankings (the benchmark's cold reads)."""
-        async with self._ranking_lock:
+        async with self._ranking_lock, self._scratch():
             while self._rankings:
                 _, (table, _) = self._rankings.popitem()
                 await self._all(f"DROP TABLE temp.{table}")
@@ -438,8 +467,9 @@ class Reads:
         read-only connection can make them."""
         count = await self._one("SELECT games FROM guild_totals WHERE guild_id = ?", (where[0],))
         generation = int(count[0]) if count else 0
+        self._forget_lost_rankings()
         key = (where, period, sort, since, generation)
-        async with self._ranking_lock:
+        async with self._ranking_lock, self._scratch():
             kept = self._rankings.get(key)
             if kept is not None:
                 self._rankings.move_to_end(key)
@@ -456,11 +486,13 @@ class Reads:
                 f"CREATE TEMP TABLE {table} (position INTEGER PRIMARY KEY, user_id INTEGER,"
                 " games INTEGER, wins INTEGER, avg_score REAL, exact_rate REAL)"
             )
-            # Rows are inserted in the SELECT's order, so each gets its position as rowid.
+            # Each row's position is its number in the board's order (in SQLite the rowid).
             await self._all(
                 f"""
-                INSERT INTO temp.{table} (user_id, games, wins, avg_score, exact_rate)
-                SELECT t.user_id, t.games, t.wins, t.avg_score, t.exact_rate FROM (
+                INSERT INTO temp.{table} (position, user_id, games, wins, avg_score, exact_rate)
+                SELECT ROW_NUMBER() OVER (
+                           ORDER BY {order_key} DESC NULLS LAST, {games} DESC, t.user_id),
+                       t.user_id, t.games, t.wins, t.avg_score, t.exact_rate FROM (
                     SELECT user_id, SUM(games) AS games, SUM(wins) AS wins,
                            CAST(SUM(score_sum) AS REAL) / SUM(games) AS avg_score,
                            CASE WHEN SUM(bids) > 0

@@ -31,7 +31,7 @@ from bot.pace import Pace, table_pace
 from bot.render.specs import MessageSpec
 from bot.results import game_results
 from bot.shards import Shards
-from bot.store import Store, StoreError, StoreUnavailable
+from bot.store import GameStore, StoreError, StoreUnavailable
 from bot.store.failures import is_expected
 from bot.store.models import GameRef
 from bot.ui import send_kwargs
@@ -105,7 +105,7 @@ class Tables:
     def __init__(
         self,
         client: discord.Client,
-        store: Store,
+        store: GameStore,
         settings: Settings,
         *,
         clock: Callable[[], datetime] = discord.utils.utcnow,

@@ -16,18 +16,29 @@ import simcord
 from bot.client import KachufulBot
 from bot.settings import Settings
 from bot.table.publisher import RateLimits
+from tests.pg import pg_cluster, pg_url  # noqa: F401 (fixtures)
 
 from .helpers import SPEC_PATH, validate_all_requests
 
+BACKENDS = ("sqlite", "postgresql")
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def backend(request: pytest.FixtureRequest) -> str:
+    """The store's engine for the bot of a test: SQLite unless the test is parametrised with
+    ``@pytest.mark.parametrize("backend", BACKENDS, indirect=True)``."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def settings(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Settings:
+    url = request.getfixturevalue("pg_url") if backend == "postgresql" else None
     return Settings(  # type: ignore[call-arg]
         _env_file=None,
         discord_token=FAKE_TOKEN,
         db_path=tmp_path / "data" / "kachuful.sqlite3",
+        database_url=url,
         sync_global=True,
         bot_delay_seconds=0,  # computer players act at once (a pause would be real time)
         turn_seconds=90,
@@ -94,3 +105,13 @@ async def env(make_bot: Callable[[], KachufulBot]) -> AsyncIterator[simcord.Env]
     # (tests/data/discord-api-spec is part of the repository: a missing spec is an error).
     assert SPEC_PATH.exists(), f"Discord's OpenAPI description is missing: {SPEC_PATH}"
     validate_all_requests(environment)
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where a test's store is, once on each backend: an SQLite file, then an empty
+    PostgreSQL database (tests.pg)."""
+    if request.param == "sqlite":
+        return tmp_path / "k.sqlite3"
+    url: str = request.getfixturevalue("pg_url")
+    return url

@@ -43,6 +43,21 @@ def test_twenty_kills_lose_nothing_and_double_nothing(tmp_path: Path) -> None:
     assert summary["posts_reported"] >= summary["distinct_posts"] > 0
 
 
+def test_kills_on_postgresql_lose_nothing_and_double_nothing(tmp_path: Path, pg_url: str) -> None:
+    """The same on PostgreSQL (fewer kills: the SQLite run above covers the kinds of moment)."""
+    code, summary, output = run(
+        tmp_path,
+        *("--kills", "10", "--seed", "8", "--max-delay", "0.8", "--database-url", pg_url),
+        timeout=150,
+    )
+    assert code == 0, output
+    assert summary["ok"] is True and summary["violations"] == []
+    assert summary["backend"] == "postgresql" and summary["kills"] == 10
+    assert summary["games_finished"] == summary["games"] >= 3
+    assert summary["member_moves_seen_accepted"] > 0
+    assert summary["posts_reported"] >= summary["distinct_posts"] > 0
+
+
 def test_the_checks_catch_a_broken_bot(tmp_path: Path) -> None:
     """One run of a bot with three known bugs: each is reported."""
     faults = ["--fault=double-final", "--fault=lost-post", "--fault=no-results"]

@@ -13,6 +13,7 @@ from bot.client import KachufulBot
 from bot.settings import Settings
 from kachuful_core import Phase
 
+from .conftest import BACKENDS
 from .helpers import (
     Table,
     button,
@@ -190,6 +191,7 @@ async def test_lobby_nobody_starts_is_closed(env: simcord.Env) -> None:
     assert not (await asha.slash(channel, "kachuful start")).response.ephemeral
 
 
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 async def test_restart_mid_trick_continues_and_old_buttons_work(
     env: simcord.Env, make_bot: Callable[[], KachufulBot]
 ) -> None:
@@ -258,6 +260,7 @@ async def test_hand_token_older_than_14_minutes_is_not_used(
     await bot.store.close()
 
 
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 async def test_a_crash_right_after_the_lobby_was_posted_leaves_one_lobby(
     env: simcord.Env, make_bot: Callable[[], KachufulBot], monkeypatch: pytest.MonkeyPatch
 ) -> None:

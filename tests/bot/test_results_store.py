@@ -16,10 +16,12 @@ from bot import rating
 from bot.model import Seat, Table, TableOptions
 from bot.store import Store, load_migrations, split_statements
 from bot.store import results as store_results
+from bot.store.failures import DATABASE_ERRORS
 from bot.store.models import DealLine, ResultRow
 from bot.store.stats import SORTS
 from kachuful_core import Game, Rules, record_json
 from kachuful_core.players import HeuristicPlayer, act
+from tests.pg import execute_raw
 
 GUILD, CHANNEL, OTHER = 10, 20, 21
 
@@ -34,7 +36,18 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
+async def store(database: str | Path) -> AsyncIterator[Store]:
+    """A new store, once on each backend."""
+    opened = await Store.open(database, clock=Clock())
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on SQLite, for what only SQLite has (its query planner's EXPLAIN)."""
     opened = await Store.open(tmp_path / "k.sqlite3", clock=Clock())
     try:
         yield opened
@@ -261,78 +274,86 @@ SCHEMA_ONE_GAMES = (
 )
 
 
-def schema_one_database(path: Path, finished_record: str) -> None:
+def schema_one_database(path: str | Path, finished_record: str) -> None:
     """A database as the previous release left it: only migration 0001, with a running game,
     a stopped one and two finished ones (results written as that release wrote them)."""
     [(version, name, script)] = [m for m in load_migrations() if m[0] == 1]
-    with sqlite3.connect(path) as raw:
+    statements: list[tuple[str, tuple[object, ...]]] = []
+
+    class Raw:
+        def execute(self, sql: str, params: tuple[object, ...] = ()) -> None:
+            statements.append((sql, params))
+
+    raw = Raw()
+    raw.execute(
+        "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+        " applied_at TEXT NOT NULL)"
+    )
+    for statement in split_statements(script):
+        raw.execute(statement)
+    raw.execute(
+        "INSERT INTO schema_version VALUES (?, ?, '2024-01-01T00:00:00+00:00')", (version, name)
+    )
+    seats = json.dumps(
+        [
+            {"user_id": 1, "name": "Asha"},
+            {"user_id": 2, "name": "Bilal"},
+            {"user_id": None, "name": "Computer"},
+        ]
+    )
+    for game_id, status, record in (
+        (1, "finished", finished_record),
+        (2, "finished", None),
+        (3, "stopped", None),
+        (4, "running", '{"format": "kachuful-record/1"}'),
+    ):
         raw.execute(
-            "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-            " applied_at TEXT NOT NULL)"
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, rules, max_seats,"
+            " seed, record, seats, message_id, version, created_at, updated_at)"
+            " VALUES (?, ?, ?, 1, ?, '{}', 3, 'secret', ?, ?, ?, 5,"
+            " '2024-01-0' || ? || 'T10:00:00+00:00', '2024-01-0' || ? || 'T11:00:00+00:00')",
+            (game_id, GUILD, CHANNEL, status, record, seats, 900 + game_id, game_id, game_id),
         )
-        for statement in split_statements(script):
-            raw.execute(statement)
-        raw.execute(
-            "INSERT INTO schema_version VALUES (?, ?, '2024-01-01T00:00:00+00:00')", (version, name)
-        )
-        seats = json.dumps(
-            [
-                {"user_id": 1, "name": "Asha"},
-                {"user_id": 2, "name": "Bilal"},
-                {"user_id": None, "name": "Computer"},
-            ]
-        )
-        for game_id, status, record in (
-            (1, "finished", finished_record),
-            (2, "finished", None),
-            (3, "stopped", None),
-            (4, "running", '{"format": "kachuful-record/1"}'),
-        ):
+    for game_id, scores in ((1, (30, 20, 10)), (2, (15, 25, 25))):
+        for seat, score in enumerate(scores):
+            user = (1, 2, None)[seat]
             raw.execute(
-                "INSERT INTO games (id, guild_id, channel_id, host_id, status, rules, max_seats,"
-                " seed, record, seats, message_id, version, created_at, updated_at)"
-                " VALUES (?, ?, ?, 1, ?, '{}', 3, 'secret', ?, ?, ?, 5,"
-                " '2024-01-0' || ? || 'T10:00:00+00:00', '2024-01-0' || ? || 'T11:00:00+00:00')",
-                (game_id, GUILD, CHANNEL, status, record, seats, 900 + game_id, game_id, game_id),
+                "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    seat,
+                    GUILD,
+                    CHANNEL,
+                    user,
+                    score,
+                    int(score == max(scores)),
+                    1,
+                    5,
+                    f"2024-01-0{game_id}T11:00:00+00:00",
+                ),
             )
-        for game_id, scores in ((1, (30, 20, 10)), (2, (15, 25, 25))):
-            for seat, score in enumerate(scores):
-                user = (1, 2, None)[seat]
-                raw.execute(
-                    "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        game_id,
-                        seat,
-                        GUILD,
-                        CHANNEL,
-                        user,
-                        score,
-                        int(score == max(scores)),
-                        1,
-                        5,
-                        f"2024-01-0{game_id}T11:00:00+00:00",
-                    ),
-                )
+    for sql, params in statements:
+        execute_raw(path, sql, params)
 
 
-async def test_a_schema_one_database_upgrades_and_keeps_every_row(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
+async def test_a_schema_one_database_upgrades_and_keeps_every_row(database: str | Path) -> None:
+    """On either backend: the same migrations upgrade a database of the first release."""
+    path = database
     schema_one_database(path, record_json(played_game()))
-    with sqlite3.connect(path) as raw:
-        before_games = raw.execute(f"SELECT {SCHEMA_ONE_GAMES} FROM games ORDER BY id").fetchall()
-        before_results = raw.execute("SELECT * FROM results ORDER BY game_id, seat").fetchall()
+    before_games = execute_raw(path, f"SELECT {SCHEMA_ONE_GAMES} FROM games ORDER BY id")
+    before_results = execute_raw(path, "SELECT * FROM results ORDER BY game_id, seat")
     store = await Store.open(path, clock=Clock())
     try:
         assert await store.schema_version() == load_migrations()[-1][0]
-        with sqlite3.connect(path) as raw:
-            games = raw.execute(f"SELECT {SCHEMA_ONE_GAMES} FROM games ORDER BY id").fetchall()
-            assert games == before_games  # later migrations add columns, change no value
-            after = raw.execute(
-                "SELECT game_id, seat, guild_id, channel_id, user_id, score, won, bids_exact,"
-                " bids, finished_at FROM results ORDER BY game_id, seat"
-            ).fetchall()
-            assert after == before_results
-            named = raw.execute("SELECT name, place FROM results ORDER BY game_id, seat").fetchall()
+        games = execute_raw(path, f"SELECT {SCHEMA_ONE_GAMES} FROM games ORDER BY id")
+        assert games == before_games  # later migrations add columns, change no value
+        after = execute_raw(
+            path,
+            "SELECT game_id, seat, guild_id, channel_id, user_id, score, won, bids_exact,"
+            " bids, finished_at FROM results ORDER BY game_id, seat",
+        )
+        assert after == before_results
+        named = execute_raw(path, "SELECT name, place FROM results ORDER BY game_id, seat")
         assert named == [
             ("Asha", 1),
             ("Bilal", 2),
@@ -381,7 +402,8 @@ async def test_a_schema_one_database_upgrades_and_keeps_every_row(tmp_path: Path
 # ---- reads: indexes, pages, the read-only connection ------------------------------------------
 
 
-async def test_leaderboard_queries_use_indexes(store: Store) -> None:
+async def test_leaderboard_queries_use_indexes(sqlite_store: Store) -> None:
+    store = sqlite_store
     await finish(store, [result(0, 1, 40, True), result(1, 2, 12, False)])
     reads = store.reads
     for scope in ("channel", "server"):
@@ -456,7 +478,7 @@ async def test_reads_never_wait_for_the_writer(store: Store) -> None:
         )
         assert len(page.rows) == 2
         await store._db.execute("ROLLBACK")
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(DATABASE_ERRORS):
         await store.reads._all("DELETE FROM games")  # the reader cannot write
 
 
@@ -613,10 +635,10 @@ async def board_users(
     return sorted((row.user_id, row.games) for row in page.rows)
 
 
-async def test_a_game_leaves_the_period_boards_when_it_ages_out(tmp_path: Path) -> None:
+async def test_a_game_leaves_the_period_boards_when_it_ages_out(database: str | Path) -> None:
     start = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
     clock = SettableClock(start)
-    store = await Store.open(tmp_path / "k.sqlite3", clock=clock)
+    store = await Store.open(database, clock=clock)
     try:
         await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)])  # day 0
         clock.now = start + timedelta(days=5)
@@ -685,7 +707,7 @@ async def test_a_game_leaves_the_period_boards_when_it_ages_out(tmp_path: Path) 
         await store.close()
 
 
-async def test_kept_period_totals_equal_a_fresh_sum(tmp_path: Path) -> None:
+async def test_kept_period_totals_equal_a_fresh_sum(database: str | Path) -> None:
     """Many games over three months, in two channels and two servers, with reads on days
     without games: after each day the kept totals are the sum of their window's day rows, and
     every board (scope, period, sort) is the one summed afresh, viewer ranks included."""
@@ -696,7 +718,7 @@ async def test_kept_period_totals_equal_a_fresh_sum(tmp_path: Path) -> None:
     rng = random.Random(9)
     start = datetime(2024, 1, 1, 0, 30, tzinfo=UTC)
     clock = SettableClock(start)
-    store = await Store.open(tmp_path / "k.sqlite3", clock=clock)
+    store = await Store.open(database, clock=clock)
     try:
         for day in range(95):
             if rng.random() < 0.3:
@@ -749,7 +771,8 @@ async def test_kept_period_totals_equal_a_fresh_sum(tmp_path: Path) -> None:
         await store.close()
 
 
-async def test_period_board_queries_use_indexes(store: Store) -> None:
+async def test_period_board_queries_use_indexes(sqlite_store: Store) -> None:
+    store = sqlite_store
     await finish(store, [result(0, 1, 40, True), result(1, 2, 12, False)])
     reads = store.reads
     for sort in SORTS:
@@ -773,13 +796,13 @@ _INDEX = {"rating": "rating", "wins": "wins", "average": "average", "exact": "ex
 
 
 async def test_moving_the_windows_on_is_not_part_of_the_finish(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database: str | Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The windows move on after the finish transaction: if that fails, the game is counted
     all the same, and the next period board read moves them on."""
     start = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
     clock = SettableClock(start)
-    store = await Store.open(tmp_path / "k.sqlite3", clock=clock)
+    store = await Store.open(database, clock=clock)
     try:
         await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)])
         clock.now = start + timedelta(days=10)

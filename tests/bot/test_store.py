@@ -19,7 +19,9 @@ from bot.store import (
     load_migrations,
     split_statements,
 )
+from bot.store.failures import INTEGRITY_ERRORS
 from bot.store.models import ResultRow
+from tests.pg import execute_raw, target_of
 
 GUILD, CHANNEL, OTHER_CHANNEL = 10, 20, 21
 
@@ -34,8 +36,11 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "nested" / "folder" / "k.sqlite3", clock=Clock())
+async def store(database: str | Path) -> AsyncIterator[Store]:
+    """A new store on each backend (the SQLite file in folders that do not exist yet)."""
+    if isinstance(database, Path):
+        database = database.parent / "nested" / "folder" / database.name
+    opened = await Store.open(database, clock=Clock())
     try:
         yield opened
     finally:
@@ -66,16 +71,16 @@ def test_migration_files_are_numbered_and_split() -> None:
 async def test_open_creates_folder_applies_migrations_and_uses_wal(
     store: Store, tmp_path: Path
 ) -> None:
-    assert store.path.exists()
     assert await store.schema_version() == load_migrations()[-1][0]
-    assert await store.journal_mode() == "wal"
+    if not store.postgres:
+        assert store.path.exists()
+        assert await store.journal_mode() == "wal"
 
 
-async def test_migrations_are_applied_once(tmp_path: Path) -> None:
-    path = tmp_path / "k.sqlite3"
-    first = await Store.open(path)
+async def test_migrations_are_applied_once(database: str | Path) -> None:
+    first = await Store.open(database)
     await first.close()
-    second = await Store.open(path)
+    second = await Store.open(database)
     try:
         assert await second.migrate() == []
         assert await second.schema_version() == load_migrations()[-1][0]
@@ -83,13 +88,11 @@ async def test_migrations_are_applied_once(tmp_path: Path) -> None:
         await second.close()
 
 
-async def test_newer_database_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "k.sqlite3"
-    await (await Store.open(path)).close()
-    with sqlite3.connect(path) as raw:
-        raw.execute("INSERT INTO schema_version VALUES (999, 'future.sql', 'x')")
+async def test_newer_database_is_refused(database: str | Path) -> None:
+    await (await Store.open(database)).close()
+    execute_raw(database, "INSERT INTO schema_version VALUES (999, 'future.sql', 'x')")
     with pytest.raises(StoreError, match="newer"):
-        await Store.open(path)
+        await Store.open(database)
 
 
 async def test_save_and_load_round_trip(store: Store) -> None:
@@ -141,7 +144,7 @@ async def test_moves_of_many_tables_saved_at_once_each_count_or_fail_alone(
     assert isinstance(outcomes[2], StaleWrite)
     assert [o for i, o in enumerate(outcomes) if i != 2] == [None] * 5
     await store.close()
-    reopened = await Store.open(store.path)
+    reopened = await Store.open(target_of(store))
     try:
         loaded = [await reopened.load_game(game.id) for game in games]
     finally:
@@ -178,7 +181,7 @@ async def test_results_are_written_with_the_game_or_not_at_all(store: Store) -> 
         ResultRow(seat=0, user_id=1, score=10, won=True, bids_exact=1, bids=1),
         ResultRow(seat=0, user_id=2, score=10, won=True, bids_exact=1, bids=1),  # same seat
     ]
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await store.save_game(game, results=bad)
     loaded = await store.load_game(game.id)
     assert loaded is not None and loaded.status == "lobby" and loaded.version == 0
@@ -196,14 +199,13 @@ async def test_all_sql_lives_in_the_store() -> None:
                 assert word not in text, f"{word!r} found in {path}"
 
 
-async def test_an_unreadable_row_is_left_out_and_can_be_stopped(tmp_path: Path) -> None:
-    path = tmp_path / "k.sqlite3"
+async def test_an_unreadable_row_is_left_out_and_can_be_stopped(database: str | Path) -> None:
+    path = database
     store = await Store.open(path)
     good = await new_game(store)
     bad = await new_game(store, channel=OTHER_CHANNEL, host=7)
     await store.close()
-    with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE games SET seats = '[{broken' WHERE id = ?", (bad.id,))
+    execute_raw(path, "UPDATE games SET seats = '[{broken' WHERE id = ?", (bad.id,))
     store = await Store.open(path)
     try:
         assert [g.id for g in await store.games_with_status("lobby")] == [good.id]

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from bot.model import Seat, TableOptions
 from bot.options import check_start
 from bot.store import Store
 from bot.store.table_json import options_from_json, options_to_json
+from tests.pg import execute_raw
 
 # Rows as earlier versions wrote them (the `rules` column, compact JSON as the store dumps it).
 OLD_ROWS = {
@@ -56,9 +56,8 @@ OLD_ROWS = {
 }
 
 
-async def _stored(tmp_path: Path, text: str) -> tuple[Path, int]:
+async def _stored(path: str | Path, text: str) -> tuple[str | Path, int]:
     """A lobby whose `rules` column holds ``text``, written as an earlier version did."""
-    path = tmp_path / "k.sqlite3"
     store = await Store.open(path)
     try:
         row = await store.create_game(
@@ -71,22 +70,20 @@ async def _stored(tmp_path: Path, text: str) -> tuple[Path, int]:
         )
     finally:
         await store.close()
-    with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE games SET rules = ? WHERE id = ?", (text, row.id))
+    execute_raw(path, "UPDATE games SET rules = ? WHERE id = ?", (text, row.id))
     return path, row.id
 
 
-def _column(path: Path, game_id: int) -> str:
-    with sqlite3.connect(path) as raw:
-        (text,) = raw.execute("SELECT rules FROM games WHERE id = ?", (game_id,)).fetchone()
+def _column(path: str | Path, game_id: int) -> str:
+    [(text,)] = execute_raw(path, "SELECT rules FROM games WHERE id = ?", (game_id,))
     return str(text)
 
 
 @pytest.mark.parametrize("name", list(OLD_ROWS))
 async def test_an_earlier_versions_row_loads_and_saves_back_unchanged(
-    tmp_path: Path, name: str
+    database: str | Path, name: str
 ) -> None:
-    path, game_id = await _stored(tmp_path, OLD_ROWS[name])
+    path, game_id = await _stored(database, OLD_ROWS[name])
     store = await Store.open(path)
     try:
         row = await store.load_game(game_id)
@@ -187,8 +184,10 @@ def test_a_value_no_option_allows_is_refused(data: object) -> None:
         options_from_json(data)
 
 
-async def test_a_row_with_a_value_no_option_allows_is_reported_damaged(tmp_path: Path) -> None:
-    path, game_id = await _stored(tmp_path, '{"max_hand":"full","schedule":"sideways"}')
+async def test_a_row_with_a_value_no_option_allows_is_reported_damaged(
+    database: str | Path,
+) -> None:
+    path, game_id = await _stored(database, '{"max_hand":"full","schedule":"sideways"}')
     store = await Store.open(path)
     try:
         rows, damaged = await store.open_games()
