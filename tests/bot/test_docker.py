@@ -142,3 +142,29 @@ def test_compose_restarts_and_keeps_the_data() -> None:
     assert "restart: unless-stopped" in COMPOSE
     assert "- kachuful-data:/data" in COMPOSE
     assert re.search(r"^volumes:\n  kachuful-data:", COMPOSE, flags=re.MULTILINE)
+
+
+def test_the_postgresql_deployment_splits_every_shard_between_two_processes() -> None:
+    """compose.postgres.yaml (docs/scaling.md): one PostgreSQL with a health check and a
+    volume, and bot processes that wait for it, restart, and hold every shard exactly once."""
+    import yaml
+
+    compose = yaml.safe_load((REPO / "compose.postgres.yaml").read_text(encoding="utf-8"))
+    services = compose["services"]
+    database = services["postgres"]
+    assert "pg_isready" in database["healthcheck"]["test"]
+    assert any(v.endswith(":/var/lib/postgresql/data") for v in database["volumes"])
+    assert "ports" not in database  # reached on the compose network only
+    bots = {name: s for name, s in services.items() if name != "postgres"}
+    assert len(bots) == 2
+    held: list[int] = []
+    counts = set()
+    for bot in bots.values():
+        env = bot["environment"]
+        assert env["KACHUFUL_DATABASE_URL"].startswith("postgresql://")
+        assert bot["depends_on"]["postgres"]["condition"] == "service_healthy"
+        assert bot["restart"] == "unless-stopped"
+        counts.add(int(env["KACHUFUL_SHARD_COUNT"]))
+        held += [int(shard) for shard in env["KACHUFUL_SHARD_IDS"].split(",")]
+    [count] = counts
+    assert sorted(held) == list(range(count))
