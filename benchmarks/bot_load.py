@@ -175,6 +175,7 @@ HAND_PREFIX = "kf:h:"
 ANSWER_TIMEOUT = 30.0  # seconds of real time before a click counts as unanswered
 MAX_REFUSED = 20  # refused clicks in a row before a table is declared stuck
 END_TIMEOUT = 300.0  # seconds for every table to go after its /kachuful stop
+STOP_AGAIN = 30.0  # seconds after which a table still open is stopped again
 READY_POLL = 0.05  # seconds: re-check a table's readiness at least this often
 KEEP_MESSAGES = 8  # latest messages kept per channel in the simulated Discord (see --no-prune)
 EPHEMERAL = 64  # message flag
@@ -729,13 +730,14 @@ class LoadBench:
 
     async def _add_computer(self, host: Any, channel: Any, lobby: Any) -> None:
         """ "Add computer player", then the level on the private chooser it answers with."""
+        from bot.i18n import EN
         from bot.render.words import level_name
 
         offered = await self._setup_click(
             host, await host.click(lobby, label="Add computer player")
         )
         chooser = next(m for m in channel.history(viewer=host) if m.id == offered.response.id)
-        label = level_name(self.config.computer_level)
+        label = level_name(self.config.computer_level, EN)
         await self._setup_click(host, await host.click(chooser, label=label))
 
     async def _setup_click(self, member: simcord.MemberActor, result: Any) -> Any:
@@ -939,10 +941,21 @@ async def _end_all(bench: LoadBench, before: Heap) -> dict[str, Any]:
     started = time.perf_counter()
     tables = bench.bot.tables
     work = bench.env._work
+    stops_again = 0
+    last_stop = started
     while time.perf_counter() - started < END_TIMEOUT and (
         tables.sessions or any(not task.done() for task in work.tasks)
     ):
         await asyncio.sleep(0.2)
+        if time.perf_counter() - last_stop > STOP_AGAIN:
+            # A stop that came while the table was busy is answered "try again": a host
+            # would stop it again.
+            last_stop = time.perf_counter()
+            for agent in bench.agents:
+                if tables.session_in(agent.channel.id) is not None:
+                    stops_again += 1
+                    host = next(iter(agent.members.values()))
+                    emit_slash(bench.env, host, agent.channel, "kachuful stop")
     settled = True
     try:
         await bench.env.settle()
@@ -956,6 +969,7 @@ async def _end_all(bench: LoadBench, before: Heap) -> dict[str, Any]:
     grown = after.bytes - before.bytes - guilds.bytes
     return {
         "seconds_to_end": round(time.perf_counter() - started, 1),
+        "stops_sent_again": stops_again,
         "settled": settled,
         "sessions": len(tables.sessions),
         "channels_with_a_table": len(tables.by_channel),

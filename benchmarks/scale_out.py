@@ -44,6 +44,7 @@ import csv
 import json
 import os
 import platform
+import signal
 import subprocess
 import sys
 import tempfile
@@ -306,6 +307,9 @@ def summarise(
     problems += [f"stuck: {s}" for s in stuck[:5]] + [f"bot error: {e}" for e in errors[:5]]
     if unanswered:
         problems.append(f"{unanswered} interactions unanswered")
+    left = sum(p["after_every_game_ended"]["sessions"] for p in per_process)
+    if left:
+        problems.append(f"{left} tables still open after every host's /kachuful stop")
     result.update(
         {
             "interactions": interactions,
@@ -339,6 +343,7 @@ def summarise(
                         "cpu_ms_per_interaction",
                         "latency_ms",
                         "seconds_to_catch_up",
+                        "after_every_game_ended",
                     )
                 }
                 for p in per_process
@@ -485,6 +490,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    # Stopped with SIGTERM: still stop the bot processes and remove the cluster (finally).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     result = measure(args)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(result, indent=1), encoding="utf-8")
