@@ -1135,9 +1135,43 @@ def latency_summary(seconds: list[float]) -> dict[str, float]:
     }
 
 
+class _RealTimerLoop:
+    """The running loop as psycopg's waits see it: the same loop, but ``call_later`` schedules
+    a real-time timer (the event loop's own, not SimCord's)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._loop, name)
+
+    def call_later(self, delay: float, callback: Any, *args: Any) -> asyncio.TimerHandle:
+        loop = self._loop
+        base = type(loop)
+        return base.call_at(loop, base.time(loop) + delay, callback, *args)  # type: ignore[attr-defined]
+
+
+def use_real_psycopg_timers() -> Callable[[], None]:
+    """psycopg waits for the server on the socket and, as a safety net, on a 0.1 s timer. In
+    the bot's tasks SimCord makes every timer virtual, and a virtual timer's real-time fallback
+    makes SimCord settle the whole bot before it fires: a query slower than 0.1 s under load
+    then waits for every table to go quiet, which they never do (the run hung). Its timer is
+    made a real one, as in production; returns the undo."""
+    import psycopg.waiting as waiting
+
+    saved = waiting.get_running_loop
+    waiting.get_running_loop = lambda: _RealTimerLoop(saved())  # type: ignore[assignment]
+
+    def undo() -> None:
+        waiting.get_running_loop = saved  # type: ignore[assignment]
+
+    return undo
+
+
 async def run(config: Config) -> dict[str, Any]:
     logging.getLogger("discord").setLevel(logging.WARNING)
     logging.getLogger("bot").setLevel(logging.WARNING)
+    undo_timers = use_real_psycopg_timers() if config.database_url else (lambda: None)
     undo = use_json_copy() if config.fast_copy else (lambda: None)
     try:
         with tempfile.TemporaryDirectory(prefix="kachuful-load-") as folder:
@@ -1149,6 +1183,7 @@ async def run(config: Config) -> dict[str, Any]:
                 await bench.close()
     finally:
         undo()
+        undo_timers()
     result["simcord_copy"] = "json_copy" if config.fast_copy else "copy.deepcopy"
     return result
 
