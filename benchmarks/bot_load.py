@@ -175,9 +175,14 @@ HAND_PREFIX = "kf:h:"
 ANSWER_TIMEOUT = 30.0  # seconds of real time before a click counts as unanswered
 MAX_REFUSED = 20  # refused clicks in a row before a table is declared stuck
 END_TIMEOUT = 300.0  # seconds for every table to go after its /kachuful stop
+STOP_AGAIN = 30.0  # seconds after which a table still open is stopped again
 READY_POLL = 0.05  # seconds: re-check a table's readiness at least this often
 KEEP_MESSAGES = 8  # latest messages kept per channel in the simulated Discord (see --no-prune)
 EPHEMERAL = 64  # message flag
+CPU_NOTE = (
+    "process CPU time (time.process_time) over the timed phase divided by its interactions; "
+    "the simulated Discord runs in the same process, so it includes SimCord's work"
+)
 CALLBACK_PATH = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
 
 
@@ -207,6 +212,14 @@ class Config:
     samples: str | None = None  # CSV of every timed click
     burst_start: bool = False  # every table's first click at once; Your hand, then at once a bid
     quick: bool = False
+    # Scale-out (benchmarks/scale_out.py): the store at this PostgreSQL URL instead of a SQLite
+    # file; ``processes`` bot processes share the ``tables`` (in total), this one plays guild
+    # ``process_index``'s; with ``barrier`` (a folder), the timed phase starts once every
+    # process has its tables open, and what follows it waits until every process has played.
+    database_url: str | None = None
+    process_index: int = 0
+    processes: int = 1
+    barrier: str | None = None
 
 
 # ---- SimCord plumbing ------------------------------------------------------------------------
@@ -609,6 +622,52 @@ class TableAgent:
                 refused = 0
 
 
+# ---- scale-out: several processes, one database ----------------------------------------------
+
+BARRIER_TIMEOUT = 900.0  # seconds to wait for the other processes at a barrier
+BARRIER_POLL = 0.005  # seconds
+
+
+def guild_tables(config: Config, guild: int) -> range:
+    """The indices of guild ``guild``'s tables: the ``tables`` split into ``processes``
+    contiguous parts, as even as can be."""
+    total, parts = config.tables, config.processes
+    return range(guild * total // parts, (guild + 1) * total // parts)
+
+
+def layout_digest(guilds: list[Any], channels: list[Any]) -> str:
+    """A digest of the guild and channel ids in creation order: equal in every process of a
+    scale-out run (checked by benchmarks/scale_out.py), or their tables could collide."""
+    ids = [g.id for g in guilds] + [c.id for c in channels]
+    return hashlib.sha256(",".join(map(str, ids)).encode()).hexdigest()[:16]
+
+
+async def barrier(config: Config, name: str) -> float:
+    """Say this process reached ``name`` (a file in the barrier folder) and wait until every
+    process has; returns the wall-clock time (``time.time``) it waited until. Without a
+    barrier folder (one process on its own), at once."""
+    if config.barrier is None:
+        return time.time()
+    folder = Path(config.barrier)
+    mine = folder / f"{name}-{config.process_index}"
+    mine.write_text(str(os.getpid()), encoding="ascii")
+    wanted = [folder / f"{name}-{i}" for i in range(config.processes)]
+    deadline = time.perf_counter() + BARRIER_TIMEOUT
+    while not all(path.exists() for path in wanted):
+        if time.perf_counter() > deadline:
+            raise TimeoutError(f"barrier {name!r}: not every process arrived")
+        await asyncio.sleep(BARRIER_POLL)
+    return time.time()
+
+
+def mark(config: Config, name: str) -> None:
+    """Say this process reached ``name`` without waiting for the others (for an observer:
+    benchmarks/scale_out.py reads PostgreSQL's CPU time when every process has stopped)."""
+    if config.barrier is not None:
+        path = Path(config.barrier) / f"{name}-{config.process_index}"
+        path.write_text(str(os.getpid()), encoding="ascii")
+
+
 # ---- the benchmark ---------------------------------------------------------------------------
 
 
@@ -617,14 +676,20 @@ class LoadBench:
         self.config = config
         counter = itertools.count()
 
+        # Each process of a scale-out run deals its own games (one process: as before).
+        prefix = f"bot_load/{config.seed}" + (
+            f"/process-{config.process_index}" if config.processes > 1 else ""
+        )
+
         def new_seed() -> str:
-            text = f"bot_load/{config.seed}/{next(counter)}"
+            text = f"{prefix}/{next(counter)}"
             return hashlib.sha256(text.encode()).hexdigest()
 
         self.settings = Settings(  # type: ignore[call-arg]
             _env_file=None,
             discord_token=FAKE_TOKEN,
             db_path=folder / "kachuful.sqlite3",
+            database_url=config.database_url,  # None: the SQLite file above
             sync_global=True,
             bot_delay_seconds=0,  # computer players act at once
             turn_seconds=3600,  # the longest turn clock: no time-out during the run
@@ -645,6 +710,7 @@ class LoadBench:
         self.stats = Stats()
         self.setup_stats = {"interactions": 0, "answered": 0}
         self.agents: list[TableAgent] = []
+        self.layout = ""
 
     async def start(self) -> None:
         backend = self.env.backend
@@ -680,9 +746,23 @@ class LoadBench:
         return result
 
     async def open_tables(self) -> None:
+        """Open this process's tables. Every process of a scale-out run first creates the same
+        guilds with the same channels in the same order (SimCord's ids are deterministic, so
+        they agree across processes and no two processes' tables share a channel or a guild
+        in the database), then opens the tables of its own guild only."""
         config = self.config
         env = self.env
-        guild = env.create_guild("Kachuful load")
+        if config.processes == 1:
+            guilds = [env.create_guild("Kachuful load")]
+        else:
+            guilds = [env.create_guild(f"Kachuful load {g}") for g in range(config.processes)]
+        channels = [
+            guilds[g].create_text_channel(f"table-{index}")
+            for g in range(config.processes)
+            for index in guild_tables(config, g)
+        ]
+        self.layout = layout_digest(guilds, channels)
+        guild = guilds[config.process_index]
         rng = random.Random(f"{config.seed}/mix")
         with_computer = set(
             rng.sample(range(config.tables), round(config.tables * config.computer_share))
@@ -690,8 +770,9 @@ class LoadBench:
         options: dict[str, Any] = {"players": 3}
         if config.max_hand is not None:
             options["max_hand"] = config.max_hand
-        for index in range(config.tables):
-            channel = guild.create_text_channel(f"table-{index}")
+        mine = guild_tables(config, config.process_index)
+        for index in mine:
+            channel = channels[index]
             humans = 2 if index in with_computer else 3
             members = [guild.add_member(env.create_user(f"t{index}p{j}")) for j in range(humans)]
             host = members[0]
@@ -860,10 +941,21 @@ async def _end_all(bench: LoadBench, before: Heap) -> dict[str, Any]:
     started = time.perf_counter()
     tables = bench.bot.tables
     work = bench.env._work
+    stops_again = 0
+    last_stop = started
     while time.perf_counter() - started < END_TIMEOUT and (
         tables.sessions or any(not task.done() for task in work.tasks)
     ):
         await asyncio.sleep(0.2)
+        if time.perf_counter() - last_stop > STOP_AGAIN:
+            # A stop that came while the table was busy is answered "try again": a host
+            # would stop it again.
+            last_stop = time.perf_counter()
+            for agent in bench.agents:
+                if tables.session_in(agent.channel.id) is not None:
+                    stops_again += 1
+                    host = next(iter(agent.members.values()))
+                    emit_slash(bench.env, host, agent.channel, "kachuful stop")
     settled = True
     try:
         await bench.env.settle()
@@ -877,6 +969,7 @@ async def _end_all(bench: LoadBench, before: Heap) -> dict[str, Any]:
     grown = after.bytes - before.bytes - guilds.bytes
     return {
         "seconds_to_end": round(time.perf_counter() - started, 1),
+        "stops_sent_again": stops_again,
         "settled": settled,
         "sessions": len(tables.sessions),
         "channels_with_a_table": len(tables.by_channel),
@@ -1042,9 +1135,43 @@ def latency_summary(seconds: list[float]) -> dict[str, float]:
     }
 
 
+class _RealTimerLoop:
+    """The running loop as psycopg's waits see it: the same loop, but ``call_later`` schedules
+    a real-time timer (the event loop's own, not SimCord's)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._loop, name)
+
+    def call_later(self, delay: float, callback: Any, *args: Any) -> asyncio.TimerHandle:
+        loop = self._loop
+        base = type(loop)
+        return base.call_at(loop, base.time(loop) + delay, callback, *args)  # type: ignore[attr-defined]
+
+
+def use_real_psycopg_timers() -> Callable[[], None]:
+    """psycopg waits for the server on the socket and, as a safety net, on a 0.1 s timer. In
+    the bot's tasks SimCord makes every timer virtual, and a virtual timer's real-time fallback
+    makes SimCord settle the whole bot before it fires: a query slower than 0.1 s under load
+    then waits for every table to go quiet, which they never do (the run hung). Its timer is
+    made a real one, as in production; returns the undo."""
+    import psycopg.waiting as waiting
+
+    saved = waiting.get_running_loop
+    waiting.get_running_loop = lambda: _RealTimerLoop(saved())  # type: ignore[assignment]
+
+    def undo() -> None:
+        waiting.get_running_loop = saved  # type: ignore[assignment]
+
+    return undo
+
+
 async def run(config: Config) -> dict[str, Any]:
     logging.getLogger("discord").setLevel(logging.WARNING)
     logging.getLogger("bot").setLevel(logging.WARNING)
+    undo_timers = use_real_psycopg_timers() if config.database_url else (lambda: None)
     undo = use_json_copy() if config.fast_copy else (lambda: None)
     try:
         with tempfile.TemporaryDirectory(prefix="kachuful-load-") as folder:
@@ -1056,6 +1183,7 @@ async def run(config: Config) -> dict[str, Any]:
                 await bench.close()
     finally:
         undo()
+        undo_timers()
     result["simcord_copy"] = "json_copy" if config.fast_copy else "copy.deepcopy"
     return result
 
@@ -1123,6 +1251,7 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
 
     calls_before = Counter(bench.clock.calls)
     moves_before = sum(a.session.game.move_count for a in bench.agents)
+    await barrier(config, "ready")  # every process has its tables open: play together
 
     profiler = None
     if config.profile:
@@ -1133,13 +1262,16 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
     pauses = GcPauses()
     gc.callbacks.append(pauses)
     cpu_started = time.process_time()
+    started_at = time.time()
     started = time.perf_counter()
     try:
         await bench.play(config.moves, config.think_ms)
     finally:
         gc.callbacks.remove(pauses)
     seconds = time.perf_counter() - started
+    ended_at = time.time()
     cpu_seconds = time.process_time() - cpu_started
+    mark(config, "stopped")
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(config.profile)
@@ -1148,6 +1280,8 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
     catch_up_started = time.perf_counter()
     await env.settle(timeout=END_TIMEOUT)
     catch_up_seconds = time.perf_counter() - catch_up_started
+    # The memory walk and the stops below are heavy: not while another process still plays.
+    await barrier(config, "played")
 
     moves = sum(a.session.game.move_count for a in bench.agents if a.session) - moves_before
     calls = Counter(bench.clock.calls)
@@ -1212,6 +1346,15 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
         "cpu_ms_per_interaction": round(cpu_seconds * 1000 / interactions, 2)
         if interactions
         else 0.0,
+        "cpu_seconds": round(cpu_seconds, 3),
+        "cpu_note": CPU_NOTE,
+        "backend": "postgresql" if config.database_url else "sqlite",
+        "process_index": config.process_index,
+        "processes": config.processes,
+        "tables_in_all_processes": config.tables,
+        "layout": bench.layout,
+        "started_at": round(started_at, 4),
+        "ended_at": round(ended_at, 4),
         "latency_ms": latency_summary([s.seconds for s in samples]),
         "latency_ms_by_kind": {k: latency_summary(v) for k, v in sorted(by_kind.items())},
         "memory_per_table_kb": memory["bot_heap_per_table_kb"],
@@ -1295,8 +1438,15 @@ def print_report(result: dict[str, Any]) -> None:
         f"{result['unanswered']} unanswered, {result['refused']} refused) and "
         f"{result['moves']} moves in {result['seconds']:.1f} s: "
         f"{result['interactions_per_sec']:.1f} interactions/s, "
-        f"{result['cpu_ms_per_interaction']:.2f} ms CPU per interaction"
+        f"{result['cpu_ms_per_interaction']:.2f} ms CPU per interaction (the process's: the "
+        "simulated Discord runs in it too)"
     )
+    if result["processes"] > 1 or result["backend"] != "sqlite":
+        print(
+            f"  store {result['backend']}; process {result['process_index']} of "
+            f"{result['processes']}, playing guild {result['process_index']}'s tables "
+            f"({result['tables']} of {result['tables_in_all_processes']})"
+        )
     print(
         f"  click to answer: median {lat['median']:.1f} ms, p95 {lat['p95']:.1f} ms, "
         f"p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms"
@@ -1485,6 +1635,30 @@ def parse_args(argv: list[str] | None = None) -> Config:
         metavar="FILE",
         help="write every timed click to FILE as CSV (kind, table, sent_s, latency_ms)",
     )
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="the bot's store on this PostgreSQL database (default: a SQLite file in a "
+        "temporary folder)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="scale-out: this many bot processes share the --tables, one guild each (1)",
+    )
+    parser.add_argument(
+        "--process-index",
+        type=int,
+        default=0,
+        help="scale-out: which of the --processes this is; it plays that guild's tables (0)",
+    )
+    parser.add_argument(
+        "--barrier",
+        metavar="DIR",
+        help="scale-out: a folder shared by the processes; each starts its timed phase when "
+        "every one has opened its tables",
+    )
     args = parser.parse_args(argv)
     quick = args.quick
     config = Config(
@@ -1506,7 +1680,17 @@ def parse_args(argv: list[str] | None = None) -> Config:
         samples=args.samples,
         burst_start=args.burst_start,
         quick=quick,
+        database_url=args.database_url,
+        process_index=args.process_index,
+        processes=args.processes,
+        barrier=args.barrier,
     )
+    if config.processes < 1 or not 0 <= config.process_index < config.processes:
+        parser.error("--processes must be positive and --process-index in 0..processes-1")
+    if config.tables < config.processes:
+        parser.error("--tables is the total over the processes: at least one per process")
+    if config.processes > 1 and config.database_url is None:
+        parser.error("several processes share one database: give --database-url")
     if config.tables < 1 or config.moves < 1 or config.think_ms < 0 or config.warmup_moves < 0:
         parser.error(
             "--tables and --moves must be positive, --think-ms and --warmup-moves not negative"
