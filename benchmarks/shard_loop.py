@@ -36,7 +36,6 @@ import asyncio
 import json
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -50,7 +49,7 @@ for folder in (REPO, REPO / "benchmarks"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from kill_loop import Run, check, choose, supervise  # noqa: E402
+from kill_loop import Run, check, choose, query, supervise  # noqa: E402
 
 from bot.shards import shard_of  # noqa: E402
 
@@ -63,21 +62,13 @@ def lanes_of(shard_count: int, processes: int) -> list[list[int]]:
     ]
 
 
-def games_of(db: Path, shards: list[int], shard_count: int) -> dict[int, tuple[Any, ...]]:
+def games_of(db: Path | str, shards: list[int], shard_count: int) -> dict[int, tuple[Any, ...]]:
     """The stored games of these shards' servers: id -> (version, status, settled)."""
-    try:
-        with sqlite3.connect(db) as conn:
-            rows = conn.execute("SELECT id, guild_id, version, status, settled FROM games")
-            return {
-                row[0]: tuple(row[2:])
-                for row in rows.fetchall()
-                if shard_of(int(row[1]), shard_count) in shards
-            }
-    except sqlite3.OperationalError:  # no table yet: nothing stored
-        return {}
+    rows = query(db, "SELECT id, guild_id, version, status, settled FROM games")
+    return {row[0]: tuple(row[2:]) for row in rows if shard_of(int(row[1]), shard_count) in shards}
 
 
-def prepare(db: Path) -> None:
+def prepare(db: Path | str) -> None:
     """The schema, before the processes start together (each would otherwise migrate)."""
     from bot.store import Store
 
@@ -96,7 +87,10 @@ def parent_shards(args: argparse.Namespace) -> int:
     db = workdir / "kachuful.sqlite3"
     for stale in workdir.glob("kachuful.sqlite3*"):
         stale.unlink()
-    prepare(db)
+    # The tables are in PostgreSQL when --database-url is given (the children are told so by
+    # kill_loop's Run, in their environment); the file's name still places their journals.
+    target: Path | str = args.database_url or db
+    prepare(target)
     lanes = lanes_of(args.shard_count, args.processes)
     log = open(workdir / "children.log", "wb")  # noqa: SIM115
     runs: list[list[dict[str, Any]]] = []
@@ -126,9 +120,9 @@ def parent_shards(args: argparse.Namespace) -> int:
             early_exit = f"a child of shards {lanes[lane]} exited with {code}"
             break
         # This process is down; the others play on and must leave its servers' games alone.
-        before = games_of(db, lanes[lane], args.shard_count)
+        before = games_of(target, lanes[lane], args.shard_count)
         time.sleep(args.down_seconds)
-        after = games_of(db, lanes[lane], args.shard_count)
+        after = games_of(target, lanes[lane], args.shard_count)
         down_checks += 1
         changed = sorted(g for g in before.keys() | after.keys() if before.get(g) != after.get(g))
         if changed:
@@ -168,12 +162,12 @@ def parent_shards(args: argparse.Namespace) -> int:
                 line = {"run": index, "shards": lanes[lane_of_run[index]], **event}
                 out.write(json.dumps(line) + "\n")
 
-    summary, found = check(db, runs, killed_runs)
+    summary, found = check(target, runs, killed_runs)
     violations += found
     if early_exit:
         violations.insert(0, early_exit)
-    violations += wrong_shard_posts(db, runs, lane_of_run, lanes, args.shard_count)
-    per_server = finished_per_server(db)
+    violations += wrong_shard_posts(target, runs, lane_of_run, lanes, args.shard_count)
+    per_server = finished_per_server(target)
     if len(per_server) != args.shard_count or not all(per_server.values()):
         violations.append(f"finished games per server {per_server}: want every server")
     logged = (workdir / "children.log").read_text(encoding="utf-8", errors="replace")
@@ -205,15 +199,14 @@ def parent_shards(args: argparse.Namespace) -> int:
 
 
 def wrong_shard_posts(
-    db: Path,
+    db: Path | str,
     runs: list[list[dict[str, Any]]],
     lane_of_run: list[int],
     lanes: list[list[int]],
     shard_count: int,
 ) -> list[str]:
     """A post of a game by a process that does not hold its server's shard."""
-    with sqlite3.connect(db) as conn:
-        guild_of = dict(conn.execute("SELECT id, guild_id FROM games").fetchall())
+    guild_of = {row[0]: row[1] for row in query(db, "SELECT id, guild_id FROM games")}
     found = []
     for index, events in enumerate(runs):
         shards = lanes[lane_of_run[index]]
@@ -226,11 +219,12 @@ def wrong_shard_posts(
     return found
 
 
-def finished_per_server(db: Path) -> dict[int, int]:
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute(
-            "SELECT guild_id, SUM(status = 'finished') FROM games GROUP BY guild_id ORDER BY 1"
-        ).fetchall()
+def finished_per_server(db: Path | str) -> dict[int, int]:
+    rows = query(
+        db,
+        "SELECT guild_id, SUM(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) FROM games"
+        " GROUP BY guild_id ORDER BY 1",
+    )
     return {int(guild): int(count) for guild, count in rows}
 
 
@@ -249,6 +243,9 @@ def main() -> int:
     )
     parser.add_argument("--finish-timeout", type=float, default=120.0)
     parser.add_argument("--workdir", default=None)
+    parser.add_argument(
+        "--database-url", default=None, help="an empty PostgreSQL database (default: a SQLite file)"
+    )
     args = parser.parse_args()
     if not 1 <= args.processes <= args.shard_count:
         parser.error("--processes must be between 1 and --shard-count")

@@ -43,3 +43,16 @@ def test_two_processes_of_two_shards_each_survive_kills_in_turn(tmp_path: Path) 
     assert summary["games_finished"] == summary["games"]
     moves = summary["member_moves_seen_accepted"]
     assert isinstance(moves, int) and moves > 0
+
+
+def test_two_processes_of_two_shards_each_on_postgresql(tmp_path: Path, pg_url: str) -> None:
+    """The same on one PostgreSQL: the processes share nothing but the database."""
+    code, summary, output = run(
+        tmp_path, "--kills", "6", "--seed", "7", "--database-url", pg_url, timeout=240
+    )
+    assert code == 0, output
+    assert summary["ok"] is True and summary["violations"] == []
+    assert summary["checks_while_down"] == 6
+    finished = summary["finished_per_server"]
+    assert isinstance(finished, list) and len(finished) == 4 and all(n >= 1 for n in finished)
+    assert summary["games_finished"] == summary["games"]
