@@ -170,7 +170,9 @@ class Journal:
         for items in by_channel.values():
             for message in sorted(items, key=lambda m: m.id)[-KEEP_MESSAGES:]:
                 kept[message.id] = message
-        tmp = self.path.with_suffix(".tmp")
+        # Named after this journal: with_suffix would give every shard's journal
+        # (kachuful.sqlite3.discord-0-1, …-2-3) the same kachuful.sqlite3.tmp.
+        tmp = self.path.with_name(self.path.name + ".tmp")
         with open(tmp, "wb") as out:
             for message in sorted(kept.values(), key=lambda m: m.id):
                 answered = answers.get(message.id)
