@@ -49,3 +49,6 @@ class Shards:
             return "unsharded"
         held = sorted(self.ids) if self.ids is not None else range(self.count)
         return f"shards {','.join(str(i) for i in held)} of {self.count}"
+
+
+ALL_SHARDS = Shards()  # an unsharded process: every server

@@ -42,6 +42,7 @@ import aiosqlite
 
 from bot import rating as _rating
 from bot.model import OPEN_STATUSES, GameStatus, Seat, Table, TableOptions
+from bot.shards import ALL_SHARDS, Shards
 
 from . import results as _results
 from . import stats as _stats
@@ -999,20 +1000,24 @@ class Store:
     async def games_with_status(self, *statuses: GameStatus) -> list[Table]:
         """The games with one of ``statuses``; a row that cannot be read is left out (and
         logged by id), so one damaged row never hides the others."""
-        rows, _ = await self._readable_games(statuses)
+        rows, _ = await self._readable_games(statuses, ALL_SHARDS)
         return rows
 
     @_serialized
-    async def open_games(self) -> tuple[list[Table], list[GameRef]]:
-        """Every open game (lobby or running), and the bare columns of the open games whose
-        row cannot be read."""
-        return await self._readable_games(OPEN_STATUSES)
+    async def open_games(self, shards: Shards = ALL_SHARDS) -> tuple[list[Table], list[GameRef]]:
+        """Every open game (lobby or running) of ``shards``' servers, and the bare columns of
+        those whose row cannot be read."""
+        return await self._readable_games(OPEN_STATUSES, shards)
 
     @_serialized
-    async def unsettled_games(self) -> list[Table]:
-        """Finished or stopped games whose public messages are not all delivered yet."""
+    async def unsettled_games(self, shards: Shards = ALL_SHARDS) -> list[Table]:
+        """Finished or stopped games of ``shards``' servers whose public messages are not all
+        delivered yet."""
+        where, params = _shard_filter(shards)
         async with self._db.execute(
-            _SELECT_GAME + " WHERE settled = 0 AND status IN ('finished', 'stopped') ORDER BY id"
+            _SELECT_GAME + " WHERE settled = 0 AND status IN ('finished', 'stopped')"
+            f"{where} ORDER BY id",
+            params,
         ) as cursor:
             rows = await cursor.fetchall()
         games = []
@@ -1111,11 +1116,13 @@ class Store:
         }
 
     async def _readable_games(
-        self, statuses: Sequence[GameStatus]
+        self, statuses: Sequence[GameStatus], shards: Shards
     ) -> tuple[list[Table], list[GameRef]]:
         marks = ", ".join("?" for _ in statuses)
+        where, params = _shard_filter(shards)
         async with self._db.execute(
-            _SELECT_GAME + f" WHERE status IN ({marks}) ORDER BY id", tuple(statuses)
+            _SELECT_GAME + f" WHERE status IN ({marks}){where} ORDER BY id",
+            (*statuses, *params),
         ) as cursor:
             rows = await cursor.fetchall()
         games: list[Table] = []
@@ -1315,6 +1322,17 @@ _SELECT_GAME = (
     "SELECT id, guild_id, channel_id, host_id, status, rules, max_seats, seed, record, seats,"
     " message_id, version, created_at, updated_at, ended, settled FROM games"
 )
+
+
+def _shard_filter(shards: Shards) -> tuple[str, tuple[int, ...]]:
+    """The condition (after a WHERE) that keeps the games of ``shards``' servers, in SQL
+    (Discord's formula, as :func:`bot.shards.shard_of`): a process reads only its own shards'
+    rows, so it neither loads nor reports another process's tables."""
+    if shards.count is None or shards.ids is None:
+        return "", ()
+    held = sorted(shards.ids)
+    marks = ", ".join("?" for _ in held)
+    return f" AND (guild_id >> 22) % ? IN ({marks})", (shards.count, *held)
 
 
 def _game_from_row(row: Sequence[Any]) -> Table:

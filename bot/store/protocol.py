@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.model import GameStatus, Seat, Table, TableOptions
+from bot.shards import Shards
 
 from .failures import FailureLog
 from .models import Delivered, GameRef, ResultRow
@@ -76,9 +77,9 @@ class GameStore(Protocol):
 
     def games_with_status(self, *statuses: GameStatus) -> Awaitable[list[Table]]: ...
 
-    def open_games(self) -> Awaitable[tuple[list[Table], list[GameRef]]]: ...
+    def open_games(self, shards: Shards = ...) -> Awaitable[tuple[list[Table], list[GameRef]]]: ...
 
-    def unsettled_games(self) -> Awaitable[list[Table]]: ...
+    def unsettled_games(self, shards: Shards = ...) -> Awaitable[list[Table]]: ...
 
     def settle(self, game_id: int) -> Awaitable[None]: ...
 

@@ -37,15 +37,15 @@ class Restore:
         # Read before any table is brought back: a restored table's driver may finish its game
         # meanwhile, and that game's own publisher posts its final standings (read after, it
         # would look unsettled and get a second publisher: posted twice).
-        owns = tables.shards.owns
-        unsettled = [row for row in await tables.store.unsettled_games() if owns(row.guild_id)]
-        rows, damaged = await tables.store.open_games()
+        # Only this process's shards' rows are read: the other shards' tables (and their
+        # damaged rows) are another process's to restore and report.
+        unsettled = await tables.store.unsettled_games(tables.shards)
+        rows, damaged = await tables.store.open_games(tables.shards)
         for ref in damaged:
-            if owns(ref.guild_id):
-                tables.damaged[ref.id] = ref
+            tables.damaged[ref.id] = ref
         restored = 0
         for row in rows:
-            if owns(row.guild_id) and await self._open(row):
+            if await self._open(row):
                 restored += 1
         for row in unsettled:
             await self._closed(row)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import Seat, Table, TableOptions
+from bot.shards import Shards
 from bot.store import (
     ChannelBusy,
     StaleWrite,
@@ -197,6 +198,60 @@ async def test_all_sql_lives_in_the_store() -> None:
             text = path.read_text(encoding="utf-8")
             for word in ("import aiosqlite", "import sqlite3", "SELECT ", "INSERT INTO", "UPDATE "):
                 assert word not in text, f"{word!r} found in {path}"
+
+
+async def test_a_process_reads_only_its_own_shards_games(
+    database: str | Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Four servers on shards 0-3 of 4, one open and one unsettled game each, and a damaged
+    row on shard 2: the process of shards 0 and 1 gets only theirs, and hears nothing of the
+    damaged row (another process's to report)."""
+    store = await Store.open(database)
+    guilds = [shard << 22 | 5 for shard in range(4)]  # (guild_id >> 22) % 4 == shard
+    opened, ended = [], []
+    for index, guild in enumerate(guilds):
+        options = TableOptions(schedule="down", max_hand="full")
+        seats = [Seat(user_id=1, name="Asha")]
+        opened.append(
+            await store.create_game(
+                guild_id=guild,
+                channel_id=100 + index,
+                host_id=1,
+                options=options,
+                max_seats=4,
+                seats=seats,
+            )
+        )
+        done = await store.create_game(
+            guild_id=guild,
+            channel_id=200 + index,
+            host_id=1,
+            options=options,
+            max_seats=4,
+            seats=seats,
+        )
+        await store.stop_open_game(done.id)
+        ended.append(done)
+    await store.close()
+    execute_raw(database, "UPDATE games SET seats = '[{broken' WHERE id = ?", (opened[2].id,))
+    store = await Store.open(database)
+    try:
+        caplog.clear()
+        mine = Shards(4, frozenset({0, 1}))
+        rows, damaged = await store.open_games(mine)
+        assert [g.id for g in rows] == [opened[0].id, opened[1].id]
+        assert damaged == []
+        assert [g.id for g in await store.unsettled_games(mine)] == [ended[0].id, ended[1].id]
+        assert "cannot be read" not in caplog.text
+        theirs = Shards(4, frozenset({2, 3}))
+        rows, damaged = await store.open_games(theirs)
+        assert [g.id for g in rows] == [opened[3].id]
+        assert [d.id for d in damaged] == [opened[2].id]
+        assert "cannot be read" in caplog.text
+        everything, _ = await store.open_games()
+        assert len(everything) == 3
+    finally:
+        await store.close()
 
 
 async def test_an_unreadable_row_is_left_out_and_can_be_stopped(database: str | Path) -> None:
