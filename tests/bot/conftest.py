@@ -26,9 +26,17 @@ FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz012345
 
 @pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
-    """The store's engine for the bot of a test: SQLite unless the test is parametrised with
-    ``@pytest.mark.parametrize("backend", BACKENDS, indirect=True)``."""
+    """The store's engine for the bot of a test: SQLite, or each engine in turn for a test
+    (or module) marked ``both_backends``."""
     return str(getattr(request, "param", "sqlite"))
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test marked ``both_backends`` whose bot has a store runs once on each engine, unless
+    it is marked ``sqlite_only`` (it looks at the SQLite file itself, e.g. its WAL)."""
+    marked = metafunc.definition.get_closest_marker
+    if "backend" in metafunc.fixturenames and marked("both_backends") and not marked("sqlite_only"):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
 
 
 @pytest.fixture

@@ -16,6 +16,9 @@ from .helpers import Table, buttons, start_game, world
 from .test_live_table import record_tricks, shown_tricks
 from .test_render import row_for
 
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
+
 HAND = "Your hand"
 STEP = 0.25  # seconds between two moves: players clicking as fast as they can
 

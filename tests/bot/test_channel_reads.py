@@ -12,6 +12,7 @@ import unicodedata
 from typing import Any
 
 import discord
+import pytest
 import simcord
 from discord import app_commands
 
@@ -20,6 +21,9 @@ from kachuful_core.dealing import commitment, game_commitment
 
 from .helpers import Table, buttons, start_game, world
 from .test_results_commands import finish_directly
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
 SUITS = "♠♥♦♣"
 BARE_SUIT = re.compile(f"[{SUITS}](?!\ufe0e)")

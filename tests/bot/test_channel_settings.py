@@ -10,6 +10,9 @@ import simcord
 
 from .helpers import start_game, world
 
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
+
 
 def manager(env: simcord.Env) -> simcord.MemberActor:
     managers = env.guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))

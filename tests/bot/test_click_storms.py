@@ -20,13 +20,16 @@ the results: one row per seat.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import itertools
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import simcord
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -35,9 +38,13 @@ from bot.client import KachufulBot
 from bot.settings import Settings
 from kachuful_core import load_game
 from kachuful_core.game import Game
+from tests.pg import Cluster
 
-from .conftest import FAKE_TOKEN
+from .conftest import BACKENDS, FAKE_TOKEN
 from .helpers import Table, buttons, craft_click, simultaneous_clicks, start_game
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
 ACTIONS = ("b", "p", "u", "k")  # bid, play, play unseen, look: the ids that may move a game
 PREFIXES = (
@@ -67,7 +74,7 @@ DIGITS = {
 # ---- one environment per example -------------------------------------------------------------
 
 
-def new_bot(db: Path) -> KachufulBot:
+def new_bot(db: Path, url: str | None = None) -> KachufulBot:
     # No worker processes for computer decisions (SimCord never closes the bot, so a pool per
     # example would outlive it): the plain computer player needs none.
     workers = {"computer_workers": 0} if "computer_workers" in Settings.model_fields else {}
@@ -75,6 +82,7 @@ def new_bot(db: Path) -> KachufulBot:
         _env_file=None,
         discord_token=FAKE_TOKEN,
         db_path=db,
+        database_url=url,
         sync_global=True,
         bot_delay_seconds=0,
         turn_seconds=3600,
@@ -481,11 +489,27 @@ async def finish(storm: Storm) -> None:
         assert len(results) == 3
 
 
-async def run_storm(data: st.DataObject) -> None:
+@contextlib.contextmanager
+def fresh_database(cluster: Cluster | None) -> Iterator[str | None]:
+    """An empty PostgreSQL database on ``cluster`` for one example, or None (SQLite)."""
+    if cluster is None:
+        yield None
+        return
+    name = cluster.new_database()
+    try:
+        yield cluster.url(name)
+    finally:
+        cluster.drop_database(name)
+
+
+async def run_storm(data: st.DataObject, cluster: Cluster | None) -> None:
     max_hand = data.draw(st.integers(min_value=1, max_value=3), label="max_hand")
     clicks = data.draw(st.integers(min_value=5, max_value=25), label="clicks")
-    with tempfile.TemporaryDirectory(prefix="click-storm-") as tmp:
-        bot = new_bot(Path(tmp) / "kachuful.sqlite3")
+    with (
+        tempfile.TemporaryDirectory(prefix="click-storm-") as tmp,
+        fresh_database(cluster) as url,
+    ):
+        bot = new_bot(Path(tmp) / "kachuful.sqlite3", url)
         env = simcord.Env(bot)
         await env.start()
         try:
@@ -507,11 +531,12 @@ async def run_storm(data: st.DataObject) -> None:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(data=st.data())
+@pytest.mark.parametrize("engine", BACKENDS)
 def test_click_storms_answer_every_click_and_keep_memory_equal_to_disk(
-    data: st.DataObject,
+    data: st.DataObject, engine: str, pg_cluster: Cluster
 ) -> None:
     # A fresh event loop per example (pytest-asyncio's loop is only for async tests).
-    asyncio.run(run_storm(data))
+    asyncio.run(run_storm(data, pg_cluster if engine == "postgresql" else None))
 
 
 async def test_every_kind_of_forged_click_is_answered_and_moves_nothing(

@@ -198,3 +198,42 @@ def test_the_catalogue_check_sees_english_only_words(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert [text for _, text in _untranslated(sample)] == [" minutes left"]
+
+
+# ---- whole games on both stores ----------------------------------------------------------------
+
+BOTH = re.compile(r"^pytestmark = pytest\.mark\.both_backends$", re.MULTILINE)
+
+
+def modules_playing_whole_games_on_one_store(folder: Path) -> list[str]:
+    """The test modules that play a game to its end (``play_to_end``) without being marked
+    ``both_backends`` (each such test then runs on SQLite and on PostgreSQL)."""
+    return [
+        path.name
+        for path in sorted(folder.glob("test_*.py"))
+        if _plays_to_end(text := path.read_text(encoding="utf-8")) and not BOTH.search(text)
+    ]
+
+
+def _plays_to_end(source: str) -> bool:
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "play_to_end"
+        for node in ast.walk(ast.parse(source))
+    )
+
+
+def test_every_whole_game_test_runs_on_both_stores() -> None:
+    assert modules_playing_whole_games_on_one_store(ROOT / "tests" / "bot") == []
+
+
+def test_the_whole_game_check_sees_an_unmarked_module(tmp_path: Path) -> None:
+    (tmp_path / "test_marked.py").write_text(
+        "import pytest\n\npytestmark = pytest.mark.both_backends\n\n"
+        "async def test_a(table):\n    await table.play_to_end()\n"
+    )
+    (tmp_path / "test_unmarked.py").write_text(
+        "async def test_b(table):\n    await table.play_to_end()\n"
+    )
+    assert modules_playing_whole_games_on_one_store(tmp_path) == ["test_unmarked.py"]

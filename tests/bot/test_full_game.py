@@ -13,8 +13,10 @@ from bot.render.cards import label as card_label
 from kachuful_core import load_game, score_summary
 from kachuful_core.cards import parse_card
 
-from .conftest import BACKENDS
 from .helpers import Table, buttons, custom_ids, validate_all_requests, world
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
 TRICK_LINE = re.compile(r"^\*\*Trick (\d+) of (\d+)\*\*: (.+)$", re.MULTILINE)
 CARD = re.compile(r"^`([^`]+)` \*\*(.+)\*\*$")
@@ -43,7 +45,6 @@ def public_tricks(table: Table) -> list[tuple[int, int, list[str]]]:
     return found
 
 
-@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 async def test_three_players_full_game(env: simcord.Env) -> None:
     channel, (asha, bilal, chen) = world(env, "asha", "bilal", "chen")
     outsider = env.guild.add_member(env.create_user("dev"))

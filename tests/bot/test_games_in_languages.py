@@ -21,6 +21,9 @@ from bot import i18n
 from .helpers import Table
 from .locales import speak
 
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
+
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 MARKUP = re.compile(r"[*_`#>|()\[\]“”«»\"]")
 SEVERAL_WORDS = re.compile(r"\S{2,}(?:\s+\S{2,})+")

@@ -4,17 +4,21 @@ restart neither resets nor forgets the wait."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
 
 import discord
+import pytest
 import simcord
 
 from bot.client import KachufulBot
 from bot.settings import Settings
+from tests.pg import execute_raw
 
 from .helpers import Table, buttons, start_game, world
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
 HOUR = 3600
 IDLE = 24 * HOUR  # the default of KACHUFUL_IDLE_HOURS
@@ -143,8 +147,9 @@ async def test_a_table_whose_idle_time_ran_out_while_the_bot_was_down_closes_at_
     stored = await env.bot.store.load_game(game_id)
     assert stored is not None
     long_ago = (stored.updated_at - timedelta(hours=25)).isoformat()
-    with sqlite3.connect(settings.db_path) as raw:
-        raw.execute("UPDATE games SET updated_at = ? WHERE id = ?", (long_ago, game_id))
+    execute_raw(
+        settings.database, "UPDATE games SET updated_at = ? WHERE id = ?", (long_ago, game_id)
+    )
 
     await env.restart_bot(make_bot())
     # Closed at once, without posting the table again first.

@@ -8,12 +8,16 @@ from collections.abc import Callable
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
 from bot.client import KachufulBot
 from kachuful_core import record_document
 
 from .helpers import Table, button, buttons, craft_click, lobby_message, world
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
 DEAD = "This button no longer works."
 

@@ -16,6 +16,9 @@ from kachuful_core.players import LEVELS, decide
 
 from .helpers import add_computer, buttons, lobby_message, start_game, world
 
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
+
 
 async def test_add_computer_player_offers_every_level_and_the_seat_shows_it(
     env: simcord.Env,

@@ -13,7 +13,6 @@ from bot.client import KachufulBot
 from bot.settings import Settings
 from kachuful_core import Phase
 
-from .conftest import BACKENDS
 from .helpers import (
     Table,
     button,
@@ -23,6 +22,9 @@ from .helpers import (
     start_game,
     world,
 )
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
 
 def contents(table: Table) -> list[str]:
@@ -191,7 +193,6 @@ async def test_lobby_nobody_starts_is_closed(env: simcord.Env) -> None:
     assert not (await asha.slash(channel, "kachuful start")).response.ephemeral
 
 
-@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 async def test_restart_mid_trick_continues_and_old_buttons_work(
     env: simcord.Env, make_bot: Callable[[], KachufulBot]
 ) -> None:
@@ -260,7 +261,6 @@ async def test_hand_token_older_than_14_minutes_is_not_used(
     await bot.store.close()
 
 
-@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 async def test_a_crash_right_after_the_lobby_was_posted_leaves_one_lobby(
     env: simcord.Env, make_bot: Callable[[], KachufulBot], monkeypatch: pytest.MonkeyPatch
 ) -> None:

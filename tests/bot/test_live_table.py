@@ -21,6 +21,9 @@ from kachuful_core.cards import parse_card
 
 from .helpers import Table, buttons, enabled_actions, start_game, world
 
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
+
 MENTION = re.compile(r"<@!?\d+>")
 SIZES = (3, 2, 1, 2, 3)  # max_hand=3, down-up
 

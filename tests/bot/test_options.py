@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import discord
+import pytest
 import simcord
 
 from bot.i18n import EN
@@ -13,6 +14,9 @@ from bot.render.cards import hand_text
 from kachuful_core import Game, Phase, card_str
 
 from .helpers import button, buttons, enabled_actions, start_game, world
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
 
 async def test_forehead_deal_shows_the_others_cards_and_plays_unseen(env: simcord.Env) -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 import simcord
 
 from .helpers import Table, buttons, lobby_message, start_game, world
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
 
 def final_post(table: Table) -> object:

@@ -19,6 +19,9 @@ from kachuful_core import card_str
 from .helpers import button, start_game, world
 from .test_slash_options import forged_slash
 
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
+
 
 async def finish_directly(
     env: simcord.Env, guild_id: int, channel_id: int, seats: list[tuple[int | None, str, int]]

@@ -13,6 +13,7 @@ import simcord
 from bot.client import KachufulBot
 from bot.settings import Settings
 from kachuful_core import Phase
+from tests.pg import execute_raw
 
 from .helpers import (
     Table,
@@ -25,6 +26,9 @@ from .helpers import (
     start_game,
     world,
 )
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
 
 async def test_double_click_at_the_same_moment_applies_once(env: simcord.Env) -> None:
@@ -113,14 +117,16 @@ async def test_damaged_rows_do_not_stop_the_bot_or_the_other_tables(
     await good.act(good.member_at(good.game.turn))
     host = next(iter(bad_json.members.values()))
     other = list(bad_json.members.values())[1]
-    with sqlite3.connect(settings.db_path) as raw:
-        raw.execute(
-            "UPDATE games SET record = '{not json' WHERE id = ?", (bad_json.session.row.id,)
-        )
-        raw.execute(
-            'UPDATE games SET record = \'{"format": "kachuful-record/1"}\' WHERE id = ?',
-            (bad_record.session.row.id,),
-        )
+    execute_raw(
+        settings.database,
+        "UPDATE games SET record = '{not json' WHERE id = ?",
+        (bad_json.session.row.id,),
+    )
+    execute_raw(
+        settings.database,
+        'UPDATE games SET record = \'{"format": "kachuful-record/1"}\' WHERE id = ?',
+        (bad_record.session.row.id,),
+    )
     before = snapshot(good)
 
     with caplog.at_level(logging.ERROR):
@@ -147,9 +153,8 @@ async def test_damaged_rows_do_not_stop_the_bot_or_the_other_tables(
         assert not stopped.response.ephemeral and "was closed by" in stopped.response.content
         fresh = await other.slash(table.channel, "kachuful start")
         assert not fresh.response.ephemeral  # the channel is free again
-    with sqlite3.connect(settings.db_path) as raw:
-        statuses = dict(raw.execute("SELECT id, status FROM games").fetchall())
-        results = raw.execute("SELECT DISTINCT game_id FROM results").fetchall()
+    statuses = dict(execute_raw(settings.database, "SELECT id, status FROM games"))
+    results = execute_raw(settings.database, "SELECT DISTINCT game_id FROM results")
     assert statuses[bad_json.session_id] == statuses[bad_record.session_id]  # type: ignore[attr-defined] == "stopped"
     assert results == [(good.session_id,)]  # type: ignore[attr-defined]  # stopping a damaged game writes no result
 

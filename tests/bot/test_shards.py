@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -21,8 +20,12 @@ from bot import health
 from bot.client import KachufulBot, ShardedKachufulBot, create_bot
 from bot.settings import Settings
 from bot.shards import Shards, shard_of
+from tests.pg import execute_raw
 
 from .helpers import REPO, Table, lobby_message, start_game
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
 Bots = Callable[..., KachufulBot]
 
@@ -155,10 +158,11 @@ async def test_a_damaged_table_is_reported_by_its_own_shards_process_only(
             channel, members = server(env, shard, f"broken{shard}")
             table = await start_game(env, channel, members, computers=1, max_hand=2)
             ids[shard] = table.session.row.id
-        with sqlite3.connect(settings.db_path) as raw:
-            raw.execute(
-                "UPDATE games SET record = '{not json' WHERE id IN (?, ?)", (ids[0], ids[1])
-            )
+        execute_raw(
+            settings.database,
+            "UPDATE games SET record = '{not json' WHERE id IN (?, ?)",
+            (ids[0], ids[1]),
+        )
         shard1 = bots(shard_count=2, shard_ids=(1,))
         await env.restart_bot(shard1)
         assert set(shard1.tables.damaged) == {ids[1]}
@@ -198,14 +202,13 @@ async def test_a_finished_game_still_owing_posts_is_published_by_its_own_shard_o
         await table.play_to_end()
         posted = len(table.public())
         # As after a crash between the last commit and the final standings' post.
-        with sqlite3.connect(settings.db_path) as raw:
-            raw.execute("UPDATE games SET settled = 0 WHERE id = ?", (game_id,))
-            raw.execute("DELETE FROM posts WHERE game_id = ? AND key = 'final'", (game_id,))
+        database = settings.database
+        execute_raw(database, "UPDATE games SET settled = 0 WHERE id = ?", (game_id,))
+        execute_raw(database, "DELETE FROM posts WHERE game_id = ? AND key = 'final'", (game_id,))
 
         def settled() -> int:
-            with sqlite3.connect(settings.db_path) as raw:
-                row = raw.execute("SELECT settled FROM games WHERE id = ?", (game_id,)).fetchone()
-            return int(row[0])
+            rows = execute_raw(database, "SELECT settled FROM games WHERE id = ?", (game_id,))
+            return int(rows[0][0])
 
         await env.restart_bot(bots(shard_count=2, shard_ids=(1,)))
         await env.settle()

@@ -16,7 +16,11 @@ from bot.__main__ import install_stop_handlers, remove_stop_handlers, run_until_
 
 from .helpers import Table, start_game, world
 
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
 
+
+@pytest.mark.sqlite_only("a stop checkpoints the SQLite file's WAL")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 async def test_a_signal_to_a_playing_bot_closes_it_and_checkpoints(
     env: simcord.Env, sig: signal.Signals
