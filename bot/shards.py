@@ -3,7 +3,7 @@
 
 Every table belongs to a server, so a process restores, drives and publishes exactly the
 tables of its own shards' servers; another process, sharing the database, serves the rest.
-:meth:`Shards.owns` is the one test of that, for everything that walks the stored tables.
+:meth:`Shards.sql_filter` is the one test of that, for everything that reads the stored tables.
 """
 
 from __future__ import annotations
@@ -37,11 +37,15 @@ class Shards:
     def sharded(self) -> bool:
         return self.count is not None
 
-    def owns(self, guild_id: int) -> bool:
-        """Whether this process serves the server ``guild_id``."""
+    def sql_filter(self) -> tuple[str, tuple[int, ...]]:
+        """The condition, to follow a WHERE, that keeps the rows (with a ``guild_id``) of the
+        servers this process serves, and its parameters: Discord's formula in SQL, so a
+        process reads only its own shards' rows."""
         if self.count is None or self.ids is None:
-            return True
-        return shard_of(guild_id, self.count) in self.ids
+            return "", ()
+        held = sorted(self.ids)
+        marks = ", ".join("?" for _ in held)
+        return f" AND (guild_id >> 22) % ? IN ({marks})", (self.count, *held)
 
     def describe(self) -> str:
         """For the log: which shards this process holds."""

@@ -1013,7 +1013,7 @@ class Store:
     async def unsettled_games(self, shards: Shards = ALL_SHARDS) -> list[Table]:
         """Finished or stopped games of ``shards``' servers whose public messages are not all
         delivered yet."""
-        where, params = _shard_filter(shards)
+        where, params = shards.sql_filter()
         async with self._db.execute(
             _SELECT_GAME + " WHERE settled = 0 AND status IN ('finished', 'stopped')"
             f"{where} ORDER BY id",
@@ -1119,7 +1119,7 @@ class Store:
         self, statuses: Sequence[GameStatus], shards: Shards
     ) -> tuple[list[Table], list[GameRef]]:
         marks = ", ".join("?" for _ in statuses)
-        where, params = _shard_filter(shards)
+        where, params = shards.sql_filter()
         async with self._db.execute(
             _SELECT_GAME + f" WHERE status IN ({marks}){where} ORDER BY id",
             (*statuses, *params),
@@ -1322,17 +1322,6 @@ _SELECT_GAME = (
     "SELECT id, guild_id, channel_id, host_id, status, rules, max_seats, seed, record, seats,"
     " message_id, version, created_at, updated_at, ended, settled FROM games"
 )
-
-
-def _shard_filter(shards: Shards) -> tuple[str, tuple[int, ...]]:
-    """The condition (after a WHERE) that keeps the games of ``shards``' servers, in SQL
-    (Discord's formula, as :func:`bot.shards.shard_of`): a process reads only its own shards'
-    rows, so it neither loads nor reports another process's tables."""
-    if shards.count is None or shards.ids is None:
-        return "", ()
-    held = sorted(shards.ids)
-    marks = ", ".join("?" for _ in held)
-    return f" AND (guild_id >> 22) % ? IN ({marks})", (shards.count, *held)
 
 
 def _game_from_row(row: Sequence[Any]) -> Table:

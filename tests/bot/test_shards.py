@@ -4,8 +4,10 @@ shards' tables (another process, on the same database, serves the others)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
+import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -65,16 +67,28 @@ def server(env: simcord.Env, shard: int, name: str) -> tuple[Any, list[simcord.M
     return channel, members
 
 
-def test_owns_follows_discords_formula() -> None:
+def held_by(shards: Shards, guilds: list[int]) -> list[int]:
+    """The guilds whose rows ``shards``' process reads (its SQL filter, run in SQLite)."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.execute("CREATE TABLE games (guild_id INTEGER)")
+        db.executemany("INSERT INTO games VALUES (?)", [(g,) for g in guilds])
+        where, params = shards.sql_filter()
+        rows = db.execute(f"SELECT guild_id FROM games WHERE 1 = 1{where}", params)
+        return sorted(int(row[0]) for row in rows)
+
+
+def test_a_process_reads_the_servers_of_its_shards_by_discords_formula() -> None:
     # (guild_id >> 22) % count: the shard Discord delivers the server's events on.
     guild = (123 << 22) | 0x3FFFFF  # the low 22 bits (worker, process, counter) do not count
     assert shard_of(guild, 4) == 123 % 4 == 3
-    assert Shards(4, frozenset({2, 3})).owns(guild)
-    assert not Shards(4, frozenset({0, 1})).owns(guild)
-    assert Shards(4, None).owns(guild)  # every shard
-    assert Shards().owns(guild)  # unsharded
-    held = [g for g in range(0, 64 << 22, 1 << 22) if Shards(4, frozenset({1})).owns(g)]
-    assert [g >> 22 for g in held] == list(range(1, 64, 4))
+    assert held_by(Shards(4, frozenset({2, 3})), [guild]) == [guild]
+    assert held_by(Shards(4, frozenset({0, 1})), [guild]) == []
+    assert held_by(Shards(4, None), [guild]) == [guild]  # every shard
+    assert held_by(Shards(), [guild]) == [guild]  # unsharded
+    guilds = [*range(0, 64 << 22, 1 << 22), (1 << 62) | (5 << 22) | 77]
+    held = held_by(Shards(4, frozenset({1})), guilds)
+    assert held == [g for g in guilds if shard_of(g, 4) == 1]
+    assert [g >> 22 for g in held[:16]] == list(range(1, 64, 4))
 
 
 def test_without_shard_settings_the_bot_is_not_sharded(bots: Bots) -> None:
