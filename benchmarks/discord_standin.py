@@ -91,6 +91,16 @@ for _path in (str(ROOT), str(ROOT / "benchmarks")):
 
 import discord  # noqa: E402
 from aiohttp import WSMsgType, web  # noqa: E402
+from bot_load import (  # noqa: E402
+    ACTION_PREFIXES,
+    CALLBACK_PATH,
+    FAKE_TOKEN,
+    HAND_PREFIX,
+    _buttons,
+    _Discard,
+    latency_summary,
+)
+from scale_out import _ticks, postgres_cpu_seconds  # noqa: E402
 from simcord import intents as _sc_intents  # noqa: E402
 from simcord import interactions as _sc_interactions  # noqa: E402
 from simcord._clock import Clock  # noqa: E402
@@ -102,16 +112,6 @@ from simcord.http import router as _sc_router  # noqa: E402
 from simcord.http import routes as _sc_routes  # noqa: E402, F401  (registers the routes)
 
 from bot.registry import TURN_SECONDS  # noqa: E402
-from bot_load import (  # noqa: E402
-    ACTION_PREFIXES,
-    CALLBACK_PATH,
-    FAKE_TOKEN,
-    HAND_PREFIX,
-    _buttons,
-    _Discard,
-    latency_summary,
-)
-from scale_out import _ticks, postgres_cpu_seconds  # noqa: E402
 from tests.bot.process import _LAUNCH  # noqa: E402
 
 log = logging.getLogger("standin")
@@ -168,10 +168,11 @@ class StandIn:
 
     def __init__(self, shard_count: int, tokens: list[str]) -> None:
         self.backend = Backend(clock=WallClock())
-        # SimCord's request log and transcript keep a copy of everything for ever: not here.
+        # SimCord's request log and transcript keep a copy of everything for ever: not here
+        # (and the router's copy of each body is for that log only).
         self.backend.http_requests = _Discard()
         self.backend.transcript = _Discard()
-        _sc_router.copy = _NoCopy  # type: ignore[assignment]  # the copy is for that log only
+        _sc_router.copy = _NoCopy  # type: ignore[assignment,attr-defined]
         self.backend.subscribers.append(self._on_event)
         self.shard_count = shard_count
         self.process_of_token = {token: index for index, token in enumerate(tokens)}
@@ -405,7 +406,10 @@ class StandIn:
         backend = self.backend
         parts = name.split()
         root = next(
-            c for scope in backend.commands.values() for c in scope.values() if c["name"] == parts[0]
+            c
+            for scope in backend.commands.values()
+            for c in scope.values()
+            if c["name"] == parts[0]
         )
         _leaf, nesting = _sc_interactions.walk_to_subcommand(root, parts[1:])
         data = {
@@ -530,12 +534,14 @@ class Stats:
 class TableAgent:
     """One table's three players, who see only what Discord shows them."""
 
-    def __init__(self, standin: StandIn, index: int, channel_id: int, players: list[int]) -> None:
+    def __init__(
+        self, standin: StandIn, index: int, channel_id: int, players: list[int], seed: int
+    ) -> None:
         self.standin = standin
         self.index = index
         self.channel_id = channel_id
         self.players = players
-        self.rng = random.Random(f"standin/{index}")
+        self.rng = random.Random(f"standin/{seed}/{index}")
         self.table = ""  # the bot's table id, read from its buttons
         self.hand_ids: dict[int, int] = {}  # player -> their private hand message
         self.done_version = -1  # newest version a move was made at
@@ -770,7 +776,7 @@ def stop_bots(bots: list[subprocess.Popen[bytes]]) -> list[int | None]:
     for bot in bots:
         if bot.poll() is None:
             bot.send_signal(signal.SIGTERM)
-    codes = []
+    codes: list[int | None] = []
     for bot in bots:
         try:
             codes.append(bot.wait(timeout=30))
@@ -826,12 +832,15 @@ def layout(config: Config, standin: StandIn) -> list[TableAgent]:
             user = backend.make_user(f"t{index}p{seat}")
             backend.add_member(guild.id, user.id)
             players.append(user.id)
-        agents.append(TableAgent(standin, index, channel.id, players))
+        agents.append(TableAgent(standin, index, channel.id, players, config.seed))
     return agents
 
 
 async def run(config: Config) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="kachuful-standin-") as folder:
+    # A short folder: it is the bots' TMPDIR, where their computer workers' forkserver makes a
+    # unix socket (at most 107 bytes; a deep TMPDIR failed every start of a worker).
+    short = "/tmp" if os.path.isdir("/tmp") else None
+    with tempfile.TemporaryDirectory(prefix="kachuful-standin-", dir=short) as folder:
         work = Path(folder)
         try:
             return await _run(config, work)
@@ -863,7 +872,10 @@ async def _run(config: Config, work: Path) -> dict[str, Any]:
             async with opening:
                 await agent.open()
 
-        await asyncio.gather(*(open_one(agent) for agent in agents))
+        opened = await asyncio.gather(*(open_one(a) for a in agents), return_exceptions=True)
+        failed = [f"{type(e).__name__}: {e}" for e in opened if isinstance(e, BaseException)]
+        if failed:
+            raise SetupFailed("; ".join(failed[:3]))
         setup_seconds = time.perf_counter() - setup_started
         gc.collect()
         gc.freeze()  # the layout and the opened tables: out of the collector's way
@@ -896,17 +908,23 @@ async def _run(config: Config, work: Path) -> dict[str, Any]:
                 "bots_alive_at_end": all(alive),
             }
         )
+    except (SetupFailed, TimeoutError, RuntimeError) as error:
+        result = {"problems": [f"setting up: {error}"]}
     finally:
         codes = stop_bots(bots)
         await standin.close()
     result["bot_exit_codes"] = codes
-    if any(code != 0 for code in codes):
+    if any(code != 0 for code in codes) or result["problems"]:
         result["problems"].append(f"bot exit codes {codes}")
         for process in range(config.processes):
             tail = (work / f"bot-{process}" / "bot.log").read_text(errors="replace")
             result["problems"].append(f"bot {process} log tail: {tail[-1500:]}")
     result["ok"] = not result["problems"]
     return result
+
+
+class SetupFailed(Exception):
+    """A table could not be opened as players open one."""
 
 
 async def _connected(standin: StandIn, bots: list[subprocess.Popen[bytes]]) -> None:
