@@ -25,6 +25,17 @@ the bot's), and PostgreSQL's (the server and its backends, from /proc) over the 
 first timed phase's start to the last one's end. The SQLite configuration has no server: its
 store's work is in the process's own figure.
 
+``--standin`` measures the same loads the way the issue asked: the bots are real
+``python -m bot`` processes with Discord gateway shards (KACHUFUL_SHARD_COUNT/IDS): 1 process
+unsharded on a SQLite file, and ``--pg-shards`` (2x2 and 4x1: 2 processes of 2 shards, 4 of 1)
+on one PostgreSQL, against a stand-in Discord in a process of its own with the players in it
+(``benchmarks/discord_standin.py``, one per run, which starts the bots). The bots' CPU is then
+the bots' alone; the stand-in's (with the players') is shown apart, and PostgreSQL's as above.
+The stand-in's figures are over its timed phase (files ``ready-0`` and ``stopped-0`` in the
+barrier folder). Unlike the in-process runs, the bots run with production pacing (5 new
+messages per channel per 5 s, a watching player's hand redrawn at most every few seconds) and
+their own random deals.
+
 PostgreSQL is a throw-away cluster made with Debian's binaries in a temporary folder, listening
 on a unix socket only (as the tests' ``tests/pg.py``), with fsync and synchronous commits as in
 production (``--fast-pg`` turns them off), and removed at the end. The SQLite file is in a
@@ -32,6 +43,8 @@ temporary folder, with the store's own settings (WAL, synchronous NORMAL).
 
     .venv/bin/python benchmarks/scale_out.py                     # the measurement, ~16 min
     .venv/bin/python benchmarks/scale_out.py --quick --json-out /tmp/s.json   # smoke, < 60 s
+    .venv/bin/python benchmarks/scale_out.py --standin --json-out s.json   # real processes
+    .venv/bin/python benchmarks/scale_out.py --standin --quick --sat-moves 20  # smoke, ~40 s
 
 Prints a Markdown table; ``--json-out`` writes every run's figures. Most of the time is the
 opening of 500 tables in one process (about 6 minutes on 2 cores: each opening goes through
