@@ -14,7 +14,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from discord_standin import StandIn, process_token  # noqa: E402
+from discord_standin import StandIn, process_token
 
 INTENTS_GUILDS = 1
 
