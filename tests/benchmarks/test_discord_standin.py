@@ -81,8 +81,9 @@ async def test_events_go_to_the_shard_of_their_guild() -> None:
             answer = await standin.answer(interaction)
             assert answer is not None and answer.type == 4
             assert answer.at >= standin.sent_at[interaction]
-            record = backend.interactions[interaction]
-            assert backend.get_message(channel.id, record.message_id).content == "lobby"
+            message_id = backend.interactions[interaction].message_id
+            assert message_id is not None
+            assert backend.get_message(channel.id, message_id).content == "lobby"
 
             # An unknown route: 501 and recorded, never a silent 404.
             unknown = await session.get(f"{standin.base}/guilds/{guilds[0].id}/no-such-thing")
