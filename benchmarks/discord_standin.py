@@ -718,6 +718,7 @@ class Config:
     seed: int = 1
     barrier: str | None = None
     keep: str | None = None  # a folder to keep the bots' logs in
+    idle_seconds: float = 0.0  # measure the bots' CPU with nobody clicking this long first
 
     @property
     def shard_count(self) -> int:
@@ -790,6 +791,19 @@ def stop_bots(bots: list[subprocess.Popen[bytes]]) -> list[int | None]:
 def cpu_seconds(pid: int) -> float:
     """A bot process's CPU time so far, with its live and reaped children (its workers)."""
     return postgres_cpu_seconds(pid)
+
+
+async def idle_cpu(bots: list[subprocess.Popen[bytes]], seconds: float) -> list[float] | None:
+    """Each bot process's CPU milliseconds a second with its tables open and nobody clicking:
+    its fixed cost (timers, the database pool), which the timed phase's figure includes."""
+    if seconds <= 0:
+        return None
+    before = [cpu_seconds(bot.pid) for bot in bots]
+    await asyncio.sleep(seconds)
+    return [
+        round((cpu_seconds(bot.pid) - b) * 1000 / seconds, 1)
+        for bot, b in zip(bots, before, strict=True)
+    ]
 
 
 def own_cpu_seconds() -> float:
@@ -879,6 +893,7 @@ async def _run(config: Config, work: Path) -> dict[str, Any]:
         setup_seconds = time.perf_counter() - setup_started
         gc.collect()
         gc.freeze()  # the layout and the opened tables: out of the collector's way
+        idle = await idle_cpu(bots, config.idle_seconds)
 
         creates_before = _creates(standin)
         callbacks_before = _callbacks_by_process(standin)
@@ -906,6 +921,8 @@ async def _run(config: Config, work: Path) -> dict[str, Any]:
                 "started_at": started_wall,
                 "setup_seconds": round(setup_seconds, 1),
                 "bots_alive_at_end": all(alive),
+                "idle_seconds": config.idle_seconds,
+                "bot_idle_cpu_ms_per_second": idle,
             }
         )
     except (SetupFailed, TimeoutError, RuntimeError) as error:
@@ -1055,6 +1072,12 @@ def parse_args(argv: list[str] | None = None) -> tuple[Config, bool]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--barrier", help="a folder: files mark the timed phase (scale_out.py)")
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the bots' logs here")
+    parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=0.0,
+        help="first measure the bots' CPU this long with the tables open and no click (0)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
     config = Config(
@@ -1068,6 +1091,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Config, bool]:
         seed=args.seed,
         barrier=args.barrier,
         keep=args.keep_logs,
+        idle_seconds=args.idle_seconds,
     )
     if min(config.tables, config.moves, config.processes, config.shards_per_process) < 1:
         parser.error("--tables, --moves, --processes and --shards-per-process must be positive")

@@ -255,7 +255,7 @@ def _postmaster(cluster: Any) -> int | None:
 
 
 def run_standin(
-    setup: Setup, load: Load, *, cluster: Any, seed: int, folder: Path
+    setup: Setup, load: Load, *, cluster: Any, seed: int, folder: Path, idle_seconds: float = 0
 ) -> dict[str, Any]:
     """--standin: one ``benchmarks/discord_standin.py`` process (the stand-in Discord and the
     players), which starts the setup's ``python -m bot`` processes on a new database and
@@ -276,6 +276,7 @@ def run_standin(
         *("--processes", str(setup.processes)),
         *("--shards-per-process", str(max(setup.shards_per_process, 1))),
         *("--barrier", str(barrier), "--json"),
+        *("--idle-seconds", f"{idle_seconds:g}"),
     ]
     if url is not None:
         command += ["--database-url", url]
@@ -497,10 +498,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 for load in loads(args):
                     if not args.json_only:
                         print(f"{setup.name}: {load.label} ...", file=sys.stderr, flush=True)
-                    run = run_standin if args.standin else run_load
-                    runs.append(
-                        run(setup, load, cluster=cluster, seed=args.seed, folder=Path(folder))
-                    )
+                    place = {"cluster": cluster, "seed": args.seed, "folder": Path(folder)}
+                    if args.standin:
+                        idle = 0.0 if args.quick or load.think_ms > 0 else 5.0
+                        runs.append(run_standin(setup, load, **place, idle_seconds=idle))
+                    else:
+                        runs.append(run_load(setup, load, **place))
         finally:
             cluster.stop()
     return {
