@@ -45,8 +45,9 @@ afterwards a hand message of the table shows a newer version; otherwise it was r
 
 Click latency: from just before the INTERACTION_CREATE frame is written to the shard's
 websocket to the arrival of the bot's ``POST /interactions/{id}/{token}/callback`` at this
-server. Every click of the timed phase must be answered within 30 s (else the run fails), and
-an answer later than Discord's 3 s is counted as late (Discord would have refused it).
+server. Every click of the timed phase must be answered, and within Discord's 3 s (SimCord's
+backend runs on the wall clock here, so a later answer is refused as Discord would): a click
+unanswered after 30 s, or answered late, fails the run.
 
 CPU over the timed phase: each bot process's utime+stime (with its children, e.g. computer
 workers) from /proc, and this process's own (the stand-in and the players). PostgreSQL's is
