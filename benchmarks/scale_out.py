@@ -25,6 +25,17 @@ the bot's), and PostgreSQL's (the server and its backends, from /proc) over the 
 first timed phase's start to the last one's end. The SQLite configuration has no server: its
 store's work is in the process's own figure.
 
+``--standin`` measures the same loads the way the issue asked: the bots are real
+``python -m bot`` processes with Discord gateway shards (KACHUFUL_SHARD_COUNT/IDS): 1 process
+unsharded on a SQLite file, and ``--pg-shards`` (2x2 and 4x1: 2 processes of 2 shards, 4 of 1)
+on one PostgreSQL, against a stand-in Discord in a process of its own with the players in it
+(``benchmarks/discord_standin.py``, one per run, which starts the bots). The bots' CPU is then
+the bots' alone; the stand-in's (with the players') is shown apart, and PostgreSQL's as above.
+The stand-in's figures are over its timed phase (files ``ready-0`` and ``stopped-0`` in the
+barrier folder). Unlike the in-process runs, the bots run with production pacing (5 new
+messages per channel per 5 s, a watching player's hand redrawn at most every few seconds) and
+their own random deals.
+
 PostgreSQL is a throw-away cluster made with Debian's binaries in a temporary folder, listening
 on a unix socket only (as the tests' ``tests/pg.py``), with fsync and synchronous commits as in
 production (``--fast-pg`` turns them off), and removed at the end. The SQLite file is in a
@@ -32,6 +43,8 @@ temporary folder, with the store's own settings (WAL, synchronous NORMAL).
 
     .venv/bin/python benchmarks/scale_out.py                     # the measurement, ~16 min
     .venv/bin/python benchmarks/scale_out.py --quick --json-out /tmp/s.json   # smoke, < 60 s
+    .venv/bin/python benchmarks/scale_out.py --standin --json-out s.json   # real processes
+    .venv/bin/python benchmarks/scale_out.py --standin --quick --sat-moves 20  # smoke, ~40 s
 
 Prints a Markdown table; ``--json-out`` writes every run's figures. Most of the time is the
 opening of 500 tables in one process (about 6 minutes on 2 cores: each opening goes through
@@ -59,6 +72,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_LOAD = ROOT / "benchmarks" / "bot_load.py"
+STANDIN = ROOT / "benchmarks" / "discord_standin.py"
 for _path in (str(ROOT), str(ROOT / "benchmarks")):
     if _path not in sys.path:
         sys.path.insert(0, _path)
@@ -74,11 +88,17 @@ class Setup:
 
     backend: str  # "sqlite" or "postgresql"
     processes: int
+    shards_per_process: int = 0  # --standin: gateway shards per process (0: the old run)
 
     @property
     def name(self) -> str:
         if self.backend == "sqlite":
             return f"{self.processes} process, SQLite file"
+        if self.shards_per_process:
+            return (
+                f"{self.processes} processes x {self.shards_per_process} "
+                f"shard{'s' if self.shards_per_process > 1 else ''}, one PostgreSQL"
+            )
         return f"{self.processes} processes, one PostgreSQL"
 
 
@@ -234,6 +254,96 @@ def _postmaster(cluster: Any) -> int | None:
     return None
 
 
+def run_standin(
+    setup: Setup, load: Load, *, cluster: Any, seed: int, folder: Path, idle_seconds: float = 0
+) -> dict[str, Any]:
+    """--standin: one ``benchmarks/discord_standin.py`` process (the stand-in Discord and the
+    players), which starts the setup's ``python -m bot`` processes on a new database and
+    measures them; PostgreSQL's CPU is read here over its timed phase."""
+    work = Path(tempfile.mkdtemp(prefix=f"{load.label}-", dir=folder))
+    barrier = work / "barrier"
+    barrier.mkdir()
+    database: str | None = None
+    url: str | None = None
+    if setup.backend == "postgresql":
+        database = cluster.new_database()
+        url = cluster.url(database)
+    command = [
+        sys.executable,
+        str(STANDIN),
+        *("--tables", str(load.tables), "--moves", str(load.moves)),
+        *("--think-ms", f"{load.think_ms:g}", "--seed", str(seed)),
+        *("--processes", str(setup.processes)),
+        *("--shards-per-process", str(max(setup.shards_per_process, 1))),
+        *("--barrier", str(barrier), "--json"),
+        *("--idle-seconds", f"{idle_seconds:g}"),
+    ]
+    if url is not None:
+        command += ["--database-url", url]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(work)}
+    env.pop("KACHUFUL_DATABASE_URL", None)
+    started = time.perf_counter()
+    child: subprocess.Popen[str] | None = None
+    try:
+        postmaster = _postmaster(cluster) if url is not None else None
+        with ServerCpu(postmaster, barrier, 1) as server:
+            child = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+            )
+            try:
+                out, err = child.communicate(timeout=RUN_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                child.terminate()  # it stops its bots on SIGTERM
+                out, err = child.communicate(timeout=60)
+        server_seconds = server.seconds
+    finally:
+        if child is not None and child.poll() is None:
+            child.kill()
+            child.wait()
+        if database is not None:
+            with contextlib.suppress(Exception):
+                cluster.drop_database(database)
+    result: dict[str, Any] = {
+        "configuration": setup.name,
+        "backend": setup.backend,
+        "processes": setup.processes,
+        "shards_per_process": setup.shards_per_process,
+        "load": load.label,
+        "tables": load.tables,
+        "moves_per_table": load.moves,
+        "think_ms": load.think_ms,
+        "wall_seconds": round(time.perf_counter() - started, 1),
+    }
+    try:
+        measured = json.loads(out.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        tail = " | ".join(err.strip().splitlines()[-5:])
+        result.update(ok=False, problems=[f"the stand-in exited {child.returncode}: {tail}"])
+        return result
+    if "interactions" not in measured:  # it could not set up the tables
+        result.update(ok=False, problems=measured.get("problems") or ["no figures"])
+        return result
+    interactions = measured["interactions"] or 1
+    bots = measured["cpu_seconds_bots"]
+    result.update(measured)
+    result.update(
+        {
+            "configuration": setup.name,
+            "cpu_seconds_postgres": None if server_seconds is None else round(server_seconds, 2),
+            "cpu_ms_per_interaction_postgres": None
+            if server_seconds is None
+            else round(server_seconds * 1000 / interactions, 2),
+            "cpu_ms_per_interaction": round(
+                (bots + (server_seconds or 0.0)) * 1000 / interactions, 2
+            ),
+        }
+    )
+    if child.returncode != 0 and not result["problems"]:
+        result["problems"].append(f"the stand-in exited {child.returncode}")
+    result["ok"] = not result["problems"]
+    return result
+
+
 def _wait_all(children: list[subprocess.Popen[str]]) -> list[tuple[str, str]]:
     """Each child's stdout and stderr; if one fails, the others are stopped (they would wait
     at the barrier for it until its time-out)."""
@@ -368,6 +478,11 @@ def loads(args: argparse.Namespace) -> list[Load]:
 
 
 def setups(args: argparse.Namespace) -> list[Setup]:
+    if args.standin:
+        return [
+            Setup("sqlite", 1, 1),
+            *(Setup("postgresql", k, s) for k, s in args.pg_shards),
+        ]
     return [Setup("sqlite", 1), *(Setup("postgresql", k) for k in args.pg_processes)]
 
 
@@ -383,9 +498,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 for load in loads(args):
                     if not args.json_only:
                         print(f"{setup.name}: {load.label} ...", file=sys.stderr, flush=True)
-                    runs.append(
-                        run_load(setup, load, cluster=cluster, seed=args.seed, folder=Path(folder))
-                    )
+                    place = {"cluster": cluster, "seed": args.seed, "folder": Path(folder)}
+                    if args.standin:
+                        idle = 0.0 if args.quick or load.think_ms > 0 else 5.0
+                        runs.append(run_standin(setup, load, **place, idle_seconds=idle))
+                    else:
+                        runs.append(run_load(setup, load, **place))
         finally:
             cluster.stop()
     return {
@@ -393,6 +511,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "ok": all(r["ok"] for r in runs),
         "think_ms": args.think_ms,
         "postgres_durable": not args.fast_pg,
+        "standin": args.standin,
         "seconds": round(time.perf_counter() - started, 1),
         "cpus": os.cpu_count(),
         "load_average_at_end": os.getloadavg(),
@@ -419,6 +538,9 @@ def markdown(result: dict[str, Any]) -> str:
         ),
         "CPU ms per interaction (bots + PostgreSQL)",
     ]
+    standin = bool(result.get("standin"))
+    if standin:
+        head.append("stand-in Discord + players, CPU ms per interaction")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, by_load in by_setup.items():
         saturation = by_load.get("saturation", {})
@@ -435,6 +557,8 @@ def markdown(result: dict[str, Any]) -> str:
             )
         else:
             cells.append("failed")
+        if standin:
+            cells.append(_cell(saturation, "cpu_ms_per_interaction_standin"))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -471,6 +595,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="process counts on PostgreSQL (2,4; --quick: 2)",
     )
     parser.add_argument(
+        "--standin",
+        action="store_true",
+        help="the bots as real python -m bot processes with gateway shards, against a stand-in "
+        "Discord in a process of its own (benchmarks/discord_standin.py)",
+    )
+    parser.add_argument(
+        "--pg-shards",
+        type=lambda text: [tuple(int(n) for n in part.split("x")) for part in text.split(",")],
+        default=None,
+        help="--standin: PROCESSESxSHARDS on PostgreSQL (2x2,4x1; --quick: 2x1)",
+    )
+    parser.add_argument(
         "--fast-pg",
         action="store_true",
         help="PostgreSQL without fsync and synchronous commits (not as in production)",
@@ -486,6 +622,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.sat_tables = args.sat_tables or (4 if quick else 100)
     args.sat_moves = args.sat_moves or (6 if quick else 20)
     args.pg_processes = args.pg_processes or ([2] if quick else [2, 4])
+    args.pg_shards = args.pg_shards or ([(2, 1)] if quick else [(2, 2), (4, 1)])
+    if args.standin and any(len(pair) != 2 or min(pair) < 1 for pair in args.pg_shards):
+        parser.error("--pg-shards: PROCESSESxSHARDS, e.g. 2x2,4x1")
+    if args.standin:  # the processes are given by --pg-shards
+        args.pg_processes = [k for k, _ in args.pg_shards]
     if min(args.pg_processes) < 1 or min(args.tables) < max(args.pg_processes):
         parser.error("process counts must be positive, and every table count at least as large")
     return args
