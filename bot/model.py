@@ -25,6 +25,14 @@ MODES: tuple[Mode, ...] = ("trick", "compact", "thread")
 MaxHand = LengthName | int
 
 
+# The keys of the public messages a game's history entry links to: a finished game's final
+# standings and a stopped game's closing notice (bot/render/channel.py names its posts so);
+# their delivery rows are kept once the game is settled, the others are not.
+FINAL_POST_KEY = "final"
+END_POST_KEY = "end"
+HISTORY_POST_KEYS = (FINAL_POST_KEY, END_POST_KEY)
+
+
 @dataclass(frozen=True)
 class TableOptions:
     """What /kachuful start (and the channel's /kachuful-settings) chose for a table.

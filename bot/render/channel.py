@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import Literal
 
 from bot.i18n import Translations, for_table
-from bot.model import MODES, Mode, Table
+from bot.model import END_POST_KEY, FINAL_POST_KEY, MODES, Mode, Table
 from bot.pace import DEFAULT_PACE, Pace
 from kachuful_core import Game, Phase
 
@@ -255,9 +255,9 @@ def _with_buttons(
 
 def _end_posts(row: Table, game: Game) -> list[Post]:
     if row.status == "finished" and game.phase is Phase.FINISHED:
-        return [Post("final", "channel", True, lambda: final_standings(row, game, _tr(row)))]
+        return [Post(FINAL_POST_KEY, "channel", True, lambda: final_standings(row, game, _tr(row)))]
     if row.status == "stopped":
-        return [Post("end", "game", True, lambda: ended_notice(row))]
+        return [Post(END_POST_KEY, "game", True, lambda: ended_notice(row))]
     return []
 
 

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 import aiosqlite
 
 from bot import rating as _rating
-from bot.model import OPEN_STATUSES, GameStatus, Seat, Table, TableOptions
+from bot.model import HISTORY_POST_KEYS, OPEN_STATUSES, GameStatus, Seat, Table, TableOptions
 from bot.shards import ALL_SHARDS, Shards
 
 from . import results as _results
@@ -1033,9 +1033,17 @@ class Store:
     @_serialized
     @_writes
     async def settle(self, game_id: int) -> None:
-        """Every public message of a finished or stopped game has been delivered."""
+        """Every public message of a finished or stopped game has been delivered: its
+        delivery bookkeeping is no longer needed, but for the message its history entry links
+        to (the final standings, or a stopped game's closing notice), about half of what a
+        game would otherwise keep on disk (docs/scaling.md, "Disk")."""
         await _run(self._db, "UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
         await _run(self._db, "DELETE FROM hand_messages WHERE game_id = ?", (game_id,))
+        await _run(
+            self._db,
+            "DELETE FROM posts WHERE game_id = ? AND key NOT IN (?, ?)",
+            (game_id, *HISTORY_POST_KEYS),
+        )
 
     # ------------------------------------------------------------------ delivery
 

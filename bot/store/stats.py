@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from bot.model import Table
+from bot.model import HISTORY_POST_KEYS, Table
 from bot.stats_model import (
     BoardPage,
     BoardRow,
@@ -590,7 +590,7 @@ class Reads:
         "SELECT g.id, g.status, g.created_at, g.updated_at,"
         " COALESCE(p.message_id, g.message_id), g.seats, COALESCE(p.channel_id, g.channel_id)"
         " FROM games AS g LEFT JOIN posts AS p ON p.game_id = g.id"
-        " AND p.key = CASE g.status WHEN 'finished' THEN 'final' ELSE 'end' END"
+        " AND p.key = CASE g.status WHEN 'finished' THEN ? ELSE ? END"
         " WHERE g.channel_id = ? AND g.status IN ('finished', 'stopped')"
         " ORDER BY g.id DESC LIMIT ? OFFSET ?"
     )
@@ -604,7 +604,9 @@ class Reads:
         count = int(count_row[0]) if count_row else 0
         pages = _pages(count)
         page = min(max(page, 0), pages - 1)
-        games = await self._all(self.HISTORY_SQL, (channel_id, PAGE_SIZE, page * PAGE_SIZE))
+        games = await self._all(
+            self.HISTORY_SQL, (*HISTORY_POST_KEYS, channel_id, PAGE_SIZE, page * PAGE_SIZE)
+        )
         finished = [row[0] for row in games if row[1] == "finished"]
         results: dict[int, list[HistorySeat]] = {}
         if finished:

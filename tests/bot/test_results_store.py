@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot import rating
-from bot.model import Seat, Table, TableOptions
+from bot.model import HISTORY_POST_KEYS, Seat, Table, TableOptions
 from bot.store import Store, load_migrations, split_statements
 from bot.store import results as store_results
 from bot.store.failures import DATABASE_ERRORS
@@ -419,7 +419,7 @@ async def test_leaderboard_queries_use_indexes(sqlite_store: Store) -> None:
                 # The page is picked in order from a covering index (OFFSET skips entries
                 # only); only the ten rows found are sorted again.
                 assert any("COVERING INDEX" in step for step in steps), plan
-    plan = " | ".join(await reads.explain(reads.HISTORY_SQL, (CHANNEL, 10, 0)))
+    plan = " | ".join(await reads.explain(reads.HISTORY_SQL, (*HISTORY_POST_KEYS, CHANNEL, 10, 0)))
     assert "games_channel_closed" in plan and "TEMP B-TREE" not in plan, plan
 
 

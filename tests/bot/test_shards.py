@@ -22,6 +22,7 @@ from bot import health
 from bot.client import KachufulBot, ShardedKachufulBot, create_bot
 from bot.settings import Settings
 from bot.shards import Shards, shard_of
+from bot.store import Store
 from tests.pg import execute_raw
 
 from .helpers import REPO, Table, lobby_message, start_game
@@ -207,17 +208,22 @@ def test_each_process_of_some_shards_has_a_heartbeat_of_its_own(tmp_path: Path) 
 
 
 async def test_a_finished_game_still_owing_posts_is_published_by_its_own_shard_only(
-    bots: Bots, settings: Settings
+    bots: Bots, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with simcord.run(bots(shard_count=2)) as env:
         channel, members = server(env, 0, "owing")
         table = await start_game(env, channel, members, computers=1, max_hand=2)
         game_id = table.session.row.id
+
+        async def crashed_before_settling(self: Store, game_id: int) -> None:
+            return None
+
+        monkeypatch.setattr(Store, "settle", crashed_before_settling)
         await table.play_to_end()
+        monkeypatch.undo()
         posted = len(table.public())
         # As after a crash between the last commit and the final standings' post.
         database = settings.database
-        execute_raw(database, "UPDATE games SET settled = 0 WHERE id = ?", (game_id,))
         execute_raw(database, "DELETE FROM posts WHERE game_id = ? AND key = 'final'", (game_id,))
 
         def settled() -> int:

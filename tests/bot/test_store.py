@@ -21,7 +21,7 @@ from bot.store import (
     split_statements,
 )
 from bot.store.failures import INTEGRITY_ERRORS
-from bot.store.models import ResultRow
+from bot.store.models import Delivered, ResultRow
 from tests.pg import execute_raw, target_of
 
 GUILD, CHANNEL, OTHER_CHANNEL = 10, 20, 21
@@ -250,6 +250,27 @@ async def test_a_process_reads_only_its_own_shards_games(
         assert "cannot be read" in caplog.text
         everything, _ = await store.open_games()
         assert len(everything) == 3
+    finally:
+        await store.close()
+
+
+async def test_a_settled_game_keeps_only_the_post_its_history_links_to(
+    database: str | Path,
+) -> None:
+    """Delivery rows are bookkeeping for a game still owing posts: settling drops them but the
+    closing notice's, which the channel's history links to (and which a restart still sees as
+    delivered: the game is settled, nothing is posted again)."""
+    store = await Store.open(database)
+    try:
+        game = await new_game(store)
+        await store.stop_open_game(game.id)
+        for number, key in enumerate(("lobby", "deal:1", "trick:1:1", "end"), start=1):
+            await store.mark_delivered(game.id, key, Delivered(CHANNEL, 5_000 + number, key))
+        await store.settle(game.id)
+        assert await store.delivered(game.id) == {"end": Delivered(CHANNEL, 5_004, "end")}
+        assert await store.unsettled_games() == []
+        page = await store.reads.history(channel_id=CHANNEL)
+        assert [(e.game_id, e.message_id) for e in page.entries] == [(game.id, 5_004)]
     finally:
         await store.close()
 
