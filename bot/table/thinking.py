@@ -59,9 +59,19 @@ class Thinker:
         return self._pool
 
     def start(self) -> None:
-        """Start the workers now: the first decision would otherwise wait for them."""
+        """Start the workers now: the first decision would otherwise wait for them. Only a
+        head start: if they cannot start (say, a temporary folder whose path is too long for
+        the forkserver's socket), the game starts anyway and its first decision tries again
+        (or the heuristic decides)."""
         if self.workers and self._pool is None:
-            self._executor()
+            try:
+                self._executor()
+            except (OSError, RuntimeError) as error:
+                log.warning(
+                    "the computer players' workers could not start (%s); tried again at the"
+                    " first decision",
+                    type(error).__name__,
+                )
 
     async def _warm(self) -> None:
         warming = self._warming

@@ -71,6 +71,28 @@ async def test_an_expert_computer_plays_a_whole_game_in_a_worker_process(
     assert thinker.decisions > 0 and thinker.fallbacks == 0
 
 
+async def test_workers_that_cannot_start_do_not_stop_a_game(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A pool that fails to start (a forkserver socket path too long, say) is only a lost
+    head start: "Start" starts the game and the computer seat plays (the heuristic decides)."""
+
+    def cannot_start(self: thinking.Thinker) -> None:
+        raise OSError("AF_UNIX path too long")
+
+    channel, members = world(env, "asha", "bilal")
+    thinker = env.bot.tables.thinker
+    thinker.workers = 1
+    monkeypatch.setattr(thinking.Thinker, "_executor", cannot_start)
+    table = await start_game(env, channel, members, computers=1, level="search", max_hand=2)
+    await table.play_to_end()
+    stored = await env.bot.store.latest_game_in_channel(channel.id)
+    assert stored is not None and stored.status == "finished"
+    assert thinker.fallbacks > 0
+    assert "workers could not start (OSError)" in caplog.text
+    assert "went wrong" not in " ".join(m.content or "" for m in table.public())
+
+
 async def test_a_timed_out_seat_is_played_at_the_strongest_allowed_level(
     env: simcord.Env,
 ) -> None:
