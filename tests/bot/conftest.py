@@ -33,9 +33,10 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A test marked ``both_backends`` whose bot has a store runs once on each engine, unless
-    it is marked ``sqlite_only`` (it looks at the SQLite file itself, e.g. its WAL)."""
+    it is marked ``one_store`` (it checks the SQLite file itself, e.g. its WAL, or something the
+    store takes no part in, e.g. message sizes or pacing, and is slow)."""
     marked = metafunc.definition.get_closest_marker
-    if "backend" in metafunc.fixturenames and marked("both_backends") and not marked("sqlite_only"):
+    if "backend" in metafunc.fixturenames and marked("both_backends") and not marked("one_store"):
         metafunc.parametrize("backend", BACKENDS, indirect=True)
 
 

@@ -179,6 +179,7 @@ async def test_a_whole_game_reads_in_the_tables_and_each_readers_language(
             assert all(re.search("[\u0900-\u097f]", _text(m)) for m in private)
 
 
+@pytest.mark.one_store("message sizes, 8 s a language; the store takes no part")
 @pytest.mark.parametrize("language", ["fr", "it", "hi"])
 async def test_the_largest_table_fits_discord_in_each_language(
     env: simcord.Env, monkeypatch: pytest.MonkeyPatch, language: str

@@ -222,6 +222,7 @@ async def test_a_discord_outage_is_caught_up_without_duplicates(env: simcord.Env
 
 
 @pytest.mark.paced
+@pytest.mark.one_store("the pacing of posts, 26 s of play; the store takes no part")
 async def test_computer_moves_stay_within_five_new_messages_in_five_seconds(
     env: simcord.Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -20,7 +20,7 @@ from .helpers import Table, start_game, world
 pytestmark = pytest.mark.both_backends
 
 
-@pytest.mark.sqlite_only("a stop checkpoints the SQLite file's WAL")
+@pytest.mark.one_store("a stop checkpoints the SQLite file's WAL")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 async def test_a_signal_to_a_playing_bot_closes_it_and_checkpoints(
     env: simcord.Env, sig: signal.Signals
