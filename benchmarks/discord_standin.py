@@ -101,6 +101,7 @@ from bot_load import (  # noqa: E402
     _Discard,
     latency_summary,
 )
+from bot_load import _kind as request_kind  # noqa: E402
 from scale_out import _ticks, postgres_cpu_seconds  # noqa: E402
 from simcord import intents as _sc_intents  # noqa: E402
 from simcord import interactions as _sc_interactions  # noqa: E402
@@ -498,13 +499,9 @@ async def _read_body(request: web.Request) -> tuple[Any, list[_Upload]]:
 
 
 def _kind(method: str, path: str) -> str:
-    if path.startswith("/interactions/"):
-        return "interaction callback"
-    if path.startswith("/webhooks/"):
-        return f"interaction webhook {method}"
-    if path.startswith("/channels/") and "/messages" in path:
-        return f"channel message {method}"
-    return f"other {method} {_shape(path)}"
+    """bot_load's kinds of REST call, with the route's shape for the others."""
+    kind = request_kind(method, path)
+    return f"{kind} {_shape(path)}" if kind.startswith("other ") else kind
 
 
 def _shape(path: str) -> str:

@@ -189,16 +189,22 @@ class ServerCpu:
 # ---- one run ---------------------------------------------------------------------------------
 
 
-def run_load(setup: Setup, load: Load, *, cluster: Any, seed: int, folder: Path) -> dict[str, Any]:
-    """Start the setup's processes together on a new database, wait for them, and sum up."""
+def _new_run(
+    setup: Setup, load: Load, cluster: Any, folder: Path
+) -> tuple[Path, Path, str | None, str | None]:
+    """A run's folder and its barrier folder, and on PostgreSQL a new database (name, URL)."""
     work = Path(tempfile.mkdtemp(prefix=f"{load.label}-", dir=folder))
     barrier = work / "barrier"
     barrier.mkdir()
-    database: str | None = None
-    url: str | None = None
-    if setup.backend == "postgresql":
-        database = cluster.new_database()
-        url = cluster.url(database)
+    if setup.backend != "postgresql":
+        return work, barrier, None, None
+    database = cluster.new_database()
+    return work, barrier, database, cluster.url(database)
+
+
+def run_load(setup: Setup, load: Load, *, cluster: Any, seed: int, folder: Path) -> dict[str, Any]:
+    """Start the setup's processes together on a new database, wait for them, and sum up."""
+    work, barrier, database, url = _new_run(setup, load, cluster, folder)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(work)}
     env.pop("KACHUFUL_DATABASE_URL", None)
     children: list[subprocess.Popen[str]] = []
@@ -260,14 +266,7 @@ def run_standin(
     """--standin: one ``benchmarks/discord_standin.py`` process (the stand-in Discord and the
     players), which starts the setup's ``python -m bot`` processes on a new database and
     measures them; PostgreSQL's CPU is read here over its timed phase."""
-    work = Path(tempfile.mkdtemp(prefix=f"{load.label}-", dir=folder))
-    barrier = work / "barrier"
-    barrier.mkdir()
-    database: str | None = None
-    url: str | None = None
-    if setup.backend == "postgresql":
-        database = cluster.new_database()
-        url = cluster.url(database)
+    work, barrier, database, url = _new_run(setup, load, cluster, folder)
     command = [
         sys.executable,
         str(STANDIN),
