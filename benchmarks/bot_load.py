@@ -417,7 +417,31 @@ class Stats:
     stuck: list[str] = field(default_factory=list)  # tables that waited 30 s: what for
 
 
-class TableAgent:
+class Napper:
+    """A table's players wait for the bot: ``_nap`` until the bot next calls Discord about
+    the table (``wake``), or READY_POLL at most. Polling every table on a short timer was a
+    third of the process (the players' cost, not the bot's), and a table's state changes only
+    with the bot's work on it."""
+
+    _waiter: asyncio.Future[None] | None = None
+
+    def wake(self) -> None:
+        """The bot called Discord about this table: its state may have changed."""
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def _nap(self) -> None:
+        loop = asyncio.get_running_loop()
+        waiter = self._waiter = loop.create_future()
+        timer = loop.call_later(READY_POLL, self.wake)
+        try:
+            await waiter
+        finally:
+            timer.cancel()
+            self._waiter = None
+
+
+class TableAgent(Napper):
     """Plays one table: the human to act clicks, until the table has made ``moves`` moves."""
 
     def __init__(
@@ -438,26 +462,7 @@ class TableAgent:
         self.start_moves = 0
         self.target = bench.config.moves
         self.moves = 0
-        self._waiter: asyncio.Future[None] | None = None
         bench.clock.agents[channel.id] = self
-
-    def wake(self) -> None:
-        """The bot called Discord about this table: its state may have changed."""
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
-
-    async def _nap(self) -> None:
-        """Until the bot next calls Discord about this table, or READY_POLL at most: polling
-        every table on a short timer was a third of the process (the players' cost, not the
-        bot's), and a table's state changes only with the bot's work on it."""
-        loop = asyncio.get_running_loop()
-        waiter = self._waiter = loop.create_future()
-        timer = loop.call_later(READY_POLL, self.wake)
-        try:
-            await waiter
-        finally:
-            timer.cancel()
-            self._waiter = None
 
     @property
     def session(self) -> Any:

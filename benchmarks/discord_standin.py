@@ -97,6 +97,8 @@ from bot_load import (  # noqa: E402
     CALLBACK_PATH,
     FAKE_TOKEN,
     HAND_PREFIX,
+    READY_POLL,
+    Napper,
     _buttons,
     _Discard,
     latency_summary,
@@ -121,7 +123,6 @@ log = logging.getLogger("standin")
 ANSWER_TIMEOUT = 30.0  # seconds before a click counts as unanswered
 DISCORD_DEADLINE = 3.0  # seconds Discord gives a bot to answer an interaction
 MAX_REFUSED = 20  # refused clicks in a row before a table is declared stuck
-READY_POLL = 0.05  # seconds: re-check a table's state at least this often
 CONNECT_TIMEOUT = 120.0  # seconds for every bot process to connect every shard
 OPENING_AT_ONCE = 8  # tables being opened at the same time
 EPHEMERAL = 64  # message flag
@@ -529,7 +530,7 @@ class Stats:
     stuck: list[str] = field(default_factory=list)
 
 
-class TableAgent:
+class TableAgent(Napper):
     """One table's three players, who see only what Discord shows them."""
 
     def __init__(
@@ -545,22 +546,7 @@ class TableAgent:
         self.done_version = -1  # newest version a move was made at
         self.moves = 0
         self.stats = Stats()
-        self._waiter: asyncio.Future[None] | None = None
         standin.agents[channel_id] = self
-
-    def wake(self) -> None:
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
-
-    async def _nap(self) -> None:
-        loop = asyncio.get_running_loop()
-        waiter = self._waiter = loop.create_future()
-        timer = loop.call_later(READY_POLL, self.wake)
-        try:
-            await waiter
-        finally:
-            timer.cancel()
-            self._waiter = None
 
     def _messages(self) -> dict[int, Any]:
         return self.standin.backend.messages.get(self.channel_id, {})

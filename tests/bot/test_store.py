@@ -48,9 +48,11 @@ async def store(database: str | Path) -> AsyncIterator[Store]:
         await opened.close()
 
 
-async def new_game(store: Store, channel: int = CHANNEL, host: int = 1) -> Table:
+async def new_game(
+    store: Store, channel: int = CHANNEL, host: int = 1, guild: int = GUILD
+) -> Table:
     return await store.create_game(
-        guild_id=GUILD,
+        guild_id=guild,
         channel_id=channel,
         host_id=host,
         options=TableOptions(schedule="down", max_hand="full"),
@@ -210,26 +212,8 @@ async def test_a_process_reads_only_its_own_shards_games(
     guilds = [shard << 22 | 5 for shard in range(4)]  # (guild_id >> 22) % 4 == shard
     opened, ended = [], []
     for index, guild in enumerate(guilds):
-        options = TableOptions(schedule="down", max_hand="full")
-        seats = [Seat(user_id=1, name="Asha")]
-        opened.append(
-            await store.create_game(
-                guild_id=guild,
-                channel_id=100 + index,
-                host_id=1,
-                options=options,
-                max_seats=4,
-                seats=seats,
-            )
-        )
-        done = await store.create_game(
-            guild_id=guild,
-            channel_id=200 + index,
-            host_id=1,
-            options=options,
-            max_seats=4,
-            seats=seats,
-        )
+        opened.append(await new_game(store, channel=100 + index, guild=guild))
+        done = await new_game(store, channel=200 + index, guild=guild)
         await store.stop_open_game(done.id)
         ended.append(done)
     await store.close()
