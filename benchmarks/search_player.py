@@ -82,6 +82,7 @@ from kachuful_core.events import BidPlaced, CardPlayed, DealScored  # noqa: E402
 from kachuful_core.players import LEVELS, HeuristicPlayer, act  # noqa: E402
 from kachuful_core.players.heuristic import _hand_mask  # noqa: E402
 from kachuful_core.players.search import FULL, SearchPlayer, _Situation  # noqa: E402
+from kachuful_core.views import view as seat_view  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from heuristic_player import Timed  # noqa: E402
@@ -432,10 +433,10 @@ def play_game(
                 start = time.perf_counter()
                 if is_python_ismcts(kind):
                     action = python_ismcts_step(
-                        seats[seat], mirror, game.view(seat), game_seed, kind.startswith("l")
+                        seats[seat], mirror, seat_view(game, seat), game_seed, kind.startswith("l")
                     )
                 elif is_honest(kind):
-                    action = honest_step(seats[seat], mirror, game.view(seat), game_seed)
+                    action = honest_step(seats[seat], mirror, seat_view(game, seat), game_seed)
                 else:
                     action = seats[seat].step(mirror.state)
                 times[kind].append(time.perf_counter() - start)

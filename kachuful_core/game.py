@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from . import dealing
 from .cards import RANK_BITS, SUIT_CARDS, Card, Suit, held_cards, held_of, suit_of
@@ -37,10 +37,6 @@ from .events import (
     TrickWon,
 )
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .record import Record
-    from .views import SeatView
 
 Trick = tuple[tuple[int, Card], ...]
 DrawRounds = tuple[tuple[tuple[int, Card], ...], ...]
@@ -309,12 +305,6 @@ class Game:
         self._check_seat(seat)
         return self._looked[seat]
 
-    def view(self, seat: int) -> SeatView:
-        """Exactly what ``seat`` may see (see :mod:`kachuful_core.views`)."""
-        from .views import view
-
-        return view(self, seat)
-
     # ---- queries ------------------------------------------------------------------------
 
     def legal_bids(self, seat: int) -> list[int]:
@@ -519,19 +509,6 @@ class Game:
             events.append(started)
 
     # ---- records ------------------------------------------------------------------------
-
-    def to_record(self) -> Record:
-        """The game so far as a ``kachuful-record/1`` record (hands as dealt included)."""
-        from .record import export_record
-
-        return export_record(self)
-
-    @classmethod
-    def from_record(cls, source: Any, seed: dealing.GameSeed | None = None) -> Game:
-        """Replay a record; raises :class:`~kachuful_core.errors.RecordError` if invalid."""
-        from .record import load_game
-
-        return load_game(source, seed)
 
     # ---- fairness -----------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from kachuful_core import Phase
 from kachuful_core.players import LEVELS, Decision, act, apply_decision
+from kachuful_core.views import view as seat_view
 
 from .session import TableSession, paused, seat_level
 from .tables import Step, retry_delay
@@ -134,7 +135,7 @@ class Driver:
             level = seat_level(row, seat)
             if level not in SLOW_LEVELS:
                 return None
-            view = game.view(seat)
+            view = seat_view(game, seat)
             # Blind bids and looking at a hand change the view mid-turn: decided in process.
             if view.may_bid_blind or (
                 view.phase is Phase.PLAYING and view.hand is None and not view.play_unseen

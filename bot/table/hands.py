@@ -33,6 +33,7 @@ from bot.i18n import translation
 from bot.render.specs import MessageSpec
 from bot.store import StoreError
 from bot.ui import send_kwargs
+from kachuful_core.views import view as seat_view
 
 from .publisher import digest
 from .session import HandHandle
@@ -225,7 +226,7 @@ class HandPublisher:
             return None
         spec = render.hand_message(
             row,
-            game.view(seat),
+            seat_view(game, seat),
             tr,
             version=row.version,
             notice=handle.notice if handle.notice_version == row.version else None,

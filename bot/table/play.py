@@ -13,6 +13,7 @@ from bot.i18n import Translations, language_of, reader, translation
 from bot.render.specs import MessageSpec
 from kachuful_core import Game, KachufulError
 from kachuful_core.events import BidPlaced, CardPlayed, Event, HandLooked
+from kachuful_core.views import view as seat_view
 
 from .session import TableSession, paused
 from .tables import Reply, Step, private, refusal
@@ -46,7 +47,7 @@ class Play:
             return None
         return render.hand_message(
             row,
-            game.view(seat),
+            seat_view(game, seat),
             tr,
             version=row.version,
             notice=notice,

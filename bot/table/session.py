@@ -12,6 +12,7 @@ from bot.model import Table, TableOptions
 from bot.options import table_rules
 from kachuful_core import Game, KachufulError, Phase, Rules
 from kachuful_core.players import LEVELS, Decision, Player
+from kachuful_core.record import load_game
 
 if TYPE_CHECKING:
     from .hands import HandPublisher
@@ -106,7 +107,7 @@ def game_from_record(record: dict[str, Any] | None, seed: str | None) -> Game:
     """Rebuild a game from its stored record and the seed that deals the deals to come."""
     if record is None:
         raise KachufulError("no record")
-    return Game.from_record(record, seed=seed)
+    return load_game(record, seed=seed)
 
 
 def rebuild_game(row: Table) -> Game:

@@ -23,7 +23,7 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
-from ._bid_table import TABLE
+from .bid_table import TABLE
 from .heuristic import (
     FUTURE_INTENT_FLOOR,
     GUARD,

@@ -386,6 +386,15 @@ def _calibrate(probs: dict[Card, float], trump: Suit | None, left: int, n: int) 
     return out
 
 
+def trick_chances(view: SeatView) -> dict[Card, float]:
+    """Each card of a seen hand of two or more cards, with its calibrated chance of taking a
+    trick under this player's model (what its bids are made of)."""
+    assert view.hand is not None
+    hand = _hand_mask(view.hand)
+    raw = _Table(view, hand).future(hand)
+    return dict(zip(raw, _calibrate(raw, view.trump, view.hand_size, view.players), strict=True))
+
+
 def _shift(probs: list[float], shift: float) -> list[float]:
     """Move the expected sum of ``probs`` by ``shift``, spread over the cards."""
     if shift > 0:
@@ -488,9 +497,7 @@ class HeuristicPlayer:
         elif view.hand_size == 1:
             probs = [_one_card_chance(view, view.hand[0])]
         else:
-            hand = _hand_mask(view.hand)
-            raw = _Table(view, hand).future(hand)
-            probs = _calibrate(raw, view.trump, view.hand_size, view.players)
+            probs = list(trick_chances(view).values())
         return self._best_bid(view, probs)
 
     def _best_bid(self, view: SeatView, probs: list[float]) -> int:

@@ -11,6 +11,7 @@ from ..cards import Card
 from ..events import Event
 from ..game import Game, Phase
 from ..views import SeatView
+from ..views import view as seat_view
 from .base import Player
 from .heuristic import HeuristicPlayer
 from .random_player import RandomPlayer
@@ -112,9 +113,9 @@ def warm_up(level: str = "search") -> None:
         game = Game.new(rules, 0)
         while game.phase is Phase.BIDDING and game.turn is not None:
             seat = game.turn
-            apply_decision(game, seat, decide(level, 0, game.view(seat)))
+            apply_decision(game, seat, decide(level, 0, seat_view(game, seat)))
         # A lead, then a card after another seat's (the inference from the plays).
         for _ in range(2):
             if game.phase is Phase.PLAYING and game.turn is not None:
                 seat = game.turn
-                apply_decision(game, seat, decide(level, 0, game.view(seat)))
+                apply_decision(game, seat, decide(level, 0, seat_view(game, seat)))

@@ -65,7 +65,7 @@ from ..cards import BITS, SUIT_MASKS, Card, cards_of
 from ..game import Phase
 from ..rules import Rules
 from ..views import SeatView
-from ._bid_table import TABLE
+from .bid_table import TABLE
 from .heuristic import (
     PRESSURE,
     PRESSURE_CLIP,
@@ -876,7 +876,7 @@ def _play_record(sit: _Situation) -> _fast.Record | None:
 
 def _table_mean(n: int, h: int, trump: int, lead: bool, dealt: int) -> tuple[float, float] | None:
     """Expected trick count of a dealt hand, and its variance, by the distilled table
-    (:mod:`._bid_table`); None where the table has no entry (one-card deals, other sizes)."""
+    (:mod:`.bid_table`); None where the table has no entry (one-card deals, other sizes)."""
     if h not in TABLE.get(n, {}):
         return None
     mu = 0.0

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from kachuful_core.players import bid_table
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -63,9 +65,14 @@ def test_search_player_smoke() -> None:
             assert figures["decision_ms_p99"] >= figures["decision_ms_median"] >= 0
 
 
-def test_train_bid_table_smoke() -> None:
-    result = run_script("train_bid_table.py")
+def test_train_bid_table_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "bid_table.json"
+    result = run_script("train_bid_table.py", "--out", str(out))
     assert result["quick"] is True
+    table = bid_table.parse(json.loads(out.read_text(encoding="utf-8")))
+    assert sorted(table) == [4] and sorted(table[4]) == [2, 3]
+    # The smoke run's few deals give other chances than the shipped table's, in its shape.
+    assert len(table[4][3]) == len(bid_table.TABLE[4][3]) == bid_table.CELLS
 
 
 @pytest.mark.parametrize(

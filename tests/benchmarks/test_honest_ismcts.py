@@ -19,6 +19,8 @@ from kachuful_core.players import HeuristicPlayer, act
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import search_player as sp
 
+from kachuful_core.views import view as seat_view
+
 HANDS = ["TS 2C 3D", "KS 6C 7D", "2H 8C 9D", "3H TC JD"]
 
 
@@ -70,7 +72,7 @@ def test_honest_roots_keep_the_information_state_and_vary_the_cards(plays: int) 
     game, mirror = mirrored(plays)
     seat = game.turn
     assert seat is not None and game.phase in (Phase.BIDDING, Phase.PLAYING)
-    view = game.view(seat)
+    view = seat_view(game, seat)
     real = other_cards(mirror.state, seat)
     rng = random.Random(2)
     differ = 0
@@ -102,7 +104,7 @@ def test_python_ismcts_deals_the_hidden_cards_afresh_at_every_simulation(plays: 
     game, mirror = mirrored(plays)
     seat = game.turn
     assert seat is not None
-    view = game.view(seat)
+    view = seat_view(game, seat)
     bot = sp.make_python_ismcts(60, 3)
     roots = simulated_roots(bot, seat)
     action = sp.python_ismcts_step(bot, mirror, view, 5)
@@ -120,6 +122,6 @@ def test_python_ismcts_with_openspiel_resampling_keeps_the_real_cards() -> None:
     assert seat is not None
     bot = sp.make_python_ismcts(60, 3)
     roots = simulated_roots(bot, seat)
-    sp.python_ismcts_step(bot, mirror, game.view(seat), 5, leaky=True)
+    sp.python_ismcts_step(bot, mirror, seat_view(game, seat), 5, leaky=True)
     real = other_cards(mirror.state, seat)
     assert roots and all(r == real for r in roots)

@@ -16,6 +16,8 @@ from kachuful_core.players.search import SearchPlayer
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import search_player as sp
 
+from kachuful_core.views import view as seat_view
+
 
 def one_card_deal(others: str) -> Game:
     """Seat 0, first to bid, holds the king of trumps (spades); the others hold ``others``."""
@@ -29,7 +31,7 @@ def test_told_search_knows_whether_the_ace_of_trumps_is_out(others: str, told_bi
     game = one_card_deal(others)
     told = sp.ToldSearch(3)
     told.in_play = sp.in_play(game)
-    view = game.view(0)
+    view = seat_view(game, 0)
     assert told.choose_bid(view) == told_bid
     # Not told, the ace is one of 48 unseen cards and the king is worth bidding on either way.
     assert SearchPlayer(3).choose_bid(view) == 1

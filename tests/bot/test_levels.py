@@ -13,6 +13,7 @@ from bot.render.words import level_name
 from bot.table import thinking
 from kachuful_core import Game, Rules
 from kachuful_core.players import LEVELS, decide
+from kachuful_core.views import view as seat_view
 
 from .helpers import add_computer, buttons, lobby_message, start_game, world
 
@@ -118,8 +119,8 @@ async def test_a_workers_first_decision_waits_for_its_warm_up_untimed(
     game = Game.new(Rules(players=4, max_hand=2), 3)
     thinker = thinking.Thinker(workers=1)
     try:
-        decision = await thinker.decide("search", 1, game.view(game.turn))
+        decision = await thinker.decide("search", 1, seat_view(game, game.turn))
     finally:
         thinker.close()
     assert thinker.fallbacks == 0 and thinker.decisions == 1
-    assert decision == decide("search", 1, game.view(game.turn))
+    assert decision == decide("search", 1, seat_view(game, game.turn))

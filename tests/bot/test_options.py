@@ -11,7 +11,8 @@ import simcord
 
 from bot.i18n import EN
 from bot.render.cards import hand_text
-from kachuful_core import Game, Phase, card_str
+from kachuful_core import Phase, card_str
+from kachuful_core.record import load_game
 
 from .helpers import button, buttons, enabled_actions, start_game, world
 
@@ -129,7 +130,7 @@ async def test_score_rules_help_and_export(env: simcord.Env) -> None:
     stored = await env.bot.store.latest_game_in_channel(channel.id)
     assert record == stored.record and record["format"] == "kachuful-record/1"
     seeds = json.loads(await seeds_file.read())
-    game = Game.from_record(stored.record, seed=stored.seed)
+    game = load_game(stored.record, seed=stored.seed)
     assert [d["seed"] for d in seeds["deals"]] == [
         game.reveal(index) for index in range(len(record["deals"]))
     ]

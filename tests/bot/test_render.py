@@ -27,6 +27,7 @@ from kachuful_core.errors import (
     WrongPhase,
 )
 from kachuful_core.players import RandomPlayer, act
+from kachuful_core.views import view as seat_view
 
 LONG = "W" * 32  # Discord display names are at most 32 characters
 
@@ -122,7 +123,7 @@ def test_every_message_of_a_whole_game_fits(
             assert_fits(spec)
         keys |= {post.key for post in posts}
         for seat in range(players) if mode == "trick" else ():  # the same in every mode
-            spec = render.hand_message(row, game.view(seat), EN, version=row.version)
+            spec = render.hand_message(row, seat_view(game, seat), EN, version=row.version)
             assert_fits(spec)
             biggest = max(biggest, len(spec.buttons))
         if game.phase is Phase.FINISHED:
@@ -150,7 +151,7 @@ def test_hand_message_shows_only_the_seat_s_own_cards() -> None:
     game = Game.new(Rules(players=4), "private", players=list("ABCD"))
     row = row_for(4)
     seat = game.turn
-    spec = render.hand_message(row, game.view(seat), EN, version=3)
+    spec = render.hand_message(row, seat_view(game, seat), EN, version=3)
     text = str([e.to_dict() for e in spec.embeds])
     assert hand_text(game.hand(seat), EN) in text
     for other in range(4):
@@ -177,7 +178,7 @@ def test_dealer_forbidden_bid_disabled_with_reason() -> None:
     game = Game.new(Rules(players=3, max_hand=3), "hook", players=list("ABC"))
     while game.turn != game.dealer:
         game.bid(game.turn, 1)
-    spec = render.hand_message(row_for(3), game.view(game.dealer), EN, version=1)
+    spec = render.hand_message(row_for(3), seat_view(game, game.dealer), EN, version=1)
     forbidden = game.forbidden_bid
     assert forbidden == 1
     [blocked] = [b for b in spec.buttons if b.action[:1] == ("bid",) and b.action[3] == forbidden]

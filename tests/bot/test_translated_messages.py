@@ -20,6 +20,7 @@ from bot.model import Seat, TableOptions
 from bot.render import deal as deal_render
 from bot.render.channel import public_posts
 from kachuful_core import Game, Rules
+from kachuful_core.views import view as seat_view
 
 from .catalogue import tiny, tiny_translations
 from .helpers import Table, lobby_message, start_game
@@ -55,7 +56,7 @@ def test_a_render_function_speaks_the_language_it_is_given() -> None:
     assert render.refusal("not_seated", EN) == "You are not seated at this table."
     game = Game.new(Rules(players=3, max_hand=3), "seed", players=["a", "b", "c"])
     row = row_for(3)
-    spec = render.hand_message(row, game.view(0), fr, version=0)
+    spec = render.hand_message(row, seat_view(game, 0), fr, version=0)
     assert spec.embeds[0].title == "Votre main — donne 1 sur 5"
     assert spec.embeds[0].footer.text == "Vous seul voyez ce message"
 
@@ -218,7 +219,7 @@ def test_every_message_fits_discord_in_each_language(language: str, mode: str) -
             assert_fits(spec)
         keys |= {post.key for post in posts}
         for seat in range(players):
-            assert_fits(render.hand_message(row, game.view(seat), tr, version=row.version))
+            assert_fits(render.hand_message(row, seat_view(game, seat), tr, version=row.version))
         if game.phase is Phase.FINISHED:
             break
         act(game, game.turn, bots[game.turn])

@@ -51,6 +51,7 @@ from kachuful_core.events import (
     TrickWon,
 )
 from kachuful_core.game import PresetDeal
+from kachuful_core.record import export_record
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = "SHDC"
@@ -219,7 +220,7 @@ def snapshot(game: Game) -> tuple[Any, ...]:
     """Everything a caller can observe of a game."""
     n = game.rules.players
     return (
-        game.to_record().to_json(),
+        export_record(game).to_json(),
         game.move_count,
         game.turn,
         game.phase,

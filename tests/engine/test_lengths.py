@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kachuful_core import Game, Rules, record_document
+from kachuful_core.record import load_game
 from kachuful_core.rules import DEFAULT_LENGTH, LENGTHS, length_max_hand
 
 from .support import expected_sizes
@@ -60,5 +61,5 @@ def test_a_quick_game_is_recorded_by_its_max_hand_and_loads_back() -> None:
     document = record_document(game)
     assert document["rules"]["max_hand"] == 5
     assert "length" not in document["rules"]
-    again = Game.from_record(document)
+    again = load_game(document)
     assert again.rules.num_deals == 9 and again.rules == game.rules

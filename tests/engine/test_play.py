@@ -18,6 +18,7 @@ from kachuful_core import (
     view,
 )
 from kachuful_core.events import DealScored, DealStarted, GameEnded, TrickWon
+from kachuful_core.record import export_record
 
 from .support import (
     EXAMPLE_HANDS,
@@ -266,7 +267,7 @@ def test_blind_bids_double_an_exact_bid_only(scoring: str, scores: list[int]) ->
     record["rules"].update(scoring=scoring, blind_bids=True)
     record["deals"][0]["blind"] = [True, True, False, False]
     assert score_summary(load_game(record))["totals"] == scores
-    assert load_game(game.to_record()).totals == scores
+    assert load_game(export_record(game)).totals == scores
 
 
 # ---- the end of the game ------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import pytest
 from kachuful_core import Game, Phase, Rules, card_str, view
 from kachuful_core.events import BidPlaced, CardPlayed, DealStarted, Event, HandLooked
 from kachuful_core.players import HeuristicPlayer, Player, RandomPlayer, act
+from kachuful_core.record import export_record
 
 from .support import bid_all, c, play_cards, preset_game, snapshot
 
@@ -288,7 +289,7 @@ def heuristic_game(seed: int, global_seed: int) -> str:
     seats = [HeuristicPlayer(seed * 4 + s) for s in range(4)]
     # Draw from the global generator between moves: a player that used it would diverge.
     drive(game, seats, between=random.random)
-    return game.to_record().to_json()
+    return export_record(game).to_json()
 
 
 def test_same_seeds_give_the_same_full_game_whatever_the_global_random_state() -> None:
@@ -305,7 +306,7 @@ def test_one_player_object_may_act_for_every_seat() -> None:
     drive(shared, [HeuristicPlayer(0)] * 4)
     separate = Game.new(Rules(players=4, max_hand=5), 9)
     drive(separate, [HeuristicPlayer(0) for _ in range(4)])
-    assert shared.to_record().to_json() == separate.to_record().to_json()
+    assert export_record(shared).to_json() == export_record(separate).to_json()
 
 
 def test_both_players_satisfy_the_player_protocol() -> None:

@@ -25,6 +25,8 @@ from kachuful_core.players import (
     act,
     decide,
 )
+from kachuful_core.record import export_record
+from kachuful_core.views import view as seat_view
 
 from .support import SINGLE_OPTIONS, Referee, cs
 
@@ -87,7 +89,7 @@ def test_search_player_honours_the_hook_rule_as_dealer() -> None:
             assert seat is not None
             if game.phase is Phase.BIDDING and seat == game.dealer:
                 forbidden = game.forbidden_bid
-                v = game.view(seat)
+                v = seat_view(game, seat)
                 bid = players[seat].choose_bid(v)
                 assert bid in v.legal_bids
                 if forbidden is not None:
@@ -101,7 +103,9 @@ def test_search_player_honours_the_hook_rule_as_dealer() -> None:
 
 def test_search_player_is_deterministic_for_a_seed() -> None:
     rules = Rules(players=4, max_hand=4)
-    records = [run(rules, 3, [cheap(s) for s in range(4)]).to_record().to_json() for _ in range(2)]
+    records = [
+        export_record(run(rules, 3, [cheap(s) for s in range(4)])).to_json() for _ in range(2)
+    ]
     assert records[0] == records[1]
 
 
@@ -116,7 +120,7 @@ def views_of_seat_zero(hands: list[str]) -> list[SeatView]:
         seat = game.turn
         assert seat is not None
         if seat == 0:
-            out.append(game.view(0))
+            out.append(seat_view(game, 0))
         act(game, seat, heuristic)
     return out
 
@@ -150,11 +154,11 @@ def some_views() -> list[SeatView]:
     while game.phase is not Phase.FINISHED:
         seat = game.turn
         assert seat is not None
-        v = game.view(seat)
+        v = seat_view(game, seat)
         views.append(v)
         if v.may_bid_blind and not heuristic.choose_blind(v):
             game.look(seat)
-            views.append(game.view(seat))
+            views.append(seat_view(game, seat))
         act(game, seat, heuristic)
     return views
 
@@ -197,7 +201,7 @@ def test_decide_runs_in_a_worker_process() -> None:
 def test_decide_refuses_a_view_without_a_turn() -> None:
     views = some_views()
     v = views[0]
-    other = Game.new(Rules(players=4, max_hand=3), 11).view((v.seat + 1) % 4)
+    other = seat_view(Game.new(Rules(players=4, max_hand=3), 11), (v.seat + 1) % 4)
     with pytest.raises(ValueError):
         decide("heuristic", 0, other)
 
@@ -213,7 +217,9 @@ def test_a_decision_applied_is_the_players_move() -> None:
             game.opening_events()
         while games[0].turn is not None:
             seat = games[0].turn
-            decided = apply_decision(games[0], seat, decide("heuristic", 7, games[0].view(seat)))
+            decided = apply_decision(
+                games[0], seat, decide("heuristic", 7, seat_view(games[0], seat))
+            )
             acted = act(games[1], seat, LEVELS["heuristic"](7))
             assert decided == acted
 
@@ -234,7 +240,7 @@ def test_tabulated_bidder_model_matches_the_general_one() -> None:
         heuristic = HeuristicPlayer(0)
         while game.phase is Phase.BIDDING and game.turn != game.dealer:
             act(game, game.turn, heuristic)
-        view = game.view(game.turn)
+        view = seat_view(game, game.turn)
         sit = search._Situation(view)
         player = SearchPlayer(0)
         for j in range(4):
@@ -260,11 +266,13 @@ INTERPRETED = """
 import sys
 from kachuful_core import Game, Phase, Rules
 from kachuful_core.players import SearchPlayer, act
+from kachuful_core.views import view as seat_view
+from kachuful_core.record import export_record
 game = Game.new(Rules(players=4, max_hand=4), 3)
 seats = [SearchPlayer(s, card_budget=2000, bid_budget=2000, min_samples=3) for s in range(4)]
 while game.phase is not Phase.FINISHED:
     act(game, game.turn, seats[game.turn])
-sys.stdout.write(game.to_record().to_json())
+sys.stdout.write(export_record(game).to_json())
 """
 
 
@@ -277,7 +285,7 @@ def test_compiled_search_decides_as_interpreted() -> None:
 
     rules = Rules(players=4, max_hand=4)
     seats = [SearchPlayer(s, card_budget=2000, bid_budget=2000, min_samples=3) for s in range(4)]
-    compiled = run(rules, 3, seats).to_record().to_json()
+    compiled = export_record(run(rules, 3, seats)).to_json()
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     out = subprocess.run(
         [sys.executable, "-c", INTERPRETED], env=env, capture_output=True, text=True, check=True
@@ -302,7 +310,7 @@ def _plays_weight(game: Game, seat: int, hands: list[int]) -> float:
     from kachuful_core.cards import SUIT_MASKS
     from kachuful_core.players import _fast, search
 
-    sit = search._Situation(game.view(seat))
+    sit = search._Situation(seat_view(game, seat))
     record = search._play_record(sit)
     assert record is not None
     tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
@@ -322,9 +330,9 @@ def test_the_real_deal_explains_every_play_of_heuristic_seats(players: int) -> N
         while game.phase is not Phase.FINISHED:
             seat = game.turn
             assert seat is not None
-            view = game.view(seat)
+            view = seat_view(game, seat)
             if game.phase is Phase.PLAYING and view.completed_tricks:
-                real = [_hand_bits(game.view(j).hand) for j in range(players)]
+                real = [_hand_bits(seat_view(game, j).hand) for j in range(players)]
                 assert _plays_weight(game, seat, real) == 1.0
                 assert _explains_all(game, seat, real)  # so a short ending is played out
                 checked += 1
@@ -346,7 +354,7 @@ def _explains_all(game: Game, seat: int, hands: list[int]) -> bool | None:
     from kachuful_core.cards import SUIT_MASKS
     from kachuful_core.players import _fast, search
 
-    sit = search._Situation(game.view(seat))
+    sit = search._Situation(seat_view(game, seat))
     record = search._play_record(sit)
     if record is None:
         return None
@@ -367,9 +375,9 @@ def test_the_rule_explains_heuristic_seats_and_not_a_seat_playing_otherwise() ->
         while game.phase is not Phase.FINISHED:
             seat = game.turn
             assert seat is not None
-            view = game.view(seat)
+            view = seat_view(game, seat)
             if game.phase is Phase.PLAYING and seat == 0:
-                real = [_hand_bits(game.view(j).hand) for j in range(4)]
+                real = [_hand_bits(seat_view(game, j).hand) for j in range(4)]
                 explained = _explains_all(game, seat, real)
                 if explained:
                     assert failing_deal != view.deal_index  # a miss stays in the record
@@ -402,10 +410,10 @@ def test_a_sampled_deal_counted_by_its_copies_scores_as_the_copies_played_out() 
         while game.phase is not Phase.FINISHED:
             seat = game.turn
             assert seat is not None
-            v = game.view(seat)
+            v = seat_view(game, seat)
             if game.phase is Phase.PLAYING and v.hand is not None and len(v.legal_cards) > 1:
                 sit = search._Situation(v)
-                real = [_hand_bits(game.view(j).hand) for j in range(4)]
+                real = [_hand_bits(seat_view(game, j).hand) for j in range(4)]
                 swapped = real.copy()
                 a, b = [j for j in range(4) if j != seat and real[j]][:2]
                 ca, cb = real[a] & -real[a], real[b] & -real[b]

@@ -11,7 +11,6 @@ import pytest
 
 from kachuful_core import (
     DealerBidForbidden,
-    Game,
     Phase,
     Rules,
     load_game,
@@ -122,7 +121,7 @@ def test_worked_example_from_the_record() -> None:
         game = load_game(source)
         assert score_summary(game) == EXPECTED_SUMMARY
         assert game.players == tuple(EXAMPLE_NAMES)
-    assert score_summary(Game.from_record(example_record())) == EXPECTED_SUMMARY
+    assert score_summary(load_game(example_record())) == EXPECTED_SUMMARY
 
 
 def test_worked_example_through_the_score_command(tmp_path: Path) -> None:

@@ -1,0 +1,120 @@
+"""The shape of the code (docs/architecture.md): imports run one way, so there is no import
+circle in ``bot/``, ``cogs/`` or ``kachuful_core/``; no engine source file is too long to read.
+
+Every import counts, wherever it stands (inside a function or under ``TYPE_CHECKING`` too):
+a circle hidden in a function is still a circle for a reader."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("bot", "cogs", "kachuful_core")
+CORE_MAX_LINES = 1500
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path, root: Path, known: set[str]) -> set[str]:
+    """The project's modules a file imports (``from package import module`` names the module)."""
+    name = module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            # ``from package import module`` imports the module; ``from module import name``
+            # the module.
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                for alias in node.names
+            ]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph(root: Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
+    files = [p for package in packages for p in sorted((root / package).rglob("*.py"))]
+    known = {module_name(p, root) for p in files}
+    return {module_name(p, root): imports_of(p, root, known) for p in files}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_engine_has_no_import_circle() -> None:
+    assert circles(import_graph(ROOT, ("kachuful_core",))) == []
+
+
+def test_the_circle_check_finds_a_circle_through_a_function_import(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from . import b\n")
+    (package / "b.py").write_text("def f():\n    from .c import g\n")
+    (package / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import x\n"
+    )
+    (package / "d.py").write_text("from pkg import a\n")
+    graph = import_graph(tmp_path, ("pkg",))
+    assert graph["pkg.d"] == {"pkg.a"}
+    assert circles(graph) == [["pkg.a", "pkg.b", "pkg.c"]]
+
+
+def test_no_engine_source_file_is_too_long_to_read() -> None:
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in (ROOT / "kachuful_core").rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > CORE_MAX_LINES
+    }
+    assert long == {}
