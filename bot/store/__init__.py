@@ -56,9 +56,12 @@ from .failures import (
     classify,
 )
 from .models import DealLine, Delivered, GameRef, ResultRow
-from .postgres import PgConnection, is_postgres_url, redacted
+from .postgres import Connection, PgConnection, is_postgres_url, redacted
 from .protocol import GameStore
-from .table_json import options_from_json, options_to_json, seat_from_json, seat_to_json
+from .rows import SELECT_GAME as _SELECT_GAME
+from .rows import game_from_row as _game_from_row
+from .rows import parse_time as _parse_time
+from .table_json import options_to_json, seat_to_json
 
 __all__ = [
     "ChannelBusy",
@@ -176,10 +179,6 @@ def _bookkeeping(
     return wrapper
 
 
-# The connection of either engine (PgConnection answers the calls the store makes).
-Connection = aiosqlite.Connection | PgConnection
-
-
 async def _rollback(db: Connection) -> None:
     """End the connection's transaction if one is open: after a full disk or an I/O error
     SQLite may have rolled it back itself, and a second ROLLBACK would fail."""
@@ -195,10 +194,6 @@ def _iso(moment: datetime) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).isoformat()
-
-
-def _parse_time(text: str) -> datetime:
-    return datetime.fromisoformat(text)
 
 
 def _dump(value: Any) -> str:
@@ -1324,33 +1319,6 @@ def _finished_seats(
             )
         )
     return seats
-
-
-_SELECT_GAME = (
-    "SELECT id, guild_id, channel_id, host_id, status, rules, max_seats, seed, record, seats,"
-    " message_id, version, created_at, updated_at, ended, settled FROM games"
-)
-
-
-def _game_from_row(row: Sequence[Any]) -> Table:
-    return Table(
-        id=row[0],
-        guild_id=row[1],
-        channel_id=row[2],
-        host_id=row[3],
-        status=row[4],
-        options=options_from_json(json.loads(row[5])),
-        max_seats=row[6],
-        seed=row[7],
-        record=json.loads(row[8]) if row[8] is not None else None,
-        seats=[seat_from_json(item) for item in json.loads(row[9])],
-        message_id=row[10],
-        version=row[11],
-        created_at=_parse_time(row[12]),
-        updated_at=_parse_time(row[13]),
-        ended=row[14],
-        settled=bool(row[15]),
-    )
 
 
 if TYPE_CHECKING:

@@ -21,6 +21,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
+import aiosqlite
 import psycopg
 from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
@@ -253,3 +254,7 @@ class PgConnection:
     async def close(self) -> None:
         self._closing = True
         await self._conn.close()
+
+
+# The connection of either engine (PgConnection answers the calls the store makes).
+Connection = aiosqlite.Connection | PgConnection

@@ -31,7 +31,7 @@ from bot.rating import RatedSeat, Skill
 from .models import DealLine
 
 if TYPE_CHECKING:
-    from . import Connection
+    from .postgres import Connection
 
 log = logging.getLogger(__name__)
 

@@ -46,7 +46,7 @@ from .failures import StoreError
 from .postgres import PgConnection
 
 if TYPE_CHECKING:
-    from . import Connection
+    from .postgres import Connection
 
 PAGE_SIZE = 10
 TREND_GAMES = 10
@@ -642,14 +642,16 @@ class Reads:
 
     async def game(self, game_id: int) -> Table | None:
         """A stored game, read on the read-only connection (export of any game)."""
-        from . import _SELECT_GAME, _game_from_row
+        from .rows import SELECT_GAME as _SELECT_GAME
+        from .rows import game_from_row as _game_from_row
 
         row = await self._one(_SELECT_GAME + " WHERE id = ?", (game_id,))
         return _game_from_row(row) if row else None
 
     async def latest_closed_game(self, channel_id: int) -> Table | None:
         """The channel's last finished game."""
-        from . import _SELECT_GAME, _game_from_row
+        from .rows import SELECT_GAME as _SELECT_GAME
+        from .rows import game_from_row as _game_from_row
 
         row = await self._one(
             _SELECT_GAME + " WHERE channel_id = ? AND status IN ('finished', 'stopped')"

@@ -1,0 +1,43 @@
+"""A stored game as the table model (``bot.model.Table``): the one reading of a ``games`` row."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.model import Table
+
+from .table_json import options_from_json, seat_from_json
+
+
+def parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+SELECT_GAME = (
+    "SELECT id, guild_id, channel_id, host_id, status, rules, max_seats, seed, record, seats,"
+    " message_id, version, created_at, updated_at, ended, settled FROM games"
+)
+
+
+def game_from_row(row: Sequence[Any]) -> Table:
+    return Table(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        host_id=row[3],
+        status=row[4],
+        options=options_from_json(json.loads(row[5])),
+        max_seats=row[6],
+        seed=row[7],
+        record=json.loads(row[8]) if row[8] is not None else None,
+        seats=[seat_from_json(item) for item in json.loads(row[9])],
+        message_id=row[10],
+        version=row[11],
+        created_at=parse_time(row[12]),
+        updated_at=parse_time(row[13]),
+        ended=row[14],
+        settled=bool(row[15]),
+    )
