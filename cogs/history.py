@@ -21,8 +21,8 @@ from discord.app_commands import locale_str
 from bot.i18n import reader
 from bot.model import Table
 from bot.render import stats as words
-from bot.ui import page_buttons
 from bot.ui.items import add_feature_items, remove_feature_items
+from bot.ui.payloads import page_buttons
 from kachuful_core import deal_in_progress, public_record
 from kachuful_core.dealing import (
     commitment,

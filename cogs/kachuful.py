@@ -20,7 +20,7 @@ from bot.command_translator import choice_str
 from bot.i18n import language_of, reader
 from bot.options import check_start
 from bot.store import StoreError
-from bot.ui import send_kwargs
+from bot.ui.payloads import send_kwargs
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot

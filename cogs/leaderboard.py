@@ -19,8 +19,8 @@ from discord.app_commands import locale_str
 from bot.i18n import Translations, reader
 from bot.render import stats as words
 from bot.store.stats import PERIODS, SCOPES, SORTS
-from bot.ui import page_buttons
 from bot.ui.items import add_feature_items, remove_feature_items
+from bot.ui.payloads import page_buttons
 
 from .group import KachufulFeature, channel_translations
 

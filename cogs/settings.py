@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot import channel_settings, registry
 from bot.i18n import reader
 from bot.render import stats as words
-from bot.ui import send_kwargs
+from bot.ui.payloads import send_kwargs
 
 from .kachuful import described, slash_choices
 

@@ -11,7 +11,7 @@ from discord.app_commands import locale_str
 
 from bot.i18n import reader
 from bot.render import stats as words
-from bot.ui import send_kwargs
+from bot.ui.payloads import send_kwargs
 
 from .group import KachufulFeature
 

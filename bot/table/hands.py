@@ -32,7 +32,7 @@ from bot import render
 from bot.i18n import translation
 from bot.render.specs import MessageSpec
 from bot.store import StoreError
-from bot.ui import send_kwargs
+from bot.ui.payloads import send_kwargs
 from kachuful_core.views import view as seat_view
 
 from .publisher import digest

@@ -15,8 +15,8 @@ from bot.registry import LENGTH_BUTTONS
 from bot.render.channel import mode_of
 from bot.render.specs import MessageSpec
 from bot.store import ChannelBusy, StoreError
-from bot.ui import send_kwargs
 from bot.ui.not_saved import not_saved
+from bot.ui.payloads import send_kwargs
 from kachuful_core import Game
 from kachuful_core.rules import LENGTHS
 

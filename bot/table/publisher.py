@@ -40,7 +40,7 @@ from bot.render.words import notice
 from bot.store import StoreError
 from bot.store.failures import is_expected
 from bot.store.models import Delivered
-from bot.ui import send_kwargs
+from bot.ui.payloads import send_kwargs
 
 if TYPE_CHECKING:
     from .session import TableSession

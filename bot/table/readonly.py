@@ -13,7 +13,7 @@ from bot import render
 from bot.i18n import reader
 from bot.render.table import CHART_FILE
 from bot.results import chart_data
-from bot.ui import send_kwargs
+from bot.ui.payloads import send_kwargs
 
 if TYPE_CHECKING:
     from .tables import Tables

@@ -34,8 +34,8 @@ from bot.shards import Shards
 from bot.store import GameStore, StoreError, StoreUnavailable
 from bot.store.failures import is_expected
 from bot.store.models import GameRef
-from bot.ui import send_kwargs
 from bot.ui.not_saved import not_saved
+from bot.ui.payloads import send_kwargs
 from kachuful_core import Phase, record_json
 from kachuful_core.events import Event, GameEnded
 

@@ -19,6 +19,7 @@ from bot import render
 from bot.i18n import reader
 from bot.store.failures import is_expected
 
+from .custom_ids import NUMBER, custom_id, number
 from .not_saved import not_saved
 
 if TYPE_CHECKING:
@@ -26,18 +27,6 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger(__name__)
-
-# Templates match ASCII digits only: in a str pattern \d also matches ３ or ٣, which int()
-# reads as 3. At most 18 digits keeps every number inside SQLite's 64-bit integers.
-_N = r"[0-9]{1,18}"
-_ASCII_NUMBER = re.compile(_N)
-
-
-def _int(text: str) -> int:
-    if not text.isascii() or not _ASCII_NUMBER.fullmatch(text):
-        raise ValueError(f"not an ASCII number: {text!r}")
-    return int(text)
-
 
 # DynamicItems of feature cogs (the leaderboard's and history's page buttons), added with
 # add_feature_items when their cog loads.
@@ -163,45 +152,13 @@ def _unlink(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -
         del interaction._cs_response  # type: ignore[attr-defined]
 
 
-LOBBY_ACTS = ("join", "leave", "cpu", "start")
-
-
-def custom_id(action: tuple[str | int | bool, ...]) -> str:
-    """The custom_id of a button action (see ButtonSpec): the one place its layout is written;
-    each DynamicItem's template below parses it back."""
-    kind, *args = action
-    if kind == "level":
-        return f"kf:c:{int(args[0])}:{int(args[1])}:{args[2]}"
-    if kind == "length":
-        return f"kf:n:{int(args[0])}:{args[1]}"
-    fields = ":".join(str(int(arg)) for arg in args)  # bools as 0/1
-    if kind in LOBBY_ACTS:
-        return f"kf:l:{kind}:{fields}"
-    prefix = _PREFIXES.get(str(kind))
-    if prefix is None:
-        raise ValueError(f"unknown button action {kind!r}")
-    return f"{prefix}:{fields}"
-
-
-_PREFIXES = {
-    "again": "kf:again",
-    "hand": "kf:h",
-    "refresh": "kf:r",
-    "bid": "kf:b",
-    "play": "kf:p",
-    "unseen": "kf:u",
-    "look": "kf:k",
-    "back": "kf:back",
-}
-
-
 def _button(action: tuple[str | int | bool, ...], **kwargs: Any) -> discord.ui.Button[Any]:
     return discord.ui.Button(custom_id=custom_id(action), **kwargs)
 
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"kf:l:(?P<act>join|leave|cpu|start):(?P<table>{_N}):(?P<ver>{_N})",
+    template=rf"kf:l:(?P<act>join|leave|cpu|start):(?P<table>{NUMBER}):(?P<ver>{NUMBER})",
 ):
     """Join · Leave · Add computer player · Start, on the public lobby message."""
 
@@ -213,7 +170,7 @@ class LobbyButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
-        return cls(match["act"], _int(match["table"]), _int(match["ver"]))
+        return cls(match["act"], number(match["table"]), number(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -225,7 +182,7 @@ class LobbyButton(
 
 class LevelButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"kf:c:(?P<table>{_N}):(?P<ver>{_N}):(?P<level>[a-z]{{1,16}})",
+    template=rf"kf:c:(?P<table>{NUMBER}):(?P<ver>{NUMBER}):(?P<level>[a-z]{{1,16}})",
 ):
     """A computer level offered after "Add computer player" (a private message)."""
 
@@ -237,7 +194,7 @@ class LevelButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LevelButton:
-        return cls(_int(match["table"]), _int(match["ver"]), match["level"])
+        return cls(number(match["table"]), number(match["ver"]), match["level"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -251,7 +208,7 @@ class LevelButton(
 
 class LengthButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"kf:n:(?P<table>{_N}):(?P<length>[a-z]{{1,16}})",
+    template=rf"kf:n:(?P<table>{NUMBER}):(?P<length>[a-z]{{1,16}})",
 ):
     """Quick game · Classic game · Full game on the lobby: the host chooses the length. The
     name is checked by the lobby (a forged one is refused); no move counter, since a length
@@ -265,7 +222,7 @@ class LengthButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LengthButton:
-        return cls(_int(match["table"]), match["length"])
+        return cls(number(match["table"]), match["length"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -276,7 +233,7 @@ class LengthButton(
 
 
 class AgainButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:again:(?P<table>{_N})"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:again:(?P<table>{NUMBER})"
 ):
     """ "Play again" on the final standings: a new lobby with the same options and players."""
 
@@ -288,7 +245,7 @@ class AgainButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> AgainButton:
-        return cls(_int(match["table"]))
+        return cls(number(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -296,7 +253,9 @@ class AgainButton(
         )
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:h:(?P<table>{_N})"):
+class HandButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:h:(?P<table>{NUMBER})"
+):
     """ "Your hand" on public messages: answers with a new private hand message."""
 
     def __init__(self, table: int, **button: Any) -> None:
@@ -307,7 +266,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HandButton:
-        return cls(_int(match["table"]))
+        return cls(number(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -318,7 +277,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:
 
 
 class RefreshButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:r:(?P<table>{_N})"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kf:r:(?P<table>{NUMBER})"
 ):
     """Refresh on the private hand message: redraws it in place."""
 
@@ -330,7 +289,7 @@ class RefreshButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> RefreshButton:
-        return cls(_int(match["table"]))
+        return cls(number(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -342,7 +301,7 @@ class RefreshButton(
 
 class BidButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"kf:b:(?P<table>{_N}):(?P<ver>{_N}):(?P<n>{_N}):(?P<blind>[01])",
+    template=rf"kf:b:(?P<table>{NUMBER}):(?P<ver>{NUMBER}):(?P<n>{NUMBER}):(?P<blind>[01])",
 ):
     def __init__(self, table: int, version: int, n: int, blind: bool, **button: Any) -> None:
         super().__init__(_button(("bid", table, version, n, blind), **button))
@@ -353,7 +312,7 @@ class BidButton(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BidButton:
         return cls(
-            _int(match["table"]), _int(match["ver"]), _int(match["n"]), match["blind"] == "1"
+            number(match["table"]), number(match["ver"]), number(match["n"]), match["blind"] == "1"
         )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -368,7 +327,7 @@ class BidButton(
 
 class PlayButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"kf:p:(?P<table>{_N}):(?P<ver>{_N}):(?P<card>{_N})",
+    template=rf"kf:p:(?P<table>{NUMBER}):(?P<ver>{NUMBER}):(?P<card>{NUMBER})",
 ):
     """A card of the player's own hand: only ever on that player's private message."""
 
@@ -380,7 +339,7 @@ class PlayButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PlayButton:
-        return cls(_int(match["table"]), _int(match["ver"]), _int(match["card"]))
+        return cls(number(match["table"]), number(match["ver"]), number(match["card"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -392,7 +351,7 @@ class PlayButton(
 
 class UnseenButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"kf:u:(?P<table>{_N}):(?P<ver>{_N})",
+    template=rf"kf:u:(?P<table>{NUMBER}):(?P<ver>{NUMBER})",
 ):
     """Forehead deal: play your one card without seeing it."""
 
@@ -404,7 +363,7 @@ class UnseenButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> UnseenButton:
-        return cls(_int(match["table"]), _int(match["ver"]))
+        return cls(number(match["table"]), number(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -416,7 +375,7 @@ class UnseenButton(
 
 class LookButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"kf:k:(?P<table>{_N}):(?P<ver>{_N})",
+    template=rf"kf:k:(?P<table>{NUMBER}):(?P<ver>{NUMBER})",
 ):
     """Blind bids: look at your hand (after which you can no longer bid blind)."""
 
@@ -428,7 +387,7 @@ class LookButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LookButton:
-        return cls(_int(match["table"]), _int(match["ver"]))
+        return cls(number(match["table"]), number(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
@@ -438,7 +397,7 @@ class LookButton(
 
 class BackButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"kf:back:(?P<table>{_N}):(?P<seat>{_N})",
+    template=rf"kf:back:(?P<table>{NUMBER}):(?P<seat>{NUMBER})",
 ):
     """ "I'm back": the owner of an away seat takes it back from the computer."""
 
@@ -450,7 +409,7 @@ class BackButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BackButton:
-        return cls(_int(match["table"]), _int(match["seat"]))
+        return cls(number(match["table"]), number(match["seat"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(

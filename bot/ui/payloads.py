@@ -1,0 +1,137 @@
+"""Discord message payloads from the render layer's specs: buttons as component payloads, and
+the keyword arguments of a send or an edit. Below the table code and the buttons' callbacks
+(``bot.ui.items``), which both use it."""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.render.specs import ButtonSpec, MessageSpec
+
+from .custom_ids import custom_id
+
+MAX_ROWS = 5
+MAX_ROW_BUTTONS = 5
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary.value,
+    "secondary": discord.ButtonStyle.secondary.value,
+    "success": discord.ButtonStyle.success.value,
+    "danger": discord.ButtonStyle.danger.value,
+}
+
+
+class ComponentsView(discord.ui.View):
+    """A message's buttons as Discord component payloads, for sending only.
+
+    Every button is a DynamicItem, answered by its custom_id wherever it is clicked, so the
+    bot never needs a sent view again. Building discord.py Items for every message (and the
+    view <-> item reference cycles only the garbage collector frees) was the bot's largest
+    cost per click; discord.py only asks a sent view for what is defined here.
+    """
+
+    timeout = None
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        # View.__init__ is not called on purpose: no items, no timeout task, nothing to stop.
+        self._components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._components
+
+    def is_finished(self) -> bool:
+        return True  # discord.py stores unfinished views to dispatch clicks; not this one
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def __len__(self) -> int:
+        return len(self._components)
+
+    def __repr__(self) -> str:
+        return object.__repr__(self)  # View's would read the items this view does not have
+
+
+def page_buttons(
+    page: int, pages: int, custom_id: Callable[[str, int], str]
+) -> ComponentsView | None:
+    """Previous / Next under a paged reply; ``custom_id(direction, page)`` ("p" or "n").
+    None when there is only one page: two disabled buttons would only take room."""
+    if pages <= 1:
+        return None
+
+    def button(direction: str, label: str, target: int, disabled: bool) -> dict[str, Any]:
+        return {
+            "type": 2,
+            "style": discord.ButtonStyle.secondary.value,
+            "label": label,
+            "custom_id": custom_id(direction, target),
+            "disabled": disabled,
+        }
+
+    previous = button("p", "Previous", max(page - 1, 0), page <= 0)
+    following = button("n", "Next", min(page + 1, pages - 1), page >= pages - 1)
+    return ComponentsView([{"type": 1, "components": [previous, following]}])
+
+
+@functools.cache
+def _emoji(text: str) -> tuple[tuple[str, Any], ...]:
+    return tuple(discord.PartialEmoji.from_str(text).to_dict().items())
+
+
+def _button(spec: ButtonSpec) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "type": 2,
+        "style": _STYLES[spec.style],
+        "disabled": spec.disabled,
+        "custom_id": custom_id(spec.action),
+        "label": spec.label,
+    }
+    if spec.emoji is not None:
+        payload["emoji"] = dict(_emoji(spec.emoji))
+    return payload
+
+
+def build_view(buttons: tuple[ButtonSpec, ...]) -> ComponentsView | None:
+    """Action rows of buttons, by row number then in order (as discord.py lays out a View)."""
+    if not buttons:
+        return None
+    rows: dict[int, list[dict[str, Any]]] = {}
+    for spec in buttons:
+        if not 0 <= spec.row < MAX_ROWS:
+            raise ValueError(f"button row {spec.row}: Discord allows rows 0 to {MAX_ROWS - 1}")
+        row = rows.setdefault(spec.row, [])
+        if len(row) == MAX_ROW_BUTTONS:
+            raise ValueError(f"row {spec.row}: Discord allows {MAX_ROW_BUTTONS} buttons a row")
+        row.append(_button(spec))
+    return ComponentsView([{"type": 1, "components": rows[row]} for row in sorted(rows)])
+
+
+def send_kwargs(spec: MessageSpec, *, edit: bool = False) -> dict[str, Any]:
+    """Keyword arguments for send / edit / send_message / edit_message from a spec.
+
+    On an edit every part is given, so that what the spec leaves out is removed.
+    """
+    kwargs: dict[str, Any] = {
+        "content": spec.content,
+        "embeds": list(spec.embeds),
+        "view": build_view(spec.buttons),
+        "allowed_mentions": spec.allowed_mentions,
+    }
+    if not edit:
+        if kwargs["content"] is None:
+            del kwargs["content"]
+        if kwargs["view"] is None:
+            del kwargs["view"]
+        if spec.attachment is not None and spec.attachment[1]:
+            name, data = spec.attachment
+            kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
+    return kwargs
