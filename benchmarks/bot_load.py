@@ -466,7 +466,7 @@ class TableAgent(Napper):
 
     @property
     def session(self) -> Any:
-        return self.bench.bot.tables.sessions.get(self.table_id)
+        return self.bench.bot.tables.open.by_id.get(self.table_id)
 
     def _state(self) -> str | None:
         """'done', 'act' (a human may click now), or None (the bot is busy with the table)."""
@@ -791,7 +791,7 @@ class LoadBench:
             if humans < 3:
                 await self._add_computer(host, channel, lobby)
             await self._setup_click(host, await host.click(lobby, label="Start (host)"))
-            session = self.bot.tables.session_in(channel.id)
+            session = self.bot.tables.open.session_in(channel.id)
             assert session is not None and session.row.status == "running", "table not started"
             agent = TableAgent(self, index, channel, members, session.row.id)
             agent.start_moves = session.game.move_count
@@ -949,7 +949,7 @@ async def _end_all(bench: LoadBench, before: Heap) -> dict[str, Any]:
     stops_again = 0
     last_stop = started
     while time.perf_counter() - started < END_TIMEOUT and (
-        tables.sessions or any(not task.done() for task in work.tasks)
+        tables.open.by_id or any(not task.done() for task in work.tasks)
     ):
         await asyncio.sleep(0.2)
         if time.perf_counter() - last_stop > STOP_AGAIN:
@@ -957,7 +957,7 @@ async def _end_all(bench: LoadBench, before: Heap) -> dict[str, Any]:
             # would stop it again.
             last_stop = time.perf_counter()
             for agent in bench.agents:
-                if tables.session_in(agent.channel.id) is not None:
+                if tables.open.session_in(agent.channel.id) is not None:
                     stops_again += 1
                     host = next(iter(agent.members.values()))
                     emit_slash(bench.env, host, agent.channel, "kachuful stop")
@@ -976,8 +976,8 @@ async def _end_all(bench: LoadBench, before: Heap) -> dict[str, Any]:
         "seconds_to_end": round(time.perf_counter() - started, 1),
         "stops_sent_again": stops_again,
         "settled": settled,
-        "sessions": len(tables.sessions),
-        "channels_with_a_table": len(tables.by_channel),
+        "sessions": len(tables.open.by_id),
+        "channels_with_a_table": len(tables.open.by_channel),
         "bot_tasks_running": len(running),
         "bot_tasks_running_names": sorted({t.get_name().rsplit("-", 1)[0] for t in running})[:10],
         "heap_growth_kb": round(grown / 1024, 1),

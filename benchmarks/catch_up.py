@@ -158,7 +158,7 @@ async def play_game(
     started = watcher.now()
     await members[0].click(lobby, label="Start (host)")
     watcher.look()
-    session = env.bot.tables.session_in(channel.id)
+    session = env.bot.tables.open.session_in(channel.id)
     hands: dict[int, int] = {}
     moves = 0
     waited_for_hand = 0.0

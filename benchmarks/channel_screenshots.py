@@ -114,7 +114,7 @@ class Table:
 
     @property
     def session(self) -> Any:
-        return self.env.bot.tables.session_in(self.channel.id)
+        return self.env.bot.tables.open.session_in(self.channel.id)
 
     @property
     def game(self) -> Any:

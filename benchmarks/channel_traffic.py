@@ -94,7 +94,7 @@ async def play_game(
     lobby = next(m for m in channel.history() if m.embeds)
     await members[0].click(lobby, label="Start (host)")
     tables = env.bot.tables
-    session = tables.session_in(channel.id)
+    session = tables.open.session_in(channel.id)
     by_id = {m.id: m for m in members}
     hands: dict[int, int] = {}
     moves = 0

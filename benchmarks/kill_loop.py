@@ -487,7 +487,7 @@ class Child:
         while True:
             acted = False
             for channel, member in zip(self.channels, self.members, strict=True):
-                session = tables.session_in(channel.id)
+                session = tables.open.session_in(channel.id)
                 if session is None:
                     # The last run only finishes what is open (and plays one game in a channel
                     # that has none, so that there is always something to check).
@@ -514,7 +514,7 @@ class Child:
                 continue
             if finish:
                 await env.settle()
-                if not tables.sessions and not self._unsettled():
+                if not tables.open.by_id and not self._unsettled():
                     return
                 await asyncio.sleep(0.05)
             elif self.args.games and all(
@@ -635,7 +635,7 @@ class Child:
         kind = "bid" if custom_id.startswith("kf:b:") else "play"
         emit(ev="click", what=kind, game=game_id, version=version)
         await self._click(member, stored, custom_id)
-        now = self.bot.tables.sessions.get(game_id)
+        now = self.bot.tables.open.by_id.get(game_id)
         moved = now is None or now.row.version > version
         if moved:
             # Only now: the card is on the table for everyone to see.

@@ -136,12 +136,14 @@ class KachufulBot(commands.Bot):
             except (StoreError, OSError) as error:
                 raise StartupError(str(error)) from None
         log.debug("database %s ready", self.store.describe())
-        if self._new_seed is not None:
-            self.tables = Tables(self, self.store, self.settings, new_seed=self._new_seed)
-        else:
-            self.tables = Tables(self, self.store, self.settings)
-        self.tables.limits.count = self.post_limit
-        self.tables.hand_delay = self.hand_delay
+        self.tables = Tables(
+            self,
+            self.store,
+            self.settings,
+            new_seed=self._new_seed,
+            post_limit=self.post_limit,
+            hand_delay=self.hand_delay,
+        )
         # Descriptions and choices in the users' languages (names stay English).
         await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:

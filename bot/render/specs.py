@@ -6,8 +6,10 @@ The render layer builds these; ``bot.ui.build_view`` turns the buttons into Disc
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 
@@ -112,3 +114,16 @@ def check_limits(spec: MessageSpec) -> list[str]:
         rows[button.row] = rows.get(button.row, 0) + 1
     problems.extend(f"row {row} has {count} buttons" for row, count in rows.items() if count > 5)
     return problems
+
+
+def digest(spec: MessageSpec) -> str:
+    """What a message shows, in 16 hex digits: equal digests mean nothing to edit."""
+    data: dict[str, Any] = {
+        "c": spec.content,
+        "e": [embed.to_dict() for embed in spec.embeds],
+        "b": [(b.action, b.label, b.style, b.disabled, b.row, b.emoji) for b in spec.buttons],
+        "m": spec.mention_ids,
+        "a": None if spec.attachment is None else spec.attachment[0],
+    }
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

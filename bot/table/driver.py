@@ -14,20 +14,18 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from kachuful_core import Phase
 from kachuful_core.players import LEVELS, Decision, act, apply_decision
 from kachuful_core.views import view as seat_view
 
+from .changes import Changes
+from .open_tables import OpenTables
+from .outcome import Step, retry_delay
 from .session import TableSession, paused, seat_level
-from .tables import Step, retry_delay
-from .thinking import SLOW_LEVELS
-
-if TYPE_CHECKING:
-    from bot.model import Table
-
-    from .tables import Tables
+from .thinking import SLOW_LEVELS, Thinker
+from .timing import Timing
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +46,13 @@ class Plan:
 
 
 class Driver:
-    def __init__(self, tables: Tables) -> None:
+    def __init__(
+        self, tables: OpenTables, changes: Changes, timing: Timing, thinker: Thinker
+    ) -> None:
         self.tables = tables
+        self.changes = changes
+        self.timing = timing
+        self.thinker = thinker
 
     def schedule(self, session: TableSession) -> None:
         if session.closed or self.tables.stopping:
@@ -70,20 +73,15 @@ class Driver:
         if paused(row):
             # Everyone is away: the game waits for an "I'm back" rather than playing itself
             # to the end, but not for ever: an abandoned table would hold its channel.
-            return Plan(self.idle_remaining(row), row.version, "idle")
+            return Plan(self.timing.idle_remaining(row), row.version, "idle")
         if row.seats[game.turn].computer_plays:
-            return Plan(self.tables.settings.bot_delay_seconds, row.version, "computer")
+            return Plan(self.timing.settings.bot_delay_seconds, row.version, "computer")
         deadline = session.deadline
         if deadline is None:
-            delay = self.tables.turn_seconds(row)
+            delay = self.timing.turn_seconds(row)
         else:
-            delay = max(0.0, (deadline - self.tables.clock()).total_seconds())
+            delay = max(0.0, (deadline - self.timing.clock()).total_seconds())
         return Plan(delay, row.version, "clock")
-
-    def idle_remaining(self, row: Table) -> float:
-        """Seconds until a paused table is closed, counted from the row's last stored change."""
-        idle = float((self.tables.clock() - row.updated_at).total_seconds())
-        return max(0.0, self.tables.settings.idle_hours * 3600 - idle)
 
     async def _drive(self, session: TableSession) -> None:
         while True:
@@ -118,7 +116,7 @@ class Driver:
             await self._sleep(session, plan.delay)
             decision = await self._think(session, plan) if plan.kind != "idle" else None
             step = self._step(plan, decision)
-            result = await self.tables.change(session, None, step)
+            result = await self.changes.run(session, step)
             if result is not None and result.failed is not None:
                 # Not saved (the database is locked or cannot be written): try again later.
                 await self._sleep(session, retry_delay(result.failed))
@@ -146,7 +144,7 @@ class Driver:
                 # Decided already, and not saved (the database refused it): the same view
                 # and seed give the same decision, without thinking for seconds again.
                 return session.decided[1]
-        decision = await self.tables.thinker.decide(level, seed_of(row.id, seat), view)
+        decision = await self.thinker.decide(level, seed_of(row.id, seat), view)
         session.decided = (key, decision)
         return decision
 
@@ -191,13 +189,13 @@ class Driver:
             row.version != version
             or row.status != "running"
             or not paused(row)
-            or self.idle_remaining(row) > 0
+            or self.timing.idle_remaining(row) > 0
         ):
             return None
         row.status = "stopped"
         row.ended = "idle"
         log.info(
-            "table %s: closed after %sh with everyone away", row.id, self.tables.settings.idle_hours
+            "table %s: closed after %sh with everyone away", row.id, self.timing.settings.idle_hours
         )
         return Step(commit=True)
 

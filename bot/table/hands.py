@@ -8,7 +8,7 @@ open hand messages are brought up to date too. Separate from the public publishe
 messages are not held back by the channel's limit on new messages.
 
 A player who is only watching (not their turn, the same deal and phase as their message
-shows) is redrawn at most every ``Tables.hand_delay`` seconds: the public live message shows
+shows) is redrawn at most every ``Timing.hand_delay`` seconds: the public live message shows
 each card at once, and at a table playing briskly their next redraw comes with their own turn
 anyway. That halves the edits of a three-seat table and keeps each hand's webhook well inside
 Discord's rate limits. A player whose turn starts, a new deal or phase, a notice, the end of the
@@ -39,8 +39,10 @@ from .publisher import digest
 from .session import HandHandle
 
 if TYPE_CHECKING:
+    from bot.store import GameStore
+
     from .session import TableSession
-    from .tables import Tables
+    from .timing import Timing
 
 log = logging.getLogger(__name__)
 
@@ -90,8 +92,20 @@ async def edit_original(
 
 
 class HandPublisher:
-    def __init__(self, tables: Tables, session: TableSession) -> None:
-        self.tables = tables
+    """Keeps each player's open private hand message in line with the committed state, while
+    its interaction token lives."""
+
+    def __init__(
+        self,
+        session: TableSession,
+        *,
+        client: discord.Client,
+        store: GameStore,
+        timing: Timing,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.timing = timing
         self.session = session
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -99,7 +113,7 @@ class HandPublisher:
 
     async def load(self) -> None:
         """After a restart: the hand messages whose tokens still live."""
-        stored = await self.tables.store.open_hands(self.session.row.id)
+        stored = await self.store.open_hands(self.session.row.id)
         for user_id, (token, opened_at, message_id, language) in stored.items():
             self.session.hands.setdefault(
                 user_id,
@@ -158,7 +172,7 @@ class HandPublisher:
         self.poke()
 
     def _next_expiry(self) -> float | None:
-        now = self.tables.clock()
+        now = self.timing.clock()
         ages = [
             HAND_TOKEN_SECONDS - (now - h.opened_at).total_seconds()
             for h in self.session.hands.values()
@@ -168,7 +182,7 @@ class HandPublisher:
     async def _pass(self) -> None:
         over = self.session.row.status != "running" or self.session.game is None
         for user_id, handle in list(self.session.hands.items()):
-            age = (self.tables.clock() - handle.opened_at).total_seconds()
+            age = (self.timing.clock() - handle.opened_at).total_seconds()
             if age >= HAND_TOKEN_SECONDS:
                 async with self.session.lock:  # never the state of a change being saved
                     spec = self._spec(user_id, handle, expired=True)
@@ -211,7 +225,7 @@ class HandPublisher:
         """A watcher's redraw: due ``hand_delay`` seconds after it was first held back."""
         now = asyncio.get_running_loop().time()
         if handle.due is None:
-            handle.due = now + self.tables.hand_delay
+            handle.due = now + self.timing.hand_delay
         return now >= handle.due
 
     def _spec(
@@ -241,7 +255,7 @@ class HandPublisher:
         if spec is None:
             return
         try:
-            await edit_original(self.tables.client, handle.token, spec, handle.message_id)
+            await edit_original(self.client, handle.token, spec, handle.message_id)
         except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
             # An expired token or a dismissed message: the player can open a fresh one.
             log.debug(
@@ -257,7 +271,7 @@ class HandPublisher:
         if self.session.hands.get(user_id) is handle:
             del self.session.hands[user_id]
         with contextlib.suppress(StoreError):
-            await self.tables.store.drop_hand(self.session.row.id, user_id)
+            await self.store.drop_hand(self.session.row.id, user_id)
 
 
 def hand_stage(session: TableSession, user_id: int) -> tuple[int, str] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -10,22 +11,27 @@ import discord
 
 from bot import render
 from bot.i18n import Translations, for_table, reader
-from bot.model import Seat, TableOptions
+from bot.model import Seat, Table, TableOptions
 from bot.registry import LENGTH_BUTTONS
 from bot.render.channel import mode_of
-from bot.render.specs import MessageSpec
+from bot.render.specs import MessageSpec, digest
 from bot.store import ChannelBusy, StoreError
 from bot.ui.not_saved import not_saved
 from bot.ui.payloads import send_kwargs
 from kachuful_core import Game
 from kachuful_core.rules import LENGTHS
 
-from .publisher import digest
+from .changes import Changes
+from .open_tables import OpenTables
+from .outcome import Reply, Step, private, refusal, retry_delay
+from .play import leave_running
+from .responder import Responder
 from .session import TableSession, build_rules, joinable_levels
-from .tables import Reply, Step, private, refusal, retry_delay
+from .thinking import Thinker
+from .timing import Timing
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from bot.store import GameStore
 
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 
@@ -49,8 +55,26 @@ def missing_thread_permissions(interaction: discord.Interaction[Any]) -> list[st
 
 
 class Lobby:
-    def __init__(self, tables: Tables) -> None:
+    def __init__(
+        self,
+        tables: OpenTables,
+        responder: Responder,
+        changes: Changes,
+        timing: Timing,
+        store: GameStore,
+        thinker: Thinker,
+        *,
+        new_seed: Callable[[], str],
+        open_session: Callable[[TableSession], None],
+    ) -> None:
         self.tables = tables
+        self.responder = responder
+        self.changes = changes
+        self.timing = timing
+        self.store = store
+        self.thinker = thinker
+        self.new_seed = new_seed  # a secret per game; tests pass a fixed sequence
+        self.open_session = open_session  # a new table: registered, with its publishers
 
     async def open(
         self,
@@ -65,7 +89,7 @@ class Lobby:
         tables = self.tables
         tr = reader(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
-            await tables.refuse(interaction, "guild_only")
+            await self.responder.refuse(interaction, "guild_only")
             return
         missing = missing_permissions(interaction)
         if missing:
@@ -86,7 +110,7 @@ class Lobby:
         assert host.user_id is not None
         try:
             async with tables.create_lock:
-                row = await tables.store.create_game(
+                row = await self.store.create_game(
                     guild_id=interaction.guild_id,
                     channel_id=interaction.channel_id,
                     host_id=host.user_id,
@@ -105,15 +129,10 @@ class Lobby:
             await interaction.response.send_message(text, ephemeral=True)
             return
         session = TableSession(row)
-        tables.add(session)
+        self.open_session(session)
         assert session.publisher is not None
         session.publisher.delivered = {}  # a new table: nothing delivered yet
-        spec = render.lobby(
-            row,
-            for_table(row.options),
-            timeout_minutes=tables.lobby_minutes(),
-            pace=tables.pace(row),
-        )
+        spec = self.lobby_spec(row)
         await interaction.response.send_message(**send_kwargs(spec))
         if note:
             await interaction.followup.send(note, ephemeral=True)
@@ -126,17 +145,17 @@ class Lobby:
         Join to sit)."""
         tr = reader(interaction)
         try:
-            old = await self.tables.store.load_game(table)
+            old = await self.store.load_game(table)
         except StoreError as error:
             text = not_saved(error, tr) or render.notice("busy_db", tr)
             await interaction.response.send_message(text, ephemeral=True)
             return
         if old is None or old.status != "finished" or old.channel_id != interaction.channel_id:
-            await self.tables.refuse(interaction, "no_table")
+            await self.responder.refuse(interaction, "no_table")
             return
         players = [s.user_id or s.left_user_id for s in old.seats]
         if interaction.user.id not in players and interaction.user.id != old.host_id:
-            await self.tables.refuse(interaction, "not_a_player")
+            await self.responder.refuse(interaction, "not_a_player")
             return
         host_seat = next((s for s in old.seats if s.user_id == old.host_id), None)
         host = Seat(user_id=old.host_id, name=host_seat.name if host_seat else "host")
@@ -159,8 +178,8 @@ class Lobby:
             row.message_id = message.id
             delivered = Delivered(row.channel_id, message.id, digest(spec))
             try:
-                await self.tables.store.set_message_id(row.id, message.id)
-                await self.tables.store.mark_delivered(row.id, "lobby", delivered)
+                await self.store.set_message_id(row.id, message.id)
+                await self.store.mark_delivered(row.id, "lobby", delivered)
             except StoreError:
                 # The lobby is posted and answered (the store logged why it cannot write):
                 # the publisher adopts the message by its id and stores it when it can.
@@ -169,10 +188,18 @@ class Lobby:
             if publisher is not None and publisher.delivered is not None:
                 publisher.delivered["lobby"] = delivered
 
+    def lobby_spec(self, row: Table) -> MessageSpec:
+        return render.lobby(
+            row,
+            for_table(row.options),
+            timeout_minutes=self.timing.lobby_minutes(),
+            pace=self.timing.pace(row),
+        )
+
     def _busy_text(self, game_id: int | None, tr: Translations) -> str:
         if game_id is not None and game_id in self.tables.damaged:
             return render.refusal("damaged", tr)
-        existing = self.tables.sessions.get(game_id) if game_id else None
+        existing = self.tables.by_id.get(game_id) if game_id else None
         if existing is None or existing.row.message_id is None:
             return render.notice("busy", tr)
         row = existing.row
@@ -185,7 +212,7 @@ class Lobby:
         self, interaction: discord.Interaction[Any], table: int, version: int, act: str
     ) -> None:
         """Join · Leave · Add computer player · Start, clicked on the lobby message."""
-        session = await self.tables.find_or_refuse(interaction, table)
+        session = await self.responder.find_or_refuse(interaction, table)
         if session is None:
             return
         tr = reader(interaction)
@@ -200,27 +227,26 @@ class Lobby:
                 return refusal("stale", tr)
             return self._act(session, interaction.user, act, tr, on_lobby=True)
 
-        await self.tables.change(session, interaction, step)
+        await self.responder.change(session, interaction, step)
         self._after_lobby_answer(session, interaction)
 
     async def command(self, interaction: discord.Interaction[Any], act: str) -> None:
         """/kachuful join and /kachuful leave."""
         session = self.tables.session_in(interaction.channel_id)
         if session is None:
-            await self.tables.refuse(
-                interaction, self.tables.missing(channel_id=interaction.channel_id)
-            )
+            missing = self.tables.missing(channel_id=interaction.channel_id)
+            await self.responder.refuse(interaction, missing)
             return
         tr = reader(interaction)
 
         def step(session: TableSession) -> Step:
             if session.row.status == "running" and act == "leave":
-                return self.tables.play.leave_running(session, interaction.user.id, tr)
+                return leave_running(session, interaction.user.id, tr)
             if session.row.status != "lobby":
                 return refusal("not_lobby", tr)
             return self._act(session, interaction.user, act, tr, on_lobby=False)
 
-        await self.tables.change(session, interaction, step)
+        await self.responder.change(session, interaction, step)
 
     def _after_lobby_answer(
         self, session: TableSession, interaction: discord.Interaction[Any]
@@ -237,12 +263,7 @@ class Lobby:
             and session.row.status == "lobby"
             and message.id == lobby.message_id
         ):
-            spec = render.lobby(
-                session.row,
-                for_table(session.row.options),
-                timeout_minutes=self.tables.lobby_minutes(),
-                pace=self.tables.pace(session.row),
-            )
+            spec = self.lobby_spec(session.row)
             publisher.delivered["lobby"] = type(lobby)(
                 lobby.channel_id, lobby.message_id, digest(spec)
             )
@@ -298,7 +319,7 @@ class Lobby:
         self, interaction: discord.Interaction[Any], table: int, version: int, level: str
     ) -> None:
         """A level chosen after "Add computer player": a computer player of it sits down."""
-        session = await self.tables.find_or_refuse(interaction, table)
+        session = await self.responder.find_or_refuse(interaction, table)
         if session is None:
             return
         user_id = interaction.user.id
@@ -321,14 +342,14 @@ class Lobby:
             words = render.notice("computer_sits", tr, name=name)
             return Step(reply=Reply(MessageSpec(content=words), edit=True), commit=True)
 
-        await self.tables.change(session, interaction, step)
+        await self.responder.change(session, interaction, step)
 
     async def choose_length(
         self, interaction: discord.Interaction[Any], table: int, length: str
     ) -> None:
         """Quick game · Classic game · Full game, clicked by the host on the lobby: the game's
         largest hand becomes that length's (a max_hand given at /kachuful start included)."""
-        session = await self.tables.find_or_refuse(interaction, table)
+        session = await self.responder.find_or_refuse(interaction, table)
         if session is None:
             return
         user_id = interaction.user.id
@@ -348,7 +369,7 @@ class Lobby:
             row.options = replace(row.options, max_hand=length)
             return self._changed(session, True, "")
 
-        await self.tables.change(session, interaction, step)
+        await self.responder.change(session, interaction, step)
         self._after_lobby_answer(session, interaction)
 
     def _changed(self, session: TableSession, on_lobby: bool, words: str) -> Step:
@@ -356,21 +377,14 @@ class Lobby:
             # Clicked on the lobby itself: redraw it as the answer to the click. The spec is
             # drawn at the new move counter, which the commit is about to give it.
             row = session.row
-            row.version += 1
-            spec = render.lobby(
-                row,
-                for_table(row.options),
-                timeout_minutes=self.tables.lobby_minutes(),
-                pace=self.tables.pace(row),
-            )
-            row.version -= 1
+            spec = self.lobby_spec(replace(row, version=row.version + 1))
             return Step(reply=Reply(spec, edit=True, public_edit=True), commit=True)
         return Step(reply=Reply(MessageSpec(content=words)), commit=True)
 
     def _start(self, session: TableSession, tr: Translations) -> Step:
         row = session.row
         rules, _ = build_rules(row.options, len(row.seats))
-        seed = self.tables.new_seed()
+        seed = self.new_seed()
         game = Game.new(rules, seed, players=[seat.name for seat in row.seats])
         events = game.opening_events()
         session.game = game
@@ -380,7 +394,7 @@ class Lobby:
             session.lobby_task.cancel()
         # A slow computer level may play here (an Expert seat, or a seat handed over): its
         # worker starts now rather than at its first decision.
-        self.tables.thinker.start()
+        self.thinker.start()
         text = render.notice("game_started", tr)
         if mode_of(row) == "thread":
             text = render.notice("game_started_thread", tr)
@@ -389,8 +403,8 @@ class Lobby:
     def schedule_timer(self, session: TableSession) -> None:
         if session.lobby_task is not None and not session.lobby_task.done():
             return
-        elapsed = (self.tables.clock() - session.row.created_at).total_seconds()
-        remaining = max(0.0, self.tables.settings.lobby_timeout_seconds - elapsed)
+        elapsed = (self.timing.clock() - session.row.created_at).total_seconds()
+        remaining = max(0.0, self.timing.settings.lobby_timeout_seconds - elapsed)
         session.lobby_task = asyncio.get_running_loop().create_task(
             self._timer(session, remaining), name=f"kachuful-lobby-{session.row.id}"
         )
@@ -409,7 +423,7 @@ class Lobby:
                 await asyncio.sleep(delay)
             finally:
                 session.lobby_sleeping = False
-            outcome = await self.tables.change(session, None, step)
+            outcome = await self.changes.run(session, step)
             if outcome is None or outcome.failed is None:
                 return
             # Not saved (the database is locked or cannot be written): try again later.

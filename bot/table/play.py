@@ -15,11 +15,13 @@ from kachuful_core import Game, KachufulError
 from kachuful_core.events import BidPlaced, CardPlayed, Event, HandLooked
 from kachuful_core.views import view as seat_view
 
+from .open_tables import OpenTables
+from .outcome import Reply, Step, private, refusal
+from .responder import Responder
 from .session import TableSession, paused
-from .tables import Reply, Step, private, refusal
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from bot.store import GameStore
 
 Action = Callable[[Game, int], list[Event]]
 
@@ -34,57 +36,90 @@ def _what(events: list[Event], tr: Translations) -> str:
     return render.refusal("stale", tr)
 
 
+def hand_spec(
+    session: TableSession,
+    user_id: int,
+    tr: Translations,
+    notice: str | None = None,
+    *,
+    version: int | None = None,
+) -> MessageSpec | None:
+    """A player's hand message; ``version``: the move counter its buttons are drawn at (the
+    next one, for the answer to a move about to be committed)."""
+    row, game = session.row, session.game
+    seat = row.seat_of(user_id)
+    if seat is None or game is None:
+        return None
+    return render.hand_message(
+        row,
+        seat_view(game, seat),
+        tr,
+        version=row.version if version is None else version,
+        notice=notice,
+        deadline=session.deadline,
+    )
+
+
+def hand_step(
+    session: TableSession,
+    user_id: int,
+    notice: str | None,
+    tr: Translations,
+    *,
+    version: int | None = None,
+) -> Step:
+    spec = hand_spec(session, user_id, tr, notice, version=version)
+    if spec is None:
+        return private(notice or render.refusal("not_seated", tr))
+    return Step(reply=Reply(spec, edit=True, hand_of=user_id))
+
+
+def leave_running(session: TableSession, user_id: int, tr: Translations) -> Step:
+    """A player leaves a running game: a computer player takes the seat (lock held)."""
+    row = session.row
+    seat = row.seat_of(user_id)
+    if seat is None:
+        return refusal("not_seated", tr)
+    entry = row.seats[seat]
+    entry.left_user_id = user_id
+    entry.user_id = None
+    entry.away = False
+    session.hands.pop(user_id, None)
+    if all(s.user_id is None for s in row.seats):
+        row.status = "stopped"
+        row.ended = "all_left"
+    return Step(reply=Reply(MessageSpec(content=render.notice("you_left_game", tr))), commit=True)
+
+
 class Play:
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: OpenTables, responder: Responder, store: GameStore) -> None:
         self.tables = tables
-
-    def hand_spec(
-        self, session: TableSession, user_id: int, tr: Translations, notice: str | None = None
-    ) -> MessageSpec | None:
-        row, game = session.row, session.game
-        seat = row.seat_of(user_id)
-        if seat is None or game is None:
-            return None
-        return render.hand_message(
-            row,
-            seat_view(game, seat),
-            tr,
-            version=row.version,
-            notice=notice,
-            deadline=session.deadline,
-        )
-
-    def _hand_step(
-        self, session: TableSession, user_id: int, notice: str | None, tr: Translations
-    ) -> Step:
-        spec = self.hand_spec(session, user_id, tr, notice)
-        if spec is None:
-            return private(notice or render.refusal("not_seated", tr))
-        return Step(reply=Reply(spec, edit=True, hand_of=user_id))
+        self.responder = responder
+        self.store = store
 
     async def show_hand(
         self, interaction: discord.Interaction[Any], table: int | None, *, edit: bool
     ) -> None:
         """ "Your hand" (a new private message), Refresh (in place), or /kachuful hand."""
-        tables = self.tables
+        tables, responder = self.tables, self.responder
         session = (
-            tables.find(interaction, table)
+            tables.find(table, interaction.channel_id)
             if table is not None
             else tables.session_in(interaction.channel_id)
         )
         if session is None:
             code = tables.missing(table=table, channel_id=interaction.channel_id)
-            await tables.refuse(interaction, code)
+            await responder.refuse(interaction, code)
             return
         if session.game is None:
-            await tables.refuse(interaction, "not_running")
+            await responder.refuse(interaction, "not_running")
             return
-        spec = self.hand_spec(session, interaction.user.id, reader(interaction))
+        spec = hand_spec(session, interaction.user.id, reader(interaction))
         if spec is None:
-            await tables.refuse(interaction, "not_seated")
+            await responder.refuse(interaction, "not_seated")
             return
         reply = Reply(spec, edit=edit, hand_of=interaction.user.id)
-        await tables.answer(session, interaction, reply)
+        await responder.answer(session, interaction, reply)
 
     async def bid(
         self, interaction: discord.Interaction[Any], table: int, version: int, n: int, blind: bool
@@ -108,11 +143,11 @@ class Play:
         self, interaction: discord.Interaction[Any], table: int, version: int, action: Action
     ) -> None:
         """A click on the player's own hand message: bid, play, play unseen, look."""
-        session = await self.tables.find_or_refuse(interaction, table)
+        session = await self.responder.find_or_refuse(interaction, table)
         if session is None:
             return
         user_id = interaction.user.id
-        await self.tables.change(
+        await self.responder.change(
             session,
             interaction,
             lambda s: self._apply(s, user_id, version, action, reader(interaction)),
@@ -134,32 +169,30 @@ class Play:
             return refusal("not_seated", tr)
         if version != row.version:
             done = session.recent.get((user_id, version))
-            return self._hand_step(session, user_id, done or render.refusal("stale", tr), tr)
+            return hand_step(session, user_id, done or render.refusal("stale", tr), tr)
         if row.seats[seat].away:
-            return self._hand_step(session, user_id, render.refusal("away", tr), tr)
+            return hand_step(session, user_id, render.refusal("away", tr), tr)
         try:
             events = action(game, seat)
         except KachufulError as error:
-            return self._hand_step(session, user_id, render.refused_move(error, row, tr), tr)
+            return hand_step(session, user_id, render.refused_move(error, row, tr), tr)
         if not events:  # e.g. looking again: nothing changed
-            return self._hand_step(session, user_id, None, tr)
+            return hand_step(session, user_id, None, tr)
         entry = row.seats[seat]
         entry.timeouts = 0
         if all(isinstance(e, HandLooked) for e in events):
             # Looking is private and moves nothing: no new move counter, no public post.
             entry.looked_deal = game.deal_index
-            step = self._hand_step(session, user_id, None, tr)
+            step = hand_step(session, user_id, None, tr)
             return Step(reply=step.reply, commit=True, events=events, bump=False)
         session.remember_action(user_id, version, _what(events, tr))
         # The hand is drawn as it will be after the commit (at the next move counter).
-        row.version += 1
-        step = self._hand_step(session, user_id, None, tr)
-        row.version -= 1
+        step = hand_step(session, user_id, None, tr, version=row.version + 1)
         return Step(reply=step.reply, commit=True, events=events)
 
     async def back(self, interaction: discord.Interaction[Any], table: int, seat: int) -> None:
         """ "I'm back": the owner takes an away seat back from the computer."""
-        session = await self.tables.find_or_refuse(interaction, table)
+        session = await self.responder.find_or_refuse(interaction, table)
         if session is None:
             return
         user_id = interaction.user.id
@@ -176,31 +209,12 @@ class Play:
             entry = row.seats[seat]
             entry.away = False
             entry.timeouts = 0
-            row.version += 1
-            spec = self.hand_spec(session, user_id, tr, render.notice("welcome_back", tr))
-            row.version -= 1
+            welcome = render.notice("welcome_back", tr)
+            spec = hand_spec(session, user_id, tr, welcome, version=row.version + 1)
             reply = Reply(spec, hand_of=user_id) if spec else None
             return Step(reply=reply, commit=True)
 
-        await self.tables.change(session, interaction, step)
-
-    def leave_running(self, session: TableSession, user_id: int, tr: Translations) -> Step:
-        """A player leaves a running game: a computer player takes the seat (lock held)."""
-        row = session.row
-        seat = row.seat_of(user_id)
-        if seat is None:
-            return refusal("not_seated", tr)
-        entry = row.seats[seat]
-        entry.left_user_id = user_id
-        entry.user_id = None
-        entry.away = False
-        session.hands.pop(user_id, None)
-        if all(s.user_id is None for s in row.seats):
-            row.status = "stopped"
-            row.ended = "all_left"
-        return Step(
-            reply=Reply(MessageSpec(content=render.notice("you_left_game", tr))), commit=True
-        )
+        await self.responder.change(session, interaction, step)
 
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         """/kachuful stop: the host or someone with Manage Server; no leaderboard change."""
@@ -225,7 +239,7 @@ class Play:
                 reply=Reply(MessageSpec(content=render.notice("you_stopped", tr))), commit=True
             )
 
-        await tables.change(session, interaction, step)
+        await self.responder.change(session, interaction, step)
 
     async def _stop_damaged(self, interaction: discord.Interaction[Any], *, manager: bool) -> None:
         """/kachuful stop in a channel whose open game could not be restored: close it in the
@@ -233,12 +247,12 @@ class Play:
         tables = self.tables
         ref = tables.damaged_in(interaction.channel_id)
         if ref is None:
-            await tables.refuse(interaction, "no_game_here")
+            await self.responder.refuse(interaction, "no_game_here")
             return
         if interaction.user.id != ref.host_id and not manager:
-            await tables.refuse(interaction, "not_host_or_manager")
+            await self.responder.refuse(interaction, "not_host_or_manager")
             return
-        await tables.store.stop_open_game(ref.id)
+        await self.store.stop_open_game(ref.id)
         tables.damaged.pop(ref.id, None)
         # A public notice in the channel: the channel's language (the table is unreadable).
         tr = translation(language_of(interaction.guild_locale))
@@ -248,4 +262,4 @@ class Play:
         )
 
 
-__all__ = ["Play", "paused"]
+__all__ = ["Play", "hand_spec", "leave_running", "paused"]

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -35,7 +34,7 @@ import discord
 
 from bot.i18n import for_table
 from bot.render.channel import Post, View, mode_of, public_posts
-from bot.render.specs import MessageSpec
+from bot.render.specs import MessageSpec, digest
 from bot.render.words import notice
 from bot.store import StoreError
 from bot.store.failures import is_expected
@@ -43,8 +42,12 @@ from bot.store.models import Delivered
 from bot.ui.payloads import send_kwargs
 
 if TYPE_CHECKING:
+    from bot.model import Table
+    from bot.store import GameStore
+
+    from .open_tables import OpenTables
     from .session import TableSession
-    from .tables import Tables
+    from .timing import Timing
 
 log = logging.getLogger(__name__)
 
@@ -54,19 +57,6 @@ CHANNEL_POSTS = 5
 CHANNEL_WINDOW = 5.5
 # Editing a message more than an hour old is rate limited hard (error 30046): leave it.
 EDIT_TOO_OLD = 30046
-
-
-def digest(spec: MessageSpec) -> str:
-    """What a message shows, in 16 hex digits: equal digests mean nothing to edit."""
-    data: dict[str, Any] = {
-        "c": spec.content,
-        "e": [embed.to_dict() for embed in spec.embeds],
-        "b": [(b.action, b.label, b.style, b.disabled, b.row, b.emoji) for b in spec.buttons],
-        "m": spec.mention_ids,
-        "a": None if spec.attachment is None else spec.attachment[0],
-    }
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def nonce(game_id: int, key: str) -> str:
@@ -117,9 +107,29 @@ class Retry(Exception):
     """Discord did not take a request for now (5xx, 429, no connection): back off, retry."""
 
 
+def channel_of(client: discord.Client, channel_id: int, row: Table) -> discord.PartialMessageable:
+    return client.get_partial_messageable(channel_id, guild_id=row.guild_id)
+
+
 class Publisher:
-    def __init__(self, tables: Tables, session: TableSession) -> None:
+    """Brings one table's public messages in line with its committed state (docs/architecture.md
+    §7): posts what is missing, edits what differs, deletes what is spent."""
+
+    def __init__(
+        self,
+        session: TableSession,
+        *,
+        client: discord.Client,
+        store: GameStore,
+        tables: OpenTables,
+        limits: RateLimits,
+        timing: Timing,
+    ) -> None:
+        self.client = client
+        self.store = store
         self.tables = tables
+        self.limits = limits
+        self.timing = timing
         self.session = session
         self.delivered: dict[str, Delivered] | None = None
         self.checked: set[str] = set()  # final messages already compared with what was sent
@@ -142,7 +152,7 @@ class Publisher:
     async def load(self) -> None:
         """Read what was delivered (at restore, so that a thread's clicks find the table)."""
         if self.delivered is None:
-            self.delivered = await self.tables.store.delivered(self.session.row.id)
+            self.delivered = await self.store.delivered(self.session.row.id)
         if self.thread_id is not None:
             self.tables.link_channel(self.session, self.thread_id)
 
@@ -204,21 +214,21 @@ class Publisher:
         if not self.session.closed:
             return
         if row.status in ("finished", "stopped") and not row.settled:
-            await self.tables.store.settle(row.id)
+            await self.store.settle(row.id)
             row.settled = True
             for channel in {row.channel_id, self.thread_id}:
                 if channel is not None and self.tables.session_in(channel) is None:
-                    self.tables.limits.forget(channel)
+                    self.limits.forget(channel)
             log.debug("table %s: every public message delivered", row.id)
         self.tables.closing.pop(row.id, None)  # a stop owes this table nothing now
 
     # ------------------------------------------------------------------ one pass
 
     def _view(self) -> View:
-        settings = self.tables.settings
+        settings = self.timing.settings
         return View(
-            lobby_minutes=self.tables.lobby_minutes(),
-            pace=self.tables.pace(self.session.row),
+            lobby_minutes=self.timing.lobby_minutes(),
+            pace=self.timing.pace(self.session.row),
             idle_hours=settings.idle_hours,
             deadline=self.session.deadline,
             thread_id=self.thread_id,
@@ -230,7 +240,7 @@ class Publisher:
         await self.load()
         assert self.delivered is not None
         for key in sorted(self.unstored):  # delivered while the database could not be written
-            await self.tables.store.mark_delivered(self.session.row.id, key, self.delivered[key])
+            await self.store.mark_delivered(self.session.row.id, key, self.delivered[key])
             self.unstored.discard(key)
         async with self.session.lock:  # never the state of a change still being saved
             self._drawn_from = (self.session.row, self.session.game)
@@ -277,7 +287,7 @@ class Publisher:
         assert self.delivered is not None
         self.delivered[key] = delivered
         try:
-            await self.tables.store.mark_delivered(self.session.row.id, key, delivered)
+            await self.store.mark_delivered(self.session.row.id, key, delivered)
         except StoreError:
             # Posted but not stored (the database cannot be written now): never posted again
             # by this process, and stored by the next pass that can.
@@ -298,20 +308,20 @@ class Publisher:
             await self._open_thread()
             return
         channel_id = self._channel_id(post)
-        await self.tables.limits.wait(channel_id)
+        await self.limits.wait(channel_id)
         if self._wake.is_set():
             return  # the game moved on meanwhile: plan again (a fast deal is folded)
         spec = await self._draw(post)
         if spec is None:
             return
         spec = await self._with_chart(spec)
-        if not self.tables.limits.take(channel_id):
+        if not self.limits.take(channel_id):
             self._wake.set()  # another table of the channel took the slot meanwhile
             return
         # Plan again after every new message: the one before it may have to give up "Your
         # hand", and what is still to post may be folded (bot.render.channel).
         self._wake.set()
-        channel = self.tables.channel(channel_id, row)
+        channel = channel_of(self.client, channel_id, row)
         message = await self._call(channel.send(**send_kwargs(spec), nonce=nonce(row.id, post.key)))
         if message is None:
             # Refused for good (e.g. a permission was taken away): do not try for ever.
@@ -320,7 +330,7 @@ class Publisher:
         await self._remember(post.key, Delivered(channel_id, message.id, digest(spec)))
         if post.key == "lobby":
             row.message_id = message.id
-            await self.tables.store.set_message_id(row.id, message.id)
+            await self.store.set_message_id(row.id, message.id)
 
     async def _with_chart(self, spec: MessageSpec) -> MessageSpec:
         """The final standings' score chart, drawn off the event loop (its bytes are left
@@ -344,7 +354,7 @@ class Publisher:
         if lobby is None or not lobby.message_id:
             await self._remember("thread", Delivered(row.channel_id, row.channel_id, "channel"))
             return
-        message = self.tables.channel(row.channel_id, row).get_partial_message(lobby.message_id)
+        message = channel_of(self.client, row.channel_id, row).get_partial_message(lobby.message_id)
         names = ", ".join(seat.name for seat in row.seats)
         thread = await self._call(
             message.create_thread(
@@ -360,7 +370,7 @@ class Publisher:
 
     async def _edit(self, key: str, done: Delivered, spec: MessageSpec) -> None:
         if done.message_id:
-            channel = self.tables.channel(done.channel_id, self.session.row)
+            channel = channel_of(self.client, done.channel_id, self.session.row)
             message = channel.get_partial_message(done.message_id)
             await self._call(message.edit(**send_kwargs(spec, edit=True)))
         # Also when refused for good (deleted by a moderator, too old): do not try again.
@@ -370,11 +380,11 @@ class Publisher:
         assert self.delivered is not None
         done = self.delivered[key]
         if done.message_id:
-            channel = self.tables.channel(done.channel_id, self.session.row)
+            channel = channel_of(self.client, done.channel_id, self.session.row)
             await self._call(channel.get_partial_message(done.message_id).delete())
         del self.delivered[key]
         self.unstored.discard(key)
-        await self.tables.store.forget_delivered(self.session.row.id, key)
+        await self.store.forget_delivered(self.session.row.id, key)
 
     async def _call(self, request: Any) -> Any:
         """One Discord request. Returns its result, or None when Discord refused it for good

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -15,25 +15,25 @@ from bot.render.table import CHART_FILE
 from bot.results import chart_data
 from bot.ui.payloads import send_kwargs
 
-if TYPE_CHECKING:
-    from .tables import Tables
-
+from .open_tables import OpenTables
+from .responder import Responder
 
 log = logging.getLogger(__name__)
 
 
 class ReadOnly:
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: OpenTables, responder: Responder) -> None:
         self.tables = tables
+        self.responder = responder
 
     async def score(self, interaction: discord.Interaction[Any]) -> None:
         session = self.tables.session_in(interaction.channel_id)
         if session is None:
             missing = self.tables.missing(channel_id=interaction.channel_id)
-            await self.tables.refuse(interaction, missing)
+            await self.responder.refuse(interaction, missing)
             return
         if session.game is None:
-            await self.tables.refuse(interaction, "not_running")
+            await self.responder.refuse(interaction, "not_running")
             return
         spec = render.scoreboard(session.row, session.game, reader(interaction))
         if not session.game.deal_scores:

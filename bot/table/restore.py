@@ -8,6 +8,7 @@ KACHUFUL_SHARD_IDS another process, sharing the database, restores the others.""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -18,29 +19,54 @@ from bot.model import Table
 from bot.store import StoreError
 from bot.store.models import Delivered, GameRef
 
+from .driver import Driver
 from .hands import webhook_session
+from .lobby import Lobby
+from .open_tables import OpenTables
 from .session import TableSession, paused, rebuild_game
+from .timing import Timing
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from bot.shards import Shards
+    from bot.store import GameStore
 
 log = logging.getLogger(__name__)
 
 
 class Restore:
-    def __init__(self, tables: Tables) -> None:
+    def __init__(
+        self,
+        tables: OpenTables,
+        store: GameStore,
+        timing: Timing,
+        lobby: Lobby,
+        driver: Driver,
+        client: discord.Client,
+        shards: Shards,
+        *,
+        open_session: Callable[[TableSession], None],
+        attach_publishers: Callable[[TableSession], None],
+    ) -> None:
         self.tables = tables
+        self.store = store
+        self.timing = timing
+        self.lobby = lobby
+        self.driver = driver
+        self.client = client
+        self.shards = shards
+        self.open_session = open_session  # registered, with its publishers
+        self.attach_publishers = attach_publishers  # a closed table's, to finish delivering
 
     async def run(self) -> int:
         """Bring back every open table from the store; returns how many."""
-        tables = self.tables
+        tables, store = self.tables, self.store
         # Read before any table is brought back: a restored table's driver may finish its game
         # meanwhile, and that game's own publisher posts its final standings (read after, it
         # would look unsettled and get a second publisher: posted twice).
         # Only this process's shards' rows are read: the other shards' tables (and their
         # damaged rows) are another process's to restore and report.
-        unsettled = await tables.store.unsettled_games(tables.shards)
-        rows, damaged = await tables.store.open_games(tables.shards)
+        unsettled = await store.unsettled_games(self.shards)
+        rows, damaged = await store.open_games(self.shards)
         for ref in damaged:
             tables.damaged[ref.id] = ref
         restored = 0
@@ -53,7 +79,7 @@ class Restore:
             "restored %d open table(s), %d could not be (%s)",
             restored,
             len(tables.damaged),
-            tables.shards.describe(),
+            self.shards.describe(),
         )
         return restored
 
@@ -77,19 +103,19 @@ class Restore:
         if session is None:
             tables.damaged[row.id] = GameRef(row.id, row.guild_id, row.channel_id, row.host_id)
             return False
-        tables.add(session)
+        self.open_session(session)
         assert session.publisher is not None and session.hand_publisher is not None
         if row.status == "lobby" and row.message_id is None:
             await self._find_lobby(session)
         await session.publisher.load()
         await session.hand_publisher.load()
         if row.status == "lobby":
-            tables.lobby.schedule_timer(session)
+            self.lobby.schedule_timer(session)
         else:
-            tables.set_deadline(session)
-            if not (paused(row) and tables.driver.idle_remaining(row) <= 0):
+            self.timing.start_turn_clock(session)
+            if not (paused(row) and self.timing.idle_remaining(row) <= 0):
                 session.hand_publisher.poke()
-            tables.driver.schedule(session)
+            self.driver.schedule(session)
         session.publisher.poke()
         return True
 
@@ -97,11 +123,11 @@ class Restore:
         """A crash between answering /kachuful start with the lobby and storing the lobby's
         message id: find that message through the answer's token (valid 15 minutes), so that
         the publisher does not post a second lobby."""
-        tables, row = self.tables, session.row
-        token = await tables.store.lobby_token(row.id)
-        if token is None or (tables.clock() - row.created_at).total_seconds() >= 14 * 60:
+        row = session.row
+        token = await self.store.lobby_token(row.id)
+        if token is None or (self.timing.clock() - row.created_at).total_seconds() >= 14 * 60:
             return
-        client = tables.client
+        client = self.client
         try:
             message = await async_context.get().get_original_interaction_response(
                 client.application_id or 0, token, **webhook_session(client)
@@ -111,9 +137,9 @@ class Restore:
         message_id = int(message["id"])
         row.message_id = message_id
         try:
-            await tables.store.set_message_id(row.id, message_id)
+            await self.store.set_message_id(row.id, message_id)
             # An empty digest matches nothing: the publisher redraws it as the lobby stands now.
-            await tables.store.mark_delivered(
+            await self.store.mark_delivered(
                 row.id, "lobby", Delivered(row.channel_id, message_id, "")
             )
         except StoreError:
@@ -127,11 +153,8 @@ class Restore:
         if session is None:
             return
         session.closed = True
-        from .hands import HandPublisher
-        from .publisher import Publisher
-
-        session.publisher = Publisher(self.tables, session)
-        session.hand_publisher = HandPublisher(self.tables, session)
+        self.attach_publishers(session)
+        assert session.publisher is not None and session.hand_publisher is not None
         self.tables.closing[row.id] = session  # a stop before it is done delivers it too
         await session.hand_publisher.load()
         session.publisher.poke()

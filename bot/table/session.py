@@ -6,17 +6,14 @@ import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot.model import Table, TableOptions
 from bot.options import table_rules
+from bot.store.models import Delivered
 from kachuful_core import Game, KachufulError, Phase, Rules
 from kachuful_core.players import LEVELS, Decision, Player
 from kachuful_core.record import load_game
-
-if TYPE_CHECKING:
-    from .hands import HandPublisher
-    from .publisher import Publisher
 
 # How many recent seat actions a table remembers, to tell a double click what its first
 # click did.
@@ -47,6 +44,35 @@ class HandHandle:
     language: str = "en"
 
 
+class PublicMessages(Protocol):
+    """What the table code asks of a table's publisher (``publisher.Publisher``)."""
+
+    delivered: dict[str, Delivered] | None
+
+    @property
+    def thread_id(self) -> int | None: ...
+
+    async def load(self) -> None: ...
+
+    def poke(self) -> None: ...
+
+    async def flush(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class HandMessages(Protocol):
+    """What the table code asks of a table's hand publisher (``hands.HandPublisher``)."""
+
+    async def load(self) -> None: ...
+
+    def poke(self) -> None: ...
+
+    def opened(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
 class TableSession:
     """One table in memory: the stored row, the engine's game, and the table's lock."""
 
@@ -71,8 +97,8 @@ class TableSession:
         # (user id, move counter) -> what that click did, for a second click of the same button.
         self.recent: OrderedDict[tuple[int, int], str] = OrderedDict()
         self.closed = False
-        self.publisher: Publisher | None = None
-        self.hand_publisher: HandPublisher | None = None
+        self.publisher: PublicMessages | None = None
+        self.hand_publisher: HandMessages | None = None
 
     def remember_action(self, user_id: int, version: int, what: str) -> None:
         self.recent[(user_id, version)] = what

@@ -70,7 +70,7 @@ class Table:
     # state, read only to decide whose turn it is and to check results
     @property
     def session(self) -> Any:
-        return self.env.bot.tables.session_in(self.channel.id)
+        return self.env.bot.tables.open.session_in(self.channel.id)
 
     @property
     def game(self) -> Any:

@@ -87,7 +87,7 @@ async def test_settings_changed_during_a_game_leave_its_options_and_apply_to_the
     # in memory and in the database, before and after moves made since.
     await table.act(table.member_at(table.game.turn))  # type: ignore[arg-type]
     assert table.session.row.options == options and table.game.rules == engine_rules
-    assert env.bot.tables.turn_seconds(table.session.row) == 45
+    assert env.bot.tables.timing.turn_seconds(table.session.row) == 45
     stored = await env.bot.store.load_game(row.id)
     assert stored is not None and stored.options == options
     await table.play_to_end()
@@ -97,7 +97,7 @@ async def test_settings_changed_during_a_game_leave_its_options_and_apply_to_the
     # The next game in the channel gets the new settings.
     opened = await members[0].slash(channel, "kachuful start")
     assert not opened.ephemeral
-    following = env.bot.tables.session_in(channel.id)
+    following = env.bot.tables.open.session_in(channel.id)
     assert following is not None and following.row.id != row.id
     new = following.row.options
     assert (new.scoring, new.turn_seconds, new.max_hand, new.schedule, new.hook) == (
@@ -107,4 +107,4 @@ async def test_settings_changed_during_a_game_leave_its_options_and_apply_to_the
         "down-up",
         True,
     )
-    assert env.bot.tables.turn_seconds(following.row) == 300
+    assert env.bot.tables.timing.turn_seconds(following.row) == 300

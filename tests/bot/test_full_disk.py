@@ -26,8 +26,8 @@ import simcord
 from bot.store import Store, StoreBusy, StoreError, StoreUnavailable
 from bot.store.failures import classify
 from bot.table import thinking
+from bot.table.outcome import UNAVAILABLE_RETRY_SECONDS
 from bot.table.publisher import MAX_BACKOFF
-from bot.table.tables import UNAVAILABLE_RETRY_SECONDS
 from kachuful_core.players import levels
 
 from .helpers import Table, buttons, enabled_actions, snapshot, start_game, world
@@ -322,7 +322,7 @@ async def test_a_read_only_database_is_told_and_logged_the_same_way(
     elsewhere = env.guild.create_text_channel("more-cards")
     opened = await actor.slash(elsewhere, "kachuful start")
     assert opened.ephemeral and "cannot save" in opened.response.content
-    assert env.bot.tables.session_in(elsewhere.id) is None
+    assert env.bot.tables.open.session_in(elsewhere.id) is None
     managers = env.guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = env.guild.add_member(env.create_user("mod"), roles=[managers])
     settings = await mod.slash(elsewhere, "kachuful-settings", turn_seconds=45)

@@ -77,7 +77,7 @@ async def _assert_closed_like_stop(env: simcord.Env, table: Table, game_id: int)
     # The channel is free for a new game.
     again = await asha.slash(table.channel, "kachuful start")
     assert not again.response.ephemeral
-    assert env.bot.tables.session_in(table.channel.id).row.id != game_id
+    assert env.bot.tables.open.session_in(table.channel.id).row.id != game_id
 
 
 async def test_a_paused_table_is_closed_after_the_idle_time(env: simcord.Env) -> None:

@@ -30,10 +30,10 @@ async def test_add_computer_player_offers_every_level_and_the_seat_shows_it(
     assert offered.ephemeral
     chooser = next(m for m in channel.history(viewer=asha) if m.id == offered.response.id)
     assert [b.label for b in buttons(chooser)] == [level_name(level, EN) for level in LEVELS]
-    assert len(env.bot.tables.session_in(channel.id).row.seats) == 1  # nothing added yet
+    assert len(env.bot.tables.open.session_in(channel.id).row.seats) == 1  # nothing added yet
     await add_computer(asha, channel, "search")
     await add_computer(asha, channel, "random")
-    seats = env.bot.tables.session_in(channel.id).row.seats
+    seats = env.bot.tables.open.session_in(channel.id).row.seats
     assert [s.level for s in seats[1:]] == ["search", "random"]
     players = str(lobby_message(channel).embeds[0].to_dict())
     assert "computer · Expert" in players and "computer · Beginner" in players
@@ -42,7 +42,7 @@ async def test_add_computer_player_offers_every_level_and_the_seat_shows_it(
 async def test_a_level_the_table_does_not_allow_is_refused(env: simcord.Env) -> None:
     channel, (asha,) = world(env, "asha")
     await asha.slash(channel, "kachuful start", players=4)
-    session = env.bot.tables.session_in(channel.id)
+    session = env.bot.tables.open.session_in(channel.id)
     early = await asha.click(lobby_message(channel), label="Add computer player")
     # As a channel's settings would.
     session.row.options = replace(session.row.options, computer_levels=("heuristic",))

@@ -285,7 +285,7 @@ async def test_a_crash_right_after_the_lobby_was_posted_leaves_one_lobby(
     assert len(lobbies) == 1
     joined = await members[1].click(lobbies[0], label="Join")
     assert joined.acknowledged
-    assert env.bot.tables.session_in(channel.id).row.message_id == lobbies[0].id
+    assert env.bot.tables.open.session_in(channel.id).row.message_id == lobbies[0].id
 
 
 async def test_a_deferred_im_back_keeps_its_hand_message_private_and_up_to_date(
@@ -304,7 +304,7 @@ async def test_a_deferred_im_back_keeps_its_hand_message_private_and_up_to_date(
             await table.act(table.member_at(table.game.turn))
     im_back = f"I'm back ({sleeper.name})"
     notice = table.last_public_with(im_back)
-    from bot.table.tables import Deferral
+    from bot.table.responder import Deferral
 
     def at_once(self: Deferral, interaction: object) -> None:  # the click runs late
         self.interaction = interaction  # type: ignore[assignment]

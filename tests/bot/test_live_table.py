@@ -165,7 +165,7 @@ async def test_thread_mode_without_thread_permissions_plays_in_the_channel(
     assert not started.ephemeral  # the lobby opens all the same, in the channel
     notes = [f.content or "" for f in started.followups]
     assert any("Create Public Threads" in note for note in notes), notes
-    assert env.bot.tables.session_in(channel.id).row.options.mode == "trick"
+    assert env.bot.tables.open.session_in(channel.id).row.options.mode == "trick"
 
 
 async def test_a_crash_after_the_last_card_delivers_every_missing_post_once(
@@ -313,7 +313,7 @@ async def test_a_watchers_hand_is_redrawn_at_the_watchers_pace(env: simcord.Env)
     channel, members = world(env, "asha", "bilal", "chen")
     table = await start_game(env, channel, members, max_hand=3)
     # Longer than SimCord's settling (a shorter pause would pass in real time within a click).
-    env.bot.tables.hand_delay = 30.0
+    env.bot.tables.timing.hand_delay = 30.0
     for member in members:
         await table.open_hand(member)
     first = table.member_at(table.game.turn)

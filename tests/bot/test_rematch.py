@@ -44,7 +44,7 @@ async def test_play_again_opens_a_lobby_with_the_same_options_and_players_invite
     old = await env.bot.store.latest_game_in_channel(table.channel.id)
     result = await bilal.click(final_post(table), label="Play again")
     assert not result.ephemeral  # the new lobby, in the channel
-    session = env.bot.tables.session_in(table.channel.id)
+    session = env.bot.tables.open.session_in(table.channel.id)
     row = session.row
     assert row.id != old.id and row.status == "lobby"
     assert row.host_id == asha.id  # the previous host, not the one who clicked
@@ -68,7 +68,7 @@ async def test_only_players_of_the_game_can_ask_for_a_rematch(env: simcord.Env) 
     outsider = env.guild.add_member(env.create_user("dev"))
     refused = await outsider.click(final_post(table), label="Play again")
     assert refused.ephemeral and "Only the players" in (refused.response.content or "")
-    assert env.bot.tables.session_in(table.channel.id) is None
+    assert env.bot.tables.open.session_in(table.channel.id) is None
 
 
 async def test_score_during_a_game_shows_the_chart_so_far(env: simcord.Env) -> None:

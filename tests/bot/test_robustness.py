@@ -73,7 +73,7 @@ async def test_joining_at_the_same_moment_seats_everyone(env: simcord.Env) -> No
     )
     assert all(r.acknowledged for r in results)
     assert not any("out of date" in (r.response.content or "") for r in results)
-    session = env.bot.tables.session_in(channel.id)
+    session = env.bot.tables.open.session_in(channel.id)
     assert {s.user_id for s in session.row.seats} == {asha.id, bilal.id, chen.id, dev.id}
     assert "4 of 5" in str(lobby_message(channel).embeds[0].to_dict())
 
@@ -381,7 +381,7 @@ async def test_start_is_refused_where_the_bot_cannot_post(env: simcord.Env) -> N
     refused = await asha.slash(muted, "kachuful start")
     assert refused.response.ephemeral
     assert "Send Messages, Embed Links" in refused.response.content
-    assert env.bot.tables.session_in(muted.id) is None
+    assert env.bot.tables.open.session_in(muted.id) is None
     assert [m for m in muted.history() if not m.flags.ephemeral] == []
     no_files = guild.create_text_channel(
         "no-files", overwrites={env.bot.user: discord.PermissionOverwrite(attach_files=False)}
@@ -389,7 +389,7 @@ async def test_start_is_refused_where_the_bot_cannot_post(env: simcord.Env) -> N
     refused = await asha.slash(no_files, "kachuful start")
     assert refused.response.ephemeral
     assert "Attach Files" in refused.response.content
-    assert env.bot.tables.session_in(no_files.id) is None
+    assert env.bot.tables.open.session_in(no_files.id) is None
     fine = guild.create_text_channel("cards")
     assert not (await asha.slash(fine, "kachuful start")).response.ephemeral
 

@@ -134,7 +134,7 @@ async def test_a_restart_on_shard_0_restores_only_shard_0s_tables(bots: Bots) ->
         assert isinstance(shard0, ShardedKachufulBot)
         await env.restart_bot(shard0)
         assert env.bot is shard0 and sorted(shard0.shards) == [0]
-        held = {s.row.channel_id for s in shard0.tables.sessions.values()}
+        held = {s.row.channel_id for s in shard0.tables.open.by_id.values()}
         assert held == {tables[0].channel.id, lobbies[0].id}
         # Shard 0's game carries on in the restored process, to the end.
         await tables[0].play_to_end()
@@ -154,9 +154,9 @@ async def test_a_restart_on_shard_0_restores_only_shard_0s_tables(bots: Bots) ->
         # The process of every shard brings shard 1's tables back, as they were.
         both = bots(shard_count=2)
         await env.restart_bot(both)
-        again = both.tables.session_in(tables[1].channel.id)
+        again = both.tables.open.session_in(tables[1].channel.id)
         assert again is not None and again.row.version == version
-        assert both.tables.session_in(lobbies[1].id) is not None
+        assert both.tables.open.session_in(lobbies[1].id) is not None
         assert lobby_message(lobbies[1]).embeds
         await tables[1].play_to_end()
         # ...and runs their clocks: the lobby left waiting is swept after its timeout (900 s).
@@ -180,8 +180,8 @@ async def test_a_damaged_table_is_reported_by_its_own_shards_process_only(
         )
         shard1 = bots(shard_count=2, shard_ids=(1,))
         await env.restart_bot(shard1)
-        assert set(shard1.tables.damaged) == {ids[1]}
-        assert shard1.tables.sessions == {}
+        assert set(shard1.tables.open.damaged) == {ids[1]}
+        assert shard1.tables.open.by_id == {}
 
 
 def test_each_process_of_some_shards_has_a_heartbeat_of_its_own(tmp_path: Path) -> None:

@@ -76,7 +76,7 @@ async def test_start_with_an_option_outside_its_choices_is_refused(
     assert result.ephemeral and result.response is not None
     assert named in result.response.content and allowed in result.response.content
     assert _games(env) == 0  # no lobby row
-    assert env.bot.tables.session_in(channel.id) is None
+    assert env.bot.tables.open.session_in(channel.id) is None
     assert [m for m in channel.history() if not m.flags.ephemeral] == []
 
 
@@ -86,7 +86,7 @@ async def test_allowed_forged_values_still_open_a_lobby(env: simcord.Env) -> Non
     result = await forged_slash(env, asha, channel, "kachuful start", players=4, max_hand=17)
     assert not result.ephemeral
     assert _games(env) == 1
-    assert env.bot.tables.session_in(channel.id).row.options.max_hand == 17
+    assert env.bot.tables.open.session_in(channel.id).row.options.max_hand == 17
 
 
 @pytest.mark.parametrize("scope", ["guild", "", "everywhere"])

@@ -24,7 +24,7 @@ def french_server(env: simcord.Env) -> tuple[simcord.ChannelHandle, simcord.Memb
 
 
 def language(env: simcord.Env, channel: simcord.ChannelHandle) -> object:
-    return env.bot.tables.session_in(channel.id).row.options.language
+    return env.bot.tables.open.session_in(channel.id).row.options.language
 
 
 async def test_a_table_speaks_its_servers_language(

@@ -1,0 +1,186 @@
+"""The only code that answers a table's interactions: a click or command goes down the change
+path (``changes.py``) and its outcome comes back here to be answered privately, within
+Discord's 3 s (deferred when the table or the database keeps it waiting).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.i18n import language_of, reader
+from bot.render.specs import MessageSpec, digest
+from bot.store import GameStore, StoreError
+from bot.store.failures import is_expected
+from bot.ui.payloads import send_kwargs
+
+from .changes import Changes, StepFn
+from .hands import hand_stage
+from .open_tables import OpenTables
+from .outcome import Reply, Step
+from .session import HandHandle, TableSession
+
+log = logging.getLogger(__name__)
+
+# Discord wants an answer to an interaction within 3 s: a change still waiting for its table
+# or the database by then is deferred, and answered when it is done.
+DEFER_AFTER = 2.0
+
+
+class Responder:
+    def __init__(
+        self,
+        changes: Changes,
+        tables: OpenTables,
+        store: GameStore,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.changes = changes
+        self.tables = tables
+        self.store = store
+        self.clock = clock
+
+    async def change(
+        self, session: TableSession, interaction: discord.Interaction[Any], step: StepFn
+    ) -> Step | None:
+        """A click or command: down the change path, then its answer, then the publishers."""
+        started = time.perf_counter()
+        if self.tables.stopping:
+            text = render.notice("restarting", reader(interaction))
+            await self.answer(None, interaction, Reply(MessageSpec(content=text)))
+            return None
+        # Only a click that has to wait (its table or the database busy) can run late: a timer
+        # for every click would cost more than the clicks themselves at a few hundred a second.
+        slow = session.lock.locked() or self.store.busy()
+        watchdog = Deferral(interaction) if slow else None
+        try:
+            outcome = await self.changes.apply(session, step, reader(interaction))
+        finally:
+            if watchdog is not None:
+                await watchdog.done()
+        if outcome is not None and outcome.reply is not None:
+            await self.answer(session, interaction, outcome.reply)
+        self.changes.settle(session, outcome, started)
+        return outcome
+
+    async def find_or_refuse(
+        self, interaction: discord.Interaction[Any], table: int
+    ) -> TableSession | None:
+        """The button's table (see :meth:`OpenTables.find`); None after refusing privately."""
+        session = self.tables.find(table, interaction.channel_id)
+        if session is None:
+            await self.refuse(interaction, self.tables.missing(table=table))
+        return session
+
+    async def refuse(self, interaction: discord.Interaction[Any], code: str) -> None:
+        """A refusal: always a new private message, never an edit of the clicked message."""
+        text = render.refusal(code, reader(interaction))
+        await self.answer(None, interaction, Reply(MessageSpec(content=text)))
+
+    async def answer(
+        self, session: TableSession | None, interaction: discord.Interaction[Any], reply: Reply
+    ) -> None:
+        edit = reply.edit and (reply.public_edit or _clicked_private(interaction))
+        kwargs = send_kwargs(reply.spec, edit=edit)
+        deferred = interaction.response.is_done()  # deferred: the change took long
+        followup: int | None = None  # a new message sent after deferring: its id
+        try:
+            if deferred and interaction.type is discord.InteractionType.application_command:
+                # A deferred command shows "thinking…" until its response is edited.
+                await interaction.edit_original_response(**send_kwargs(reply.spec, edit=True))
+            elif edit and deferred:
+                await interaction.edit_original_response(**kwargs)
+            elif edit:
+                await interaction.response.edit_message(**kwargs)
+            elif deferred:
+                sent = await interaction.followup.send(
+                    ephemeral=reply.ephemeral, wait=True, **kwargs
+                )
+                followup = sent.id
+            else:
+                await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
+        except discord.HTTPException:
+            log.warning("could not answer an interaction", exc_info=True)
+            return
+        if reply.hand_of is not None and session is not None:
+            await self.opened_hand(session, reply.hand_of, interaction, reply.spec, followup)
+
+    async def opened_hand(
+        self,
+        session: TableSession,
+        user_id: int,
+        interaction: discord.Interaction[Any],
+        spec: MessageSpec,
+        message_id: int | None = None,
+    ) -> None:
+        """Remember a player's newest hand message (in the store too: after a restart it is
+        brought up to date while its token lives)."""
+        now = self.clock()
+        session.hands[user_id] = HandHandle(
+            interaction.token,
+            now,
+            digest=digest(spec),
+            notice=spec.content,
+            notice_version=session.row.version,
+            stage=hand_stage(session, user_id),
+            message_id=message_id,
+            language=language_of(interaction.locale),
+        )
+        if session.hand_publisher is not None:
+            session.hand_publisher.opened()
+        # Only needed after a restart: the player has their hand already, so a failure here
+        # (the disk is full...) must not turn the answer into an error.
+        try:
+            await self.store.save_hand(
+                session.row.id,
+                user_id,
+                interaction.token,
+                now,
+                message_id,
+                language_of(interaction.locale),
+            )
+        except StoreError as error:
+            if not is_expected(error):
+                log.warning("table %s: hand message not remembered (%s)", session.row.id, error)
+        except Exception:
+            log.exception("table %s: hand message not remembered", session.row.id)
+
+
+class Deferral:
+    """Defers the interaction if the change has not finished after DEFER_AFTER seconds."""
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+        self.task: asyncio.Task[None] | None = None
+        loop = asyncio.get_running_loop()
+        self.handle = loop.call_later(DEFER_AFTER, self._fire)
+
+    def _fire(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._defer())
+
+    async def _defer(self) -> None:
+        response = self.interaction.response
+        if response.is_done():
+            return
+        command = self.interaction.type is discord.InteractionType.application_command
+        try:
+            await response.defer(ephemeral=True, thinking=command)
+        except discord.HTTPException:
+            log.debug("could not defer a slow interaction")
+
+    async def done(self) -> None:
+        self.handle.cancel()
+        if self.task is not None:
+            await self.task
+
+
+def _clicked_private(interaction: discord.Interaction[Any]) -> bool:
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
