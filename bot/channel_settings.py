@@ -10,9 +10,6 @@ from typing import Any
 from bot.i18n import EN, Translations
 from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS, level_names, option
 
-# The largest hand, said two ways (a length or a number of cards): a channel keeps one.
-_ONE_OF = {"length": "max_hand", "max_hand": "length"}
-
 
 class BadSetting(ValueError):
     """A value outside what a setting allows; the message is the sentence for the user."""
@@ -49,12 +46,23 @@ def check(changes: dict[str, Any], tr: Translations = EN) -> dict[str, Any]:
     return out
 
 
+def _key(setting: str) -> str | None:
+    """What a setting is kept as in a table's options (a length and a largest hand: one)."""
+    return option(setting).key if setting in SETTINGS_OPTIONS else None
+
+
 def merge(
     current: dict[str, Any], changes: dict[str, Any], tr: Translations = EN
 ) -> dict[str, Any]:
+    """The channel's settings with ``changes`` applied. Two settings kept as one table option
+    (a length, a largest hand) are one choice said two ways: a channel keeps the one given
+    last, and of two given together the one /kachuful start lets win (declared later)."""
     checked = check(changes, tr)
-    merged = {k: v for k, v in current.items() if _ONE_OF.get(k) not in checked}
+    given = {_key(name) for name in checked}
+    merged = {k: v for k, v in current.items() if k in checked or _key(k) not in given}
     merged.update(checked)
-    if "length" in checked and "max_hand" in checked:
-        del merged["length"]  # as at /kachuful start, a max_hand given wins
+    order = SETTINGS_OPTIONS.index
+    for name in checked:
+        if any(_key(k) == _key(name) and order(k) > order(name) for k in checked):
+            merged.pop(name, None)
     return merged

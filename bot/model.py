@@ -8,21 +8,17 @@ no Discord here, and nothing that imports them: the renderers must not reach the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Literal
 
-from bot.registry import OPTIONS
-from kachuful_core.rules import LengthName, ScheduleName, ScoringName, TrumpName
+from bot.registry import OPTIONS, RULE_DEFAULTS, RULE_OPTIONS
 
 GameStatus = Literal["lobby", "running", "finished", "stopped"]
 OPEN_STATUSES: tuple[GameStatus, ...] = ("lobby", "running")
 Mode = Literal["trick", "compact", "thread"]
 MODES: tuple[Mode, ...] = ("trick", "compact", "thread")
-# A table's largest hand: a length's name, resolved for the seats when the game starts, or a
-# number of cards (1 to bot.registry.MAX_HAND_LIMIT, lowered to 52 ÷ players if larger).
-MaxHand = LengthName | int
 
 
 # The keys of the public messages a game's history entry links to: a finished game's final
@@ -33,24 +29,25 @@ END_POST_KEY = "end"
 HISTORY_POST_KEYS = (FINAL_POST_KEY, END_POST_KEY)
 
 
+def _rule_defaults() -> Mapping[str, Any]:
+    return MappingProxyType(dict(RULE_DEFAULTS))
+
+
 @dataclass(frozen=True)
 class TableOptions:
     """What /kachuful start (and the channel's /kachuful-settings) chose for a table.
 
-    The defaults are the option registry's (bot/registry.py). ``turn_seconds``, ``computers``
-    and ``computer_levels`` are the channel's settings when the table opened, None where the
-    channel had none (the bot's turn clock, computers allowed at every level). ``invited`` are
-    the players of the last game asked back by "Play again" (None for a new table).
-    ``language`` is the public messages' language, kept from the lobby to the final standings.
+    ``rules`` are the game's rules by their names (``bot.registry.RULE_OPTIONS``: every
+    registry option that is a field of ``kachuful_core.Rules``), each given or at its default;
+    the largest hand may be a length's name, resolved for the seats when the game starts.
+    ``turn_seconds``, ``computers`` and ``computer_levels`` are the channel's settings when the
+    table opened, None where the channel had none (the bot's turn clock, computers allowed at
+    every level). ``invited`` are the players of the last game asked back by "Play again"
+    (None for a new table). ``language`` is the public messages' language, kept from the lobby
+    to the final standings.
     """
 
-    max_hand: MaxHand = OPTIONS["length"].default
-    schedule: ScheduleName = OPTIONS["schedule"].default
-    trump: TrumpName = OPTIONS["trump"].default
-    hook: bool = OPTIONS["hook"].default
-    scoring: ScoringName = OPTIONS["scoring"].default
-    blind_bids: bool = OPTIONS["blind_bids"].default
-    forehead: bool = OPTIONS["forehead"].default
+    rules: Mapping[str, Any] = field(default_factory=_rule_defaults)
     mode: Mode = OPTIONS["mode"].default
     turn_seconds: int | None = None
     computers: bool | None = None
@@ -65,6 +62,23 @@ class TableOptions:
     # Options an older version's row did not state: they take the default here and are not
     # written back while they keep it, so a row read and saved again is unchanged.
     unstated: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        unknown = set(self.rules) - set(RULE_OPTIONS)
+        if unknown:
+            raise TypeError(f"no game rule {sorted(unknown)}")
+        # Every rule present, given or at its default; read-only, as the options are frozen.
+        object.__setattr__(self, "rules", MappingProxyType({**RULE_DEFAULTS, **self.rules}))
+
+    @classmethod
+    def of(cls, **chosen: Any) -> TableOptions:
+        """Options from keyword arguments, the game's rules among them by name."""
+        rules = {k: v for k, v in chosen.items() if k in RULE_OPTIONS}
+        return cls(rules=rules, **{k: v for k, v in chosen.items() if k not in RULE_OPTIONS})
+
+    def with_rules(self, **rules: Any) -> TableOptions:
+        """These options with some rules changed."""
+        return replace(self, rules={**self.rules, **rules})
 
 
 @dataclass

@@ -1,8 +1,10 @@
-"""Slash command options, checked in code against the option registry (bot.registry).
+"""Slash command options, checked in code against the option registry (bot.registry), and the
+``Rules`` of a table's options.
 
 Discord shows only the declared choices, but a modified client (or a raw API call) can send any
 value of the option's type, and discord.py passes it through unchecked. Each check returns the
-table options, or one line for the user naming the option and the values it allows.
+table options, or one line for the user naming the option and the values it allows. Nothing
+here names an option: every one is handled as the registry declares it.
 """
 
 from __future__ import annotations
@@ -11,19 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import EN, Translations
-from bot.model import MaxHand, TableOptions
-from bot.registry import MAX_HAND_LIMIT, OPTIONS, START_OPTIONS
+from bot.model import TableOptions
+from bot.registry import OPTIONS, RULE_OPTIONS, START_OPTIONS, Option
 from kachuful_core import Rules
-from kachuful_core.rules import (
-    LENGTHS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    LengthName,
-    largest_hand,
-    length_max_hand,
-)
-
-SCOPES = ("channel", "server")
 
 
 @dataclass(frozen=True)
@@ -32,30 +24,30 @@ class StartOptions:
     options: TableOptions
 
 
-def lobby_max_hand(length: LengthName | None, max_hand: int | None) -> MaxHand:
-    """The table's ``max_hand`` option from /kachuful start's ``length`` and ``max_hand``: a
-    max_hand given wins (0 is "classic"), else the length (quick, classic, full), else the full
-    game. The lobby keeps the name of a length, resolved for the seats when the game starts."""
-    if max_hand is not None:
-        return "classic" if max_hand == 0 else max_hand
-    chosen: MaxHand = OPTIONS["length"].default if length is None else length
-    return chosen
-
-
-def refusal(name: str, tr: Translations) -> str:
-    """/kachuful start's words for a value ``name`` does not allow."""
-    if name == "players":
-        return tr.gettext(
-            "`players` must be a number of seats from {low} to {high}: nothing was created."
-        ).format(low=MIN_PLAYERS, high=MAX_PLAYERS)
-    if name == "max_hand":
-        return tr.gettext(
-            "`max_hand` must be 0 (classic) or a hand size from 1 to {high} "
-            "(lowered to 52 ÷ players if larger): nothing was created."
-        ).format(high=MAX_HAND_LIMIT)
+def refusal(option: Option, tr: Translations) -> str:
+    """/kachuful start's words for a value ``option`` does not allow."""
+    if option.refused is not None:
+        low, high = option.choices[0].value, option.choices[-1].value
+        return tr.gettext(option.refused).format(low=low, high=high)
     return tr.gettext("`{name}` must be {allowed}: nothing was created.").format(
-        name=name, allowed=OPTIONS[name].allowed_text(tr)
+        name=option.name, allowed=option.allowed_text(tr)
     )
+
+
+def kept_values(given: dict[str, Any]) -> dict[str, Any]:
+    """Typed option values (``given``: by option name, None where not given) as a table keeps
+    them, by the name each is kept under: a value given wins over a default, and of two given
+    for one key (a length and a largest hand) the one declared later."""
+    kept: dict[str, Any] = {}
+    for option in OPTIONS.values():
+        if option.name not in given:
+            continue
+        value = given[option.name]
+        if value is not None:
+            kept[option.key] = option.kept(value)
+        elif option.default is not None and option.key not in kept:
+            kept[option.key] = option.kept(option.default)
+    return kept
 
 
 def check_start(tr: Translations = EN, **given: Any) -> StartOptions | str:
@@ -65,55 +57,24 @@ def check_start(tr: Translations = EN, **given: Any) -> StartOptions | str:
     unknown = set(given) - set(START_OPTIONS)
     if unknown:
         raise TypeError(f"no /kachuful start option {sorted(unknown)}")
-    values: dict[str, Any] = {}
     for name in START_OPTIONS:
         value = given.get(name)
-        if value is None:
-            value = OPTIONS[name].default
         if value is not None and not OPTIONS[name].allows(value):
-            return refusal(name, tr)
-        values[name] = value
-    options = TableOptions(
-        **{k: v for k, v in values.items() if k not in ("players", "length", "max_hand")},
-        max_hand=lobby_max_hand(values["length"], values["max_hand"]),
-    )
-    return StartOptions(players=values["players"], options=options)
-
-
-def check_scope(scope: Any, tr: Translations = EN) -> str | None:
-    """/kachuful leaderboard: None if ``scope`` is allowed, else the refusal to show."""
-    if isinstance(scope, str) and scope in SCOPES:
-        return None
-    return tr.gettext("`scope` must be one of {values}.").format(values=", ".join(SCOPES))
-
-
-def resolve_max_hand(choice: MaxHand | None, players: int) -> tuple[int, bool]:
-    """The largest hand of a table's ``max_hand`` option for ``players`` (a length's name or a
-    number of cards); and whether a number had to be lowered to fit the deck (the lobby says
-    so: bot/render/table.py)."""
-    if choice is None:
-        choice = OPTIONS["length"].default
-    if choice in LENGTHS:
-        return length_max_hand(choice, players), False
-    limit = largest_hand(players)
-    wanted = int(choice)
-    if wanted > limit:
-        return limit, True
-    return wanted, False
+            return refusal(OPTIONS[name], tr)
+    kept = kept_values({name: given.get(name) for name in START_OPTIONS})
+    players = kept.pop("players")
+    return StartOptions(players=players, options=TableOptions.of(**kept))
 
 
 def table_rules(options: TableOptions, players: int) -> tuple[Rules, bool]:
-    """The rules of a table's options for ``players`` seats, and whether the largest hand was
-    lowered to fit the deck (resolve_max_hand)."""
-    max_hand, lowered = resolve_max_hand(options.max_hand, players)
-    rules = Rules(
-        players=players,
-        max_hand=max_hand,
-        schedule=options.schedule,
-        trump=options.trump,
-        hook=options.hook,
-        scoring=options.scoring,
-        blind_bids=options.blind_bids,
-        forehead=options.forehead,
-    )
-    return rules, lowered
+    """The rules of a table's options for ``players`` seats, and whether a rule had to be
+    lowered to fit them (the largest hand, to the deck: the lobby says so)."""
+    values: dict[str, Any] = {}
+    lowered = False
+    for name in RULE_OPTIONS:
+        option, value = OPTIONS[name], options.rules[name]
+        if option.resolve is not None:
+            value, changed = option.resolve(value, players)
+            lowered = lowered or changed
+        values[name] = value
+    return Rules(players=players, **values), lowered

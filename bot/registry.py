@@ -1,27 +1,37 @@
 """The option registry: every table option and channel setting, declared once.
 
-Each :class:`Option` holds its name, the values it allows, its default and the words players
-see for it (the option's label and each choice's words: plain English, all here, for gettext
-to translate later). From it are generated the slash command choices (cogs/kachuful.py,
-cogs/settings.py), the checks of /kachuful start (bot/options.py) and /kachuful-settings
-(bot/channel_settings.py), the lobby's rules text (bot/render/words.py) and the environment's
-turn clock bounds (bot/settings.py). The game rules behind the values (what a length means in
-hand sizes, the schedules, the scoring) are kachuful_core's; a game's record keeps them as
-``Rules`` fields, never as these names.
+Each :class:`Option` holds its name, the values it allows, its default, where it appears
+(``start``: /kachuful start; ``setting``: its name in /kachuful-settings), whether it is a game
+rule (``rule``: a field of ``kachuful_core.Rules`` of the same name), and the words players see
+for it (the option's label and each choice's words: plain English, all here, for gettext to
+translate later). Everything else is generated from these declarations: the slash command
+options, their choices and descriptions (cogs/kachuful.py, cogs/settings.py), the checks of
+/kachuful start (bot/options.py) and /kachuful-settings (bot/channel_settings.py), the table's
+game options (``TableOptions.rules``, bot/model.py) and their stored JSON keys
+(bot/store/table_json.py), the lobby's rules text (bot/render/words.py), the ``Rules`` of a
+game and so its record, and the environment's turn clock bounds (bot/settings.py).
+
+A rule's default is the engine's (``Rules``): defaults live there only. Adding a rule: a field
+of ``Rules`` (kachuful_core/rules.py) and one :func:`_rule` declaration below, plus its words
+in the catalogues.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 from bot.i18n import EN, LANGUAGE_NAMES, N_, Nn_, Translations
+from kachuful_core import Rules
 from kachuful_core.rules import (
     DEFAULT_LENGTH,
     LENGTHS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    largest_hand,
+    length_max_hand,
 )
 
 Value = str | int | bool
@@ -53,6 +63,24 @@ class Option:
     choices: tuple[Choice, ...] = ()
     low: int | None = None  # a whole number from low to high, when there are no choices
     high: int | None = None
+    # Where the option appears: /kachuful start, and its name in /kachuful-settings.
+    start: bool = False
+    setting: str | None = None
+    # A game rule: kept in the table's options under ``key``, and given to Rules as the field
+    # of that name (through ``resolve`` for a number of players, when set). ``own_line``: the
+    # lobby's rules text has a line for it (the length is shown apart).
+    rule: bool = False
+    own_line: bool = True
+    # The table option the value is kept as (another option's name: the length is kept as the
+    # largest hand), and how a typed value is kept (``keep``) or a kept one checked
+    # (``kept_allows``), where they differ from the value typed.
+    kept_as: str | None = None
+    keep: Callable[[Any], Any] | None = field(default=None, compare=False)
+    kept_allows: Callable[[Any], bool] | None = field(default=None, compare=False)
+    resolve: Callable[[Any, int], tuple[Any, bool]] | None = field(default=None, compare=False)
+    # /kachuful start's words for a value not allowed, where "one of ..." would not do
+    # ({low} and {high}: the first and last choices).
+    refused: str | None = None
     words_of: dict[Value, str] = field(init=False, repr=False, compare=False)  # in English
     choice_of: dict[Value, Choice] = field(init=False, repr=False, compare=False)
 
@@ -69,6 +97,18 @@ class Option:
         if self.low is not None and self.high is not None and isinstance(value, int):
             return self.low <= value <= self.high
         return True
+
+    @property
+    def key(self) -> str:
+        """The name the value is kept under in a table's options."""
+        return self.kept_as or self.name
+
+    def kept(self, value: Any) -> Any:
+        """A typed (and allowed) value as the table keeps it."""
+        return value if self.keep is None else self.keep(value)
+
+    def allows_kept(self, value: Any) -> bool:
+        return self.allows(value) if self.kept_allows is None else self.kept_allows(value)
 
     def allowed_text(self, tr: Translations) -> str:
         """The values allowed, for a refusal: "one of down-up, down, double"."""
@@ -151,6 +191,56 @@ def _level_sets() -> tuple[Choice, ...]:
     )
 
 
+def _rule_default(name: str) -> Any:
+    """A game rule's default: the engine's (``Rules``), the one place it is declared."""
+    return Rules.model_fields[name].default
+
+
+def _rule(
+    name: str, label: str, describe: str, kind: type, choices: tuple[Choice, ...] = (), **more: Any
+) -> Option:
+    """A game rule: an option of /kachuful start and /kachuful-settings, a field of Rules."""
+    return Option(
+        name,
+        label,
+        describe,
+        kind,
+        _rule_default(name),
+        choices,
+        start=True,
+        setting=name,
+        rule=True,
+        **more,
+    )
+
+
+def _kept_max_hand(value: Any) -> Any:
+    """/kachuful start's ``max_hand``: 0 is "classic", kept by the length's name."""
+    return "classic" if value == 0 else value
+
+
+def _allows_kept_max_hand(value: Any) -> bool:
+    """A kept largest hand: a length's name, or a number of cards."""
+    return value in LENGTHS or (
+        isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_HAND_LIMIT
+    )
+
+
+def resolve_max_hand(choice: Any, players: int) -> tuple[int, bool]:
+    """The largest hand of a table's kept ``max_hand`` for ``players`` (a length's name or a
+    number of cards); and whether a number had to be lowered to fit the deck (the lobby says
+    so: bot/render/table.py)."""
+    if choice is None:
+        choice = DEFAULT_LENGTH
+    if choice in LENGTHS:
+        return length_max_hand(choice, players), False
+    limit = largest_hand(players)
+    wanted = int(choice)
+    if wanted > limit:
+        return limit, True
+    return wanted, False
+
+
 OPTIONS: dict[str, Option] = {
     option.name: option
     for option in (
@@ -164,6 +254,11 @@ OPTIONS: dict[str, Option] = {
                 Choice(n, *Nn_("{n} seat", "{n} seats"))
                 for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
             ),
+            start=True,
+            setting="players",
+            refused=N_(
+                "`players` must be a number of seats from {low} to {high}: nothing was created."
+            ),
         ),
         Option(
             "length",
@@ -172,13 +267,17 @@ OPTIONS: dict[str, Option] = {
             str,
             DEFAULT_LENGTH,
             tuple(Choice(name, LENGTH_WORDS[name]) for name in LENGTHS),
+            start=True,
+            setting="length",
+            kept_as="max_hand",
         ),
-        Option(
+        # The largest hand: a number of cards, or (kept so) a length's name from "length";
+        # declared after "length", so that a max_hand given wins over a length given.
+        _rule(
             "max_hand",
             N_("Max hand"),
             N_("Largest hand (default: 52 ÷ players, e.g. 13 for four); wins over length"),
             int,
-            None,
             (
                 Choice(0, N_("Classic: 10 cards (8 for 6 players, 7 for 7)")),
                 *(
@@ -192,44 +291,48 @@ OPTIONS: dict[str, Option] = {
                     for n in range(1, MAX_HAND_LIMIT + 1)
                 ),
             ),
+            own_line=False,
+            refused=N_(
+                "`max_hand` must be 0 (classic) or a hand size from 1 to {high} "
+                "(lowered to 52 ÷ players if larger): nothing was created."
+            ),
+            keep=_kept_max_hand,
+            kept_allows=_allows_kept_max_hand,
+            resolve=resolve_max_hand,
         ),
-        Option(
+        _rule(
             "schedule",
             N_("Schedule"),
             N_("Order of hand sizes"),
             str,
-            "down-up",
             (
                 Choice("down-up", N_("Down and up: H…1…H")),
                 Choice("down", N_("Down only: H…1")),
                 Choice("double", N_("Double: H…1…H…1…H")),
             ),
         ),
-        Option(
+        _rule(
             "trump",
             N_("Trump"),
             N_("How trump is chosen"),
             str,
-            "cycle",
             (
                 Choice("cycle", N_("Cycle ♠\ufe0e ♦\ufe0e ♣\ufe0e ♥\ufe0e")),
                 Choice("cycle-notrump", N_("Cycle ♠\ufe0e ♦\ufe0e ♣\ufe0e ♥\ufe0e then no-trump")),
                 Choice("turned", N_("Turned card after the deal")),
             ),
         ),
-        Option(
+        _rule(
             "hook",
             N_("Hook rule"),
             N_("Hook rule: the dealer may not make the bids add up to the tricks (default on)"),
             bool,
-            True,
         ),
-        Option(
+        _rule(
             "scoring",
             N_("Scoring"),
             N_("Scoring"),
             str,
-            "exact",
             (
                 Choice("exact", N_("Exact: 10 + bid, miss 0")),
                 Choice("penalty", N_("Penalty: 10 + bid, miss −difference")),
@@ -237,19 +340,17 @@ OPTIONS: dict[str, Option] = {
                 Choice("judgement", N_("Judgement: exact +10, miss −10")),
             ),
         ),
-        Option(
+        _rule(
             "blind_bids",
             N_("Blind bids"),
             N_("Allow bidding before looking (exact blind bids score double; default off)"),
             bool,
-            False,
         ),
-        Option(
+        _rule(
             "forehead",
             N_("Forehead one-card deal"),
             N_("One-card deal: see everyone's card but your own (default off)"),
             bool,
-            False,
         ),
         Option(
             "mode",
@@ -262,6 +363,8 @@ OPTIONS: dict[str, Option] = {
                 Choice("compact", N_("Compact: one message per deal")),
                 Choice("thread", N_("In a thread opened from the lobby")),
             ),
+            start=True,
+            setting="presentation",
         ),
         Option(
             "turn_seconds",
@@ -271,6 +374,7 @@ OPTIONS: dict[str, Option] = {
             None,
             low=TURN_SECONDS[0],
             high=TURN_SECONDS[1],
+            setting="turn_seconds",
         ),
         Option(
             "computers",
@@ -278,6 +382,7 @@ OPTIONS: dict[str, Option] = {
             N_("Whether computer players may join"),
             bool,
             True,
+            setting="computers",
         ),
         Option(
             "computer_levels",
@@ -286,6 +391,7 @@ OPTIONS: dict[str, Option] = {
             str,
             ",".join(LEVEL_NAMES),
             _level_sets(),
+            setting="computer_levels",
         ),
         # A table's public messages are in its language, chosen when it opens: this setting,
         # else the server's language, else English (bot/i18n.py). Each language is named in
@@ -297,43 +403,31 @@ OPTIONS: dict[str, Option] = {
             str,
             None,
             tuple(Choice(code, name) for code, name in LANGUAGE_NAMES.items()),
+            setting="language",
         ),
     )
 }
 
-# The options of /kachuful start, in the order the command lists them; the lobby's rules text
-# shows the table options among them (not the seats, which it shows apart, nor the mode).
-START_OPTIONS = (
-    "players",
-    "length",
-    "max_hand",
-    "schedule",
-    "trump",
-    "hook",
-    "scoring",
-    "blind_bids",
-    "forehead",
-    "mode",
-)
-RULES_TEXT_OPTIONS = ("schedule", "trump", "hook", "scoring", "blind_bids", "forehead")
-# /kachuful-settings: a channel's defaults ("presentation" is the start command's "mode").
-SETTINGS_OPTIONS = (
-    "presentation",
-    "turn_seconds",
-    "computers",
-    "computer_levels",
-    "players",
-    "length",
-    "max_hand",
-    "schedule",
-    "trump",
-    "scoring",
-    "hook",
-    "blind_bids",
-    "forehead",
-    "language",
-)
-SETTING_ALIASES = {"presentation": "mode"}
+# The options of /kachuful start and of /kachuful-settings, in the order the commands list
+# them (the order declared above).
+START_OPTIONS = tuple(o.name for o in OPTIONS.values() if o.start)
+SETTINGS_OPTIONS = tuple(o.setting for o in OPTIONS.values() if o.setting is not None)
+SETTING_ALIASES = {
+    o.setting: o.name for o in OPTIONS.values() if o.setting is not None and o.setting != o.name
+}
+# The game rules a table keeps (TableOptions.rules), by their Rules names, and their defaults
+# as kept: a rule that another option is kept as defaults to that option's default (the largest
+# hand to the default length).
+RULE_OPTIONS = tuple(o.name for o in OPTIONS.values() if o.rule)
+RULE_DEFAULTS: Mapping[str, Any] = {
+    name: next(
+        (o.kept(o.default) for o in OPTIONS.values() if o.key == name and o.default is not None),
+        None,
+    )
+    for name in RULE_OPTIONS
+}
+# The lobby's rules text: a line for each rule but the length, which it shows apart.
+RULES_TEXT_OPTIONS = tuple(o.name for o in OPTIONS.values() if o.rule and o.own_line)
 
 
 def option(name: str) -> Option:

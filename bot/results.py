@@ -31,7 +31,7 @@ def deal_lines_from_summary(summary: dict[str, Any], players: int) -> list[tuple
             lines[seat].append(
                 DealLine(
                     hand_size=int(deal["hand_size"]),
-                    trump=deal["trump"],
+                    suit=deal["trump"],
                     bid=int(deal["bids"][seat]),
                     tricks=int(deal["tricks_won"][seat]),
                     points=int(deal["scores"][seat]),

@@ -2,12 +2,12 @@
 
 This cog is the group; feature cogs (cogs/leaderboard.py, cogs/stats.py, cogs/history.py) add
 their subcommands to it, as cogs/group.py explains. /kachuful-settings is a command of its own
-(cogs/settings.py). Every option's choices and descriptions come from the registry
-(bot/registry.py)."""
+(cogs/settings.py). Every option, with its choices and descriptions, comes from the registry
+(bot/registry.py, through cogs/slash_options.py)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,29 +16,17 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot import registry, render
-from bot.command_translator import choice_str
 from bot.i18n import language_of, reader
+from bot.model import TableOptions
 from bot.options import check_start
 from bot.store import StoreError
 from bot.ui.payloads import send_kwargs
 
+from .slash_options import registry_options
+
 if TYPE_CHECKING:
     from bot.client import KachufulBot
     from bot.table import Tables
-
-Choice = app_commands.Choice
-
-
-def slash_choices(name: str) -> list[Choice[Any]]:
-    """An option's choices as the slash command shows them, from the registry (translated by
-    bot.command_translator)."""
-    option = registry.option(name)
-    return [Choice(name=choice_str(name, c), value=c.value) for c in option.choices]
-
-
-def described(*names: str) -> dict[str, locale_str]:
-    """The slash command's description of each option, from the registry."""
-    return {name: locale_str(registry.option(name).describe) for name in names}
 
 
 @app_commands.guild_only()
@@ -56,47 +44,20 @@ class KachufulCog(
     @app_commands.command(
         name="start", description=locale_str("Open a Kachuful table in this channel")
     )
-    @app_commands.describe(**described(*registry.START_OPTIONS))
-    @app_commands.choices(
-        **{
-            name: slash_choices(name)
-            for name in registry.START_OPTIONS
-            if registry.option(name).choices
-        }
-    )
-    async def start(
-        self,
-        interaction: discord.Interaction[Any],
-        players: int | None = None,
-        length: str | None = None,
-        max_hand: int | None = None,
-        schedule: str | None = None,
-        trump: str | None = None,
-        hook: bool | None = None,
-        scoring: str | None = None,
-        blind_bids: bool | None = None,
-        forehead: bool | None = None,
-        mode: str | None = None,
-    ) -> None:
-        typed = {
-            "players": players,
-            "length": length,
-            "max_hand": max_hand,
-            "schedule": schedule,
-            "trump": trump,
-            "hook": hook,
-            "scoring": scoring,
-            "blind_bids": blind_bids,
-            "forehead": forehead,
-            "mode": mode,
-        }
+    @registry_options(registry.START_OPTIONS)
+    async def start(self, interaction: discord.Interaction[Any], **typed: Any) -> None:
+        typed = {name: value for name, value in typed.items() if value is not None}
         defaults = await self._channel_defaults(interaction)
-        if length is not None or max_hand is not None:
-            # One choice, two ways to say it: what the member typed replaces the channel's.
-            defaults.pop("length", None)
-            defaults.pop("max_hand", None)
+        # One choice, two ways to say it (a length, a largest hand): what the member typed
+        # replaces the channel's settings for it.
+        typed_keys = {registry.option(name).key for name in typed}
+        defaults = {
+            name: value
+            for name, value in defaults.items()
+            if name not in registry.START_OPTIONS or registry.option(name).key not in typed_keys
+        }
         # What the member typed wins over the channel's settings, which win over the defaults.
-        chosen = {**defaults, **{k: v for k, v in typed.items() if v is not None}}
+        chosen = {**defaults, **typed}
         checked = check_start(
             reader(interaction), **{k: v for k, v in chosen.items() if k in registry.START_OPTIONS}
         )
@@ -146,33 +107,32 @@ class KachufulCog(
         )
 
     async def _channel_defaults(self, interaction: discord.Interaction[Any]) -> dict[str, Any]:
-        """This channel's /kachuful-settings, as /kachuful start options."""
+        """This channel's /kachuful-settings, by the registry's option names."""
         if interaction.channel_id is None:
             return {}
         try:
             stored = await self.bot.store.channel_settings(interaction.channel_id)
         except StoreError:
             return {}
-        defaults = {k: v for k, v in stored.items() if k in START_OPTIONS}
-        if "presentation" in stored:
-            defaults["mode"] = stored["presentation"]
-        for key in ("turn_seconds", "computers", "computer_levels", "language"):
-            if key in stored:
-                defaults[key] = stored[key]
-        return defaults
+        return {
+            registry.SETTING_ALIASES.get(setting, setting): value
+            for setting, value in stored.items()
+            if setting in registry.SETTINGS_OPTIONS
+        }
 
 
-# The /kachuful-settings that are /kachuful start options (the others stay with the table).
-START_OPTIONS = tuple(name for name in registry.START_OPTIONS if name != "mode")
+# The channel settings a table keeps with its options besides /kachuful start's (a running
+# game never reads the channel's settings again): the table's other option fields.
+_KEPT = tuple(f.name for f in fields(TableOptions) if f.name in registry.OPTIONS)
 
 
 def table_settings(defaults: dict[str, Any]) -> dict[str, Any]:
-    """The channel settings a table keeps with its options (a running game never reads the
-    channel's settings again)."""
-    kept: dict[str, Any] = {k: defaults[k] for k in ("turn_seconds", "computers") if k in defaults}
-    if "computer_levels" in defaults:
-        kept["computer_levels"] = tuple(defaults["computer_levels"])
-    return kept
+    """The channel settings a table keeps with its options (lists as tuples)."""
+    return {
+        name: tuple(value) if isinstance(value, list) else value
+        for name, value in defaults.items()
+        if name in _KEPT and name not in registry.START_OPTIONS and name != "language"
+    }
 
 
 async def setup(bot: KachufulBot) -> None:

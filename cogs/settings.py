@@ -23,7 +23,7 @@ from bot.i18n import reader
 from bot.render import stats as words
 from bot.ui.payloads import send_kwargs
 
-from .kachuful import described, slash_choices
+from .slash_options import registry_options
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
@@ -40,36 +40,10 @@ class SettingsCog(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
-    @app_commands.describe(
-        **described(*registry.SETTINGS_OPTIONS),
-        reset=locale_str("Forget every setting of this channel"),
-    )
-    @app_commands.choices(
-        **{
-            name: slash_choices(name)
-            for name in registry.SETTINGS_OPTIONS
-            if registry.option(name).choices
-        }
-    )
+    @app_commands.describe(reset=locale_str("Forget every setting of this channel"))
+    @registry_options(registry.SETTINGS_OPTIONS)
     async def settings(
-        self,
-        interaction: discord.Interaction[Any],
-        presentation: str | None = None,
-        turn_seconds: app_commands.Range[int, registry.TURN_SECONDS[0], registry.TURN_SECONDS[1]]
-        | None = None,
-        computers: bool | None = None,
-        computer_levels: str | None = None,
-        players: int | None = None,
-        length: str | None = None,
-        max_hand: int | None = None,
-        schedule: str | None = None,
-        trump: str | None = None,
-        scoring: str | None = None,
-        hook: bool | None = None,
-        blind_bids: bool | None = None,
-        forehead: bool | None = None,
-        language: str | None = None,
-        reset: bool = False,
+        self, interaction: discord.Interaction[Any], reset: bool = False, **changes: Any
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(
@@ -81,22 +55,6 @@ class SettingsCog(commands.Cog):
                 words.refusal("not_manager", reader(interaction)), ephemeral=True
             )
             return
-        changes = {
-            "presentation": presentation,
-            "turn_seconds": turn_seconds,
-            "computers": computers,
-            "computer_levels": computer_levels,
-            "players": players,
-            "length": length,
-            "max_hand": max_hand,
-            "schedule": schedule,
-            "trump": trump,
-            "scoring": scoring,
-            "hook": hook,
-            "blind_bids": blind_bids,
-            "forehead": forehead,
-            "language": language,
-        }
         store = self.bot.store
         current = {} if reset else await store.channel_settings(interaction.channel_id)
         try:

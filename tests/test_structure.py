@@ -118,3 +118,59 @@ def test_no_engine_source_file_is_too_long_to_read() -> None:
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > CORE_MAX_LINES
     }
     assert long == {}
+
+
+# Where no game rule may be named: a new rule is declared in kachuful_core/rules.py and once in
+# the option registry (bot/registry.py); everything else follows from the declaration.
+NO_RULE_NAMES = ("cogs", "bot/store", "bot/model.py", "bot/options.py")
+
+
+def rule_names() -> set[str]:
+    """Every registry option that is a game rule, or is kept as one (the length)."""
+    from bot.registry import OPTIONS
+
+    rules = {name for name, option in OPTIONS.items() if option.rule}
+    return rules | {name for name, option in OPTIONS.items() if option.key in rules}
+
+
+def names_in(path: Path, names: set[str], root: Path = ROOT) -> list[str]:
+    """Where a file names one of ``names``: an identifier (a variable, attribute, parameter,
+    keyword or function) or a string that is exactly the name."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        named = {
+            ast.Name: lambda n: n.id,
+            ast.Attribute: lambda n: n.attr,
+            ast.arg: lambda n: n.arg,
+            ast.keyword: lambda n: n.arg,
+            ast.FunctionDef: lambda n: n.name,
+            ast.AsyncFunctionDef: lambda n: n.name,
+            ast.Constant: lambda n: n.value if isinstance(n.value, str) else None,
+        }.get(type(node))
+        name = named(node) if named is not None else None
+        if name in names:
+            found.append(f"{path.relative_to(root)}:{getattr(node, 'lineno', '?')} {name}")
+    return found
+
+
+def test_no_game_rule_is_named_outside_the_engine_and_the_registry() -> None:
+    names = rule_names()
+    assert {"forehead", "hook", "scoring", "blind_bids", "max_hand", "length"} <= names
+    files = [
+        p
+        for place in NO_RULE_NAMES
+        for p in ([ROOT / place] if place.endswith(".py") else sorted((ROOT / place).rglob("*.py")))
+    ]
+    assert len(files) > 10
+    assert [hit for path in files for hit in names_in(path, names)] == []
+
+
+def test_the_rule_name_check_sees_names(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def f(hook=None, **kw):\n"
+        "    g(forehead=1)\n"
+        "    return options.scoring, kw['blind_bids'], 'the hook rule'\n"
+    )
+    hits = [hit.split(" ")[1] for hit in names_in(sample, rule_names(), root=tmp_path)]
+    assert sorted(hits) == ["blind_bids", "forehead", "hook", "scoring"]

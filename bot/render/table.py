@@ -6,9 +6,8 @@ import discord
 
 from bot.i18n import Translations
 from bot.model import Table, TableOptions
-from bot.options import resolve_max_hand
 from bot.pace import DEFAULT_PACE, Pace
-from bot.registry import LENGTH_BUTTONS
+from bot.registry import LENGTH_BUTTONS, resolve_max_hand
 from kachuful_core import Game, Phase
 from kachuful_core.rules import MIN_PLAYERS
 
@@ -119,7 +118,7 @@ def lobby(
 def length_buttons(row: Table, tr: Translations) -> tuple[ButtonSpec, ...]:
     """Quick game · Classic game · Full game, for the host: the length chosen is shown pressed
     (and cannot be chosen again)."""
-    chosen = row.options.max_hand
+    chosen = row.options.rules["max_hand"]
     return tuple(
         ButtonSpec(
             ("length", row.id, length),
@@ -223,12 +222,12 @@ def fairness_line(commitment: str, tr: Translations) -> str:
 
 
 def resolve_note(row: Table, tr: Translations) -> str | None:
-    max_hand, lowered = resolve_max_hand(row.options.max_hand, len(row.seats))
+    max_hand, lowered = resolve_max_hand(row.options.rules["max_hand"], len(row.seats))
     if not lowered:
         return None
     return tr.gettext(
         "max hand lowered from {wanted} to {limit}: 52 cards for {players} players"
-    ).format(wanted=row.options.max_hand, limit=max_hand, players=len(row.seats))
+    ).format(wanted=row.options.rules["max_hand"], limit=max_hand, players=len(row.seats))
 
 
 def final_standings(row: Table, game: Game, tr: Translations) -> MessageSpec:

@@ -87,7 +87,7 @@ def max_hand_text(choice: Any, tr: Translations) -> str:
 
 def lobby_rules_lines(options: TableOptions, tr: Translations) -> list[str]:
     """The options chosen at /kachuful start, before the number of players is known."""
-    return [max_hand_text(options.max_hand, tr), *option_lines(options, tr)]
+    return [max_hand_text(options.rules["max_hand"], tr), *option_lines(options, tr)]
 
 
 def option_line(label: str, words: str, tr: Translations) -> str:
@@ -100,7 +100,7 @@ def option_lines(options: TableOptions, tr: Translations) -> list[str]:
     lines = []
     for name in RULES_TEXT_OPTIONS:
         option = OPTIONS[name]
-        words = option.words(getattr(options, name), tr)
+        words = option.words(options.rules[name], tr)
         lines.append(option_line(option.title(tr), words, tr))
     return lines
 
@@ -125,7 +125,7 @@ def length_lines(
     length chosen, the number of deals, and the time it takes at the table's pace."""
     rules, _ = table_rules(options, players)
     minutes = duration_text(game_seconds(rules, humans, pace), tr)
-    choice = options.max_hand
+    choice = options.rules["max_hand"]
     chosen = (
         OPTIONS["length"].words(choice or OPTIONS["length"].default, tr)
         if choice is None or choice in LENGTHS

@@ -32,7 +32,7 @@ class DealLine:
     """One seat's part in one scored deal, kept for per-hand-size and per-trump statistics."""
 
     hand_size: int
-    trump: str | None  # "S", "H", "D", "C", or None for a no-trump deal
+    suit: str | None  # the trump suit: "S", "H", "D", "C", or None for a no-trump deal
     bid: int
     tricks: int
     points: int

@@ -440,7 +440,7 @@ def _deal_rows(guild_id: int, players: Sequence[FinishedSeat]) -> list[tuple[Any
     for seat in players:
         assert seat.user_id is not None
         for deal in seat.deals:
-            key = (seat.user_id, deal.hand_size, deal.trump or "N")
+            key = (seat.user_id, deal.hand_size, deal.suit or "N")
             counts = grouped.setdefault(key, [0, 0, 0, 0, 0])
             exact = deal.bid == deal.tricks
             counts[0] += 1

@@ -553,10 +553,10 @@ class Reads:
         by_size: dict[int, list[int]] = {}
         by_trump: dict[str, list[int]] = {}
         zero_bids = zero_exact = 0
-        for size, trump, count, exact, zeros, zeros_exact, points in deals:
+        for size, suit, count, exact, zeros, zeros_exact, points in deals:
             for bucket in (
                 by_size.setdefault(size, [0, 0, 0]),
-                by_trump.setdefault(trump, [0, 0, 0]),
+                by_trump.setdefault(suit, [0, 0, 0]),
             ):
                 bucket[0] += count
                 bucket[1] += exact

@@ -15,34 +15,48 @@ from types import MappingProxyType
 from typing import Any
 
 from bot.model import Seat, TableOptions
-from bot.registry import MAX_HAND_LIMIT, OPTIONS
-from kachuful_core.rules import LENGTHS
+from bot.registry import OPTIONS, RULE_DEFAULTS, RULE_OPTIONS
 
-# The options with a default of their own, in the order the bot has always written them.
-_STATED = ("max_hand", "schedule", "trump", "hook", "scoring", "blind_bids", "forehead", "mode")
-# The options a table may lack (None): the channel had no such setting, or no game before.
-_OPTIONAL = ("turn_seconds", "computers", "computer_levels", "invited", "language")
-KNOWN = _STATED + _OPTIONAL
-_DEFAULTS = {f.name: f.default for f in fields(TableOptions) if f.name in _STATED}
+# The table's settings beside its rules, by field (every field but the rules and the
+# bookkeeping): those with a default of their own are stated like the rules; the others may be
+# absent (None: the channel had no such setting, or no game before).
+_SETTINGS = tuple(
+    f.name for f in fields(TableOptions) if f.name not in ("rules", "extra", "unstated")
+)
+_SETTING_DEFAULTS = {f.name: f.default for f in fields(TableOptions) if f.name in _SETTINGS}
+# The keys stated in every row, in the order the bot has always written them, with defaults.
+_DEFAULTS = {
+    **RULE_DEFAULTS,
+    **{k: v for k, v in _SETTING_DEFAULTS.items() if v is not None},
+}
+_STATED = tuple(_DEFAULTS)
+KNOWN = (*RULE_OPTIONS, *_SETTINGS)
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _list_of(kind: type, value: Any) -> tuple[Any, ...] | None:
+    """A stored list of ``kind`` as the model's tuple; None if it is not one."""
+    if not isinstance(value, list):
+        return None
+    ok = all(_is_int(v) if kind is int else isinstance(v, kind) for v in value)
+    return tuple(value) if ok else None
+
+
+# Settings kept as lists (not registry options of one value): computer levels, invited players.
+_LISTS = {"computer_levels": str, "invited": int}
+
+
 def _checked(key: str, value: Any) -> Any:
     """The model's value of a stored option; raises ValueError if the option does not allow
     it."""
-    if key == "max_hand":
-        ok = value in LENGTHS or (_is_int(value) and 1 <= value <= MAX_HAND_LIMIT)
-    elif key == "computer_levels":
-        ok = isinstance(value, list) and all(isinstance(level, str) for level in value)
-        value = tuple(value) if ok else value
-    elif key == "invited":
-        ok = isinstance(value, list) and all(_is_int(user_id) for user_id in value)
-        value = tuple(value) if ok else value
+    if key in _LISTS:
+        listed = _list_of(_LISTS[key], value)
+        ok, value = listed is not None, value if listed is None else listed
     else:
-        ok = OPTIONS[key].allows(value)
+        ok = OPTIONS[key].allows_kept(value)
     if not ok:
         # The value is the table's options, never a card or a seed: safe to name.
         raise ValueError(f"table option {key}: {value!r} is not allowed")
@@ -58,16 +72,21 @@ def options_from_json(data: Any) -> TableOptions:
         if key in KNOWN and value is not None
     }
     return TableOptions(
-        **values,
+        rules={k: v for k, v in values.items() if k in RULE_DEFAULTS},
+        **{k: v for k, v in values.items() if k not in RULE_DEFAULTS},
         extra=MappingProxyType({k: v for k, v in data.items() if k not in KNOWN}),
         unstated=frozenset(key for key in _STATED if key not in data),
     )
 
 
+def _value(options: TableOptions, key: str) -> Any:
+    return options.rules[key] if key in RULE_DEFAULTS else getattr(options, key)
+
+
 def options_to_json(options: TableOptions) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key in KNOWN:
-        value = getattr(options, key)
+        value = _value(options, key)
         if value is None or (key in options.unstated and value == _DEFAULTS[key]):
             continue
         out[key] = list(value) if isinstance(value, tuple) else value

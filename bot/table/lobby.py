@@ -363,10 +363,10 @@ class Lobby:
                 return refusal("not_host", tr)
             if length not in LENGTHS:
                 return refusal("bad_length", tr)
-            if row.options.max_hand == length:
+            if row.options.rules["max_hand"] == length:
                 words = tr.gettext(LENGTH_BUTTONS[length]).lower()
                 return private(render.notice("length_already", tr, length=words))
-            row.options = replace(row.options, max_hand=length)
+            row.options = row.options.with_rules(max_hand=length)
             return self._changed(session, True, "")
 
         await self.responder.change(session, interaction, step)

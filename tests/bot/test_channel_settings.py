@@ -71,7 +71,11 @@ async def test_settings_changed_during_a_game_leave_its_options_and_apply_to_the
     table = await start_game(env, channel, members, players=3)
     row = table.session.row
     options = row.options
-    assert (options.scoring, options.turn_seconds, options.max_hand) == ("penalty", 45, 2)
+    assert (options.rules["scoring"], options.turn_seconds, options.rules["max_hand"]) == (
+        "penalty",
+        45,
+        2,
+    )
     engine_rules = table.game.rules
     changed = await mod.slash(
         channel,
@@ -100,7 +104,14 @@ async def test_settings_changed_during_a_game_leave_its_options_and_apply_to_the
     following = env.bot.tables.open.session_in(channel.id)
     assert following is not None and following.row.id != row.id
     new = following.row.options
-    assert (new.scoring, new.turn_seconds, new.max_hand, new.schedule, new.hook) == (
+    rules = new.rules
+    assert (
+        rules["scoring"],
+        new.turn_seconds,
+        rules["max_hand"],
+        rules["schedule"],
+        rules["hook"],
+    ) == (
         "exact",
         300,
         3,

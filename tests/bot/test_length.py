@@ -109,7 +109,7 @@ async def test_only_the_host_chooses_the_length(env: simcord.Env) -> None:
     assert (session.row.options, session.row.version) == before
     assert pressed(lobby_message(channel)) == ["Full game"]
     stored = await env.bot.store.load_game(session.row.id)
-    assert stored is not None and stored.options.max_hand == "full"
+    assert stored is not None and stored.options.rules["max_hand"] == "full"
 
 
 async def test_a_forged_length_is_refused_and_changes_nothing(env: simcord.Env) -> None:
@@ -140,7 +140,7 @@ async def test_a_length_once_chosen_survives_a_restart(
     await asha.click(lobby_message(channel), label="Classic game")
     await env.restart_bot(make_bot())
     session = env.bot.tables.open.session_in(channel.id)
-    assert session.row.options.max_hand == "classic"
+    assert session.row.options.rules["max_hand"] == "classic"
     assert "**19 deals** with 3 players" in length_field(lobby_message(channel))
     for member in members[1:]:
         await member.slash(channel, "kachuful join")
@@ -154,20 +154,20 @@ async def test_start_takes_a_length_and_a_max_hand_given_wins(env: simcord.Env) 
     opened = await asha.slash(channel, "kachuful start", players=3, length="quick")
     assert not opened.ephemeral
     session = env.bot.tables.open.session_in(channel.id)
-    assert session.row.options.max_hand == "quick"
+    assert session.row.options.rules["max_hand"] == "quick"
     assert "**9 deals** with 3 players" in length_field(lobby_message(channel))
     await asha.slash(channel, "kachuful leave")  # the lobby closes
 
     other = env.guild.create_text_channel("more-cards")
     await asha.slash(other, "kachuful start", players=3, length="quick", max_hand=3)
     row = env.bot.tables.open.session_in(other.id).row
-    assert row.options.max_hand == 3
+    assert row.options.rules["max_hand"] == 3
     text = length_field(lobby_message(other))
     assert "Max hand: 3 cards" in text and "**5 deals** with 3 players" in text
     assert pressed(lobby_message(other)) == []  # no length is chosen: a number of cards is
     # The host may still choose a length in the lobby, which replaces the number.
     await asha.click(lobby_message(other), label="Full game")
-    assert row.options.max_hand == "full"
+    assert row.options.rules["max_hand"] == "full"
 
 
 async def test_a_length_typed_at_start_wins_over_the_channels_max_hand(
@@ -178,13 +178,13 @@ async def test_a_length_typed_at_start_wins_over_the_channels_max_hand(
     mod = env.guild.add_member(env.create_user("mod"), roles=[managers])
     await mod.slash(channel, "kachuful-settings", max_hand=4)
     await asha.slash(channel, "kachuful start", players=3, length="classic")
-    assert env.bot.tables.open.session_in(channel.id).row.options.max_hand == "classic"
+    assert env.bot.tables.open.session_in(channel.id).row.options.rules["max_hand"] == "classic"
     await asha.slash(channel, "kachuful leave")
     # A channel's length is its default for the next game, and replaces its max_hand.
     await mod.slash(channel, "kachuful-settings", length="quick")
     assert await env.bot.store.channel_settings(channel.id) == {"length": "quick"}
     await asha.slash(channel, "kachuful start", players=3)
-    assert env.bot.tables.open.session_in(channel.id).row.options.max_hand == "quick"
+    assert env.bot.tables.open.session_in(channel.id).row.options.rules["max_hand"] == "quick"
 
 
 async def test_the_start_command_offers_the_lengths_in_players_words(env: simcord.Env) -> None:

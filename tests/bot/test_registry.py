@@ -9,9 +9,16 @@ import pytest
 from bot.channel_settings import BadSetting, merge
 from bot.i18n import EN
 from bot.model import TableOptions
-from bot.options import check_start, resolve_max_hand, table_rules
+from bot.options import check_start, table_rules
 from bot.pace import DEAL_SECONDS, HUMAN_MOVE_SECONDS, Pace, game_seconds
-from bot.registry import OPTIONS, SETTINGS_OPTIONS, START_OPTIONS, level_names, option
+from bot.registry import (
+    OPTIONS,
+    SETTINGS_OPTIONS,
+    START_OPTIONS,
+    level_names,
+    option,
+    resolve_max_hand,
+)
 from bot.render.words import duration_text
 from kachuful_core import Rules
 from kachuful_core.rules import LENGTHS, ScheduleName, ScoringName, TrumpName
@@ -49,7 +56,7 @@ def test_start_lengths_and_max_hand() -> None:
     def max_hand(**given: object) -> object:
         checked = check_start(**given)
         assert not isinstance(checked, str), checked
-        return checked.options.max_hand
+        return checked.options.rules["max_hand"]
 
     assert max_hand() == "full"  # the rules' default: the whole deck
     assert max_hand(length="quick") == "quick"
@@ -66,7 +73,7 @@ def test_start_lengths_and_max_hand() -> None:
 def test_a_tables_max_hand_for_its_seats(choice: object, players: int, top: int) -> None:
     assert resolve_max_hand(choice, players)[0] == top
     chosen = {} if choice is None else {"max_hand": choice}  # None: the table did not say
-    rules, _ = table_rules(TableOptions(scoring="penalty", **chosen), players)
+    rules, _ = table_rules(TableOptions.of(scoring="penalty", **chosen), players)
     assert rules.max_hand == top and rules.scoring == "penalty"
 
 

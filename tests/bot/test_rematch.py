@@ -49,9 +49,8 @@ async def test_play_again_opens_a_lobby_with_the_same_options_and_players_invite
     assert row.id != old.id and row.status == "lobby"
     assert row.host_id == asha.id  # the previous host, not the one who clicked
     assert [s.user_id for s in row.seats] == [asha.id]  # the others must click to sit
-    for key in ("schedule", "scoring", "max_hand", "mode"):
-        assert getattr(row.options, key) == getattr(old.options, key)
-    assert row.options.schedule == "down" and row.options.scoring == "penalty"
+    assert row.options.rules == old.options.rules and row.options.mode == old.options.mode
+    assert row.options.rules["schedule"] == "down" and row.options.rules["scoring"] == "penalty"
     lobby = lobby_message(table.channel) if False else result.response
     assert bilal.mention in (lobby.content or "") and chen.mention in (lobby.content or "")
     assert asha.mention not in (lobby.content or "")

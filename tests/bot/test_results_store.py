@@ -227,9 +227,9 @@ def test_game_results_match_the_table_code_and_carry_the_deals() -> None:
 
 async def test_given_deal_lines_are_stored_as_given(store: Store) -> None:
     lines = (
-        DealLine(hand_size=3, trump="S", bid=0, tricks=0, points=10),
-        DealLine(hand_size=3, trump="S", bid=1, tricks=2, points=0),
-        DealLine(hand_size=1, trump=None, bid=0, tricks=1, points=0),
+        DealLine(hand_size=3, suit="S", bid=0, tricks=0, points=10),
+        DealLine(hand_size=3, suit="S", bid=1, tricks=2, points=0),
+        DealLine(hand_size=1, suit=None, bid=0, tricks=1, points=0),
     )
     await finish(
         store,

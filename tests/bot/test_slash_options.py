@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.options import check_scope, check_start
+from bot.options import check_start
 
 from .helpers import world
 
@@ -86,7 +86,7 @@ async def test_allowed_forged_values_still_open_a_lobby(env: simcord.Env) -> Non
     result = await forged_slash(env, asha, channel, "kachuful start", players=4, max_hand=17)
     assert not result.ephemeral
     assert _games(env) == 1
-    assert env.bot.tables.open.session_in(channel.id).row.options.max_hand == 17
+    assert env.bot.tables.open.session_in(channel.id).row.options.rules["max_hand"] == 17
 
 
 @pytest.mark.parametrize("scope", ["guild", "", "everywhere"])
@@ -100,10 +100,8 @@ async def test_leaderboard_with_an_unknown_scope_is_refused(env: simcord.Env, sc
 def test_the_checks() -> None:
     checked = check_start(players=5, max_hand=0, schedule="double")
     assert not isinstance(checked, str)
-    assert checked.players == 5 and checked.options.max_hand == "classic"
+    assert checked.players == 5 and checked.options.rules["max_hand"] == "classic"
     assert checked.options.mode == "trick"
-    assert check_start().options.max_hand == "full"  # type: ignore[union-attr]
+    assert check_start().options.rules["max_hand"] == "full"  # type: ignore[union-attr]
     assert isinstance(check_start(players=True), str)  # a bool is not a number of seats
     assert isinstance(check_start(hook="yes"), str)
-    assert check_scope("server") is None and check_scope("channel") is None
-    assert isinstance(check_scope(None), str)

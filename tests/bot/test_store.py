@@ -55,7 +55,7 @@ async def new_game(
         guild_id=guild,
         channel_id=channel,
         host_id=host,
-        options=TableOptions(schedule="down", max_hand="full"),
+        options=TableOptions.of(schedule="down", max_hand="full"),
         max_seats=4,
         seats=[Seat(user_id=host, name="Asha")],
     )
@@ -115,7 +115,7 @@ async def test_save_and_load_round_trip(store: Store) -> None:
     assert loaded.seats == game.seats
     assert loaded.seed == game.seed and loaded.record == game.record
     assert loaded.message_id == 555 and loaded.version == 1
-    assert loaded.options == TableOptions(schedule="down", max_hand="full")
+    assert loaded.options == TableOptions.of(schedule="down", max_hand="full")
     assert loaded.updated_at > loaded.created_at
     assert await store.games_with_status("running") == [loaded]
 

@@ -102,7 +102,8 @@ async def test_an_earlier_versions_row_loads_and_saves_back_unchanged(
 
 async def test_old_rows_read_as_they_were_meant(tmp_path: Path) -> None:
     first = options_from_json({"max_hand": "full", "schedule": "down", "hook": True})
-    assert (first.max_hand, first.schedule, first.mode, first.trump) == (
+    rules = first.rules
+    assert (rules["max_hand"], rules["schedule"], first.mode, rules["trump"]) == (
         "full",
         "down",
         "trick",  # before modes, every table showed a message per trick
@@ -144,7 +145,7 @@ def test_a_new_table_states_every_game_option() -> None:
 
 
 def test_the_model_round_trips() -> None:
-    every = TableOptions(
+    every = TableOptions.of(
         max_hand=7,
         schedule="double",
         trump="turned",
@@ -158,7 +159,7 @@ def test_the_model_round_trips() -> None:
         computer_levels=("random", "search"),
         invited=(11, 12),
     )
-    for options in (every, TableOptions(), TableOptions(max_hand="quick", invited=())):
+    for options in (every, TableOptions(), TableOptions.of(max_hand="quick", invited=())):
         assert options_from_json(options_to_json(options)) == options
 
 

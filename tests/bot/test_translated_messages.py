@@ -206,7 +206,7 @@ def test_every_message_fits_discord_in_each_language(language: str, mode: str) -
         players=[f"{LONG[:-1]}{i}" for i in range(players)],
     )
     row = row_for(players)
-    row.options = TableOptions(mode=mode, language=language, blind_bids=True, forehead=True)
+    row.options = TableOptions.of(mode=mode, language=language, blind_bids=True, forehead=True)
     row.seats[0].timeouts = 2
     row.seats[-1].away = True
     bots = [RandomPlayer(seat) for seat in range(players)]
