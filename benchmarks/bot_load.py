@@ -167,7 +167,7 @@ from simcord.enums import ComponentType, InteractionType  # noqa: E402
 from simcord.http import router as _sc_router  # noqa: E402
 
 from bot.client import KachufulBot  # noqa: E402
-from bot.settings import Settings  # noqa: E402
+from bot.config import Settings  # noqa: E402
 
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 ACTION_PREFIXES = ("kf:b:", "kf:p:", "kf:u:")

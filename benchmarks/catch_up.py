@@ -42,7 +42,7 @@ FINAL_TITLE = "final standings"
 
 def make_bot(db: Path) -> Any:
     from bot.client import KachufulBot
-    from bot.settings import Settings
+    from bot.config import Settings
 
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None,

@@ -321,7 +321,7 @@ async def run(
     import simcord
 
     from bot.client import KachufulBot
-    from bot.settings import Settings
+    from bot.config import Settings
 
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="kachuful-shots-") as temporary:

@@ -36,7 +36,7 @@ if str(ROOT) not in sys.path:
 import simcord  # noqa: E402
 
 from bot.client import KachufulBot  # noqa: E402
-from bot.settings import Settings  # noqa: E402
+from bot.config import Settings  # noqa: E402
 
 TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 MENTION = re.compile(r"<@!?\d+>")

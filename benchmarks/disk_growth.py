@@ -47,7 +47,7 @@ import psycopg  # noqa: E402
 import simcord  # noqa: E402
 
 from bot.client import KachufulBot  # noqa: E402
-from bot.settings import Settings  # noqa: E402
+from bot.config import Settings  # noqa: E402
 from tests.bot.helpers import start_game  # noqa: E402
 
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"

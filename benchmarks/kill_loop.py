@@ -227,7 +227,7 @@ def inject(fault: str) -> None:
         Store.save_game = save_game  # type: ignore[method-assign]
     elif fault == "lost-post":
         # The first deal's scores stored as delivered without being posted.
-        from bot.store.models import Delivered
+        from bot.store.values import Delivered
 
         create = publisher.Publisher._create
 
@@ -374,7 +374,7 @@ class Child:
         import simcord
 
         from bot.client import create_bot
-        from bot.settings import Settings
+        from bot.config import Settings
 
         # The plain computer player needs no worker process; with --computer-workers N the
         # child starts a pool of N (see the stray-process check in parent_main).

@@ -14,7 +14,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from bot.settings import (
+from bot.config import (
     Settings,
     SettingsError,
     load_settings,

@@ -17,10 +17,10 @@ from discord.ext import commands
 
 from bot import command_sync, render, ui
 from bot.command_translator import CommandTranslator
+from bot.config import Settings
 from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import reader
 from bot.identify import IDENTIFY_SPACING_SECONDS, IdentifyGate
-from bot.settings import Settings
 from bot.shards import Shards
 from bot.store import Store, StoreError
 from bot.store.failures import is_expected

@@ -19,7 +19,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.settings import Settings
+from bot.config import Settings
 from bot.store import GameStore
 
 log = logging.getLogger(__name__)

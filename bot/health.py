@@ -49,14 +49,14 @@ def check(
 
 
 def _db_path() -> str:
-    from bot.settings import Settings
+    from bot.config import Settings
 
     default = Settings.model_fields["db_path"].default
     return os.environ.get("KACHUFUL_DB_PATH") or str(default)
 
 
 def _shard_ids() -> list[int] | None:
-    # As the bot reads it (bot.settings); a value it would refuse leaves no heartbeat anyway.
+    # As the bot reads it (bot.config); a value it would refuse leaves no heartbeat anyway.
     value = os.environ.get("KACHUFUL_SHARD_IDS", "").strip()
     parts = [part.strip() for part in value.split(",")] if value else []
     return [int(part) for part in parts] if parts and all(p.isdigit() for p in parts) else None

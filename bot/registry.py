@@ -9,7 +9,7 @@ options, their choices and descriptions (cogs/kachuful.py, cogs/settings.py), th
 /kachuful start (bot/options.py) and /kachuful-settings (bot/channel_settings.py), the table's
 game options (``TableOptions.rules``, bot/model.py) and their stored JSON keys
 (bot/store/table_json.py), the lobby's rules text (bot/render/words.py), the ``Rules`` of a
-game and so its record, and the environment's turn clock bounds (bot/settings.py).
+game and so its record, and the environment's turn clock bounds (bot/config.py).
 
 A rule's default is the engine's (``Rules``): defaults live there only. Adding a rule: a field
 of ``Rules`` (kachuful_core/rules.py) and one :func:`_rule` declaration below, plus its words

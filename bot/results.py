@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from bot.model import Table
-from bot.store.models import DealLine, ResultRow
+from bot.store.values import DealLine, ResultRow
 from kachuful_core import Game, load_game, score_summary
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    from bot.config import Settings
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:

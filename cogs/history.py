@@ -18,9 +18,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot import render
 from bot.i18n import reader
 from bot.model import Table
-from bot.render import stats as words
+from bot.render import results_commands
 from bot.ui.items import add_feature_items, remove_feature_items
 from bot.ui.payloads import page_buttons
 from kachuful_core import deal_in_progress, public_record
@@ -48,7 +49,7 @@ async def history_message(
     assert interaction.guild_id is not None and interaction.channel_id is not None
     found = await bot.store.reads.history(channel_id=interaction.channel_id, page=page)
     tr = await channel_translations(bot, interaction)
-    spec = words.history(found, interaction.guild_id, interaction.channel_id, tr)
+    spec = results_commands.history(found, interaction.guild_id, interaction.channel_id, tr)
     view = page_buttons(found.page, found.pages, history_custom_id)
     message: dict[str, Any] = {
         "embeds": list(spec.embeds),
@@ -76,7 +77,7 @@ class HistoryPageButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(
-                words.refusal("guild_only", reader(interaction)), ephemeral=True
+                render.refusal("guild_only", reader(interaction)), ephemeral=True
             )
             return
         message = await history_message(interaction.client, interaction, self.page)
@@ -141,7 +142,7 @@ class HistoryCog(KachufulFeature):
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(
-                words.refusal("guild_only", reader(interaction)), ephemeral=True
+                render.refusal("guild_only", reader(interaction)), ephemeral=True
             )
             return
         await interaction.response.send_message(**await history_message(self.bot, interaction, 0))
@@ -153,7 +154,7 @@ class HistoryCog(KachufulFeature):
     async def export(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(
-                words.refusal("guild_only", reader(interaction)), ephemeral=True
+                render.refusal("guild_only", reader(interaction)), ephemeral=True
             )
             return
         reads = self.bot.store.reads
@@ -161,7 +162,7 @@ class HistoryCog(KachufulFeature):
             row = await reads.latest_closed_game(interaction.channel_id)
             if row is None:
                 await interaction.response.send_message(
-                    words.refusal("no_finished_game", reader(interaction)), ephemeral=True
+                    render.refusal("no_finished_game", reader(interaction)), ephemeral=True
                 )
                 return
         else:
@@ -169,7 +170,7 @@ class HistoryCog(KachufulFeature):
             # Games of this server only; a game number of another server is "no game".
             if row is None or row.guild_id != interaction.guild_id or row.record is None:
                 await interaction.response.send_message(
-                    words.refusal("no_game", reader(interaction), game=game), ephemeral=True
+                    render.refusal("no_game", reader(interaction), game=game), ephemeral=True
                 )
                 return
         assert row.record is not None
@@ -178,22 +179,23 @@ class HistoryCog(KachufulFeature):
                 _file(f"kachuful-game-{row.id}.json", row.record),
                 _file(f"kachuful-game-{row.id}-seeds.json", seeds_document(row)),
             ]
-            content = words.export_notice(row.id, reader(interaction), partial=False)
+            content = results_commands.export_notice(row.id, reader(interaction), partial=False)
         elif row.status == "running":
             if not is_player(row, interaction.user.id):
                 await interaction.response.send_message(
-                    words.refusal("not_your_game", reader(interaction), game=row.id), ephemeral=True
+                    render.refusal("not_your_game", reader(interaction), game=row.id),
+                    ephemeral=True,
                 )
                 return
             files = [_file(f"kachuful-game-{row.id}-so-far.json", public_record(row.record))]
             progress = deal_in_progress(row.record)
             if progress is not None:
                 files.append(_file(f"kachuful-game-{row.id}-current-deal.json", progress))
-            content = words.export_notice(row.id, reader(interaction), partial=True)
+            content = results_commands.export_notice(row.id, reader(interaction), partial=True)
         else:
             # A stopped game's hands were never all played: only its played-out deals.
             files = [_file(f"kachuful-game-{row.id}.json", public_record(row.record))]
-            content = words.export_notice(row.id, reader(interaction), partial=True)
+            content = results_commands.export_notice(row.id, reader(interaction), partial=True)
         await interaction.response.send_message(content=content, files=files, ephemeral=True)
 
 

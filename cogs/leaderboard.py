@@ -16,9 +16,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot import render
 from bot.i18n import Translations, reader
-from bot.render import stats as words
-from bot.store.stats import PERIODS, SCOPES, SORTS
+from bot.render import results_commands
+from bot.store.reads import PERIODS, SCOPES, SORTS
 from bot.ui.items import add_feature_items, remove_feature_items
 from bot.ui.payloads import page_buttons
 
@@ -59,7 +60,7 @@ def bad_option(scope: str, period: str, sort: str, tr: Translations) -> str | No
         ("sort", sort, SORTS),
     ):
         if value not in allowed:
-            return words.refusal("bad_option", tr, name=name, choices=", ".join(allowed))
+            return render.refusal("bad_option", tr, name=name, choices=", ".join(allowed))
     return None
 
 
@@ -82,7 +83,7 @@ async def board_message(
         viewer_id=interaction.user.id,
     )
     tr = await channel_translations(bot, interaction)
-    spec = words.leaderboard(board, tr, viewer_name=interaction.user.display_name)
+    spec = results_commands.leaderboard(board, tr, viewer_name=interaction.user.display_name)
     view = page_buttons(
         board.page,
         board.pages,
@@ -118,7 +119,7 @@ class LeaderboardPageButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         problem = bad_option(self.scope, self.period, self.sort, reader(interaction))
         if interaction.guild_id is None:
-            problem = words.refusal("guild_only", reader(interaction))
+            problem = render.refusal("guild_only", reader(interaction))
         if problem is not None:
             await interaction.response.send_message(problem, ephemeral=True)
             return
@@ -137,7 +138,7 @@ class LeaderboardPageButton(
             with contextlib.suppress(discord.HTTPException):
                 if not interaction.response.is_done():
                     await interaction.response.send_message(
-                        words.refusal("board_unreadable", reader(interaction)), ephemeral=True
+                        render.refusal("board_unreadable", reader(interaction)), ephemeral=True
                     )
             raise
 
@@ -167,7 +168,7 @@ class LeaderboardCog(KachufulFeature):
     ) -> None:
         problem = bad_option(scope, period, sort, reader(interaction))
         if interaction.guild_id is None or interaction.channel_id is None:
-            problem = words.refusal("guild_only", reader(interaction))
+            problem = render.refusal("guild_only", reader(interaction))
         if problem is not None:
             await interaction.response.send_message(problem, ephemeral=True)
             return

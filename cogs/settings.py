@@ -18,9 +18,9 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot import channel_settings, registry
+from bot import channel_settings, registry, render
 from bot.i18n import reader
-from bot.render import stats as words
+from bot.render import results_commands
 from bot.ui.payloads import send_kwargs
 
 from .slash_options import registry_options
@@ -47,12 +47,12 @@ class SettingsCog(commands.Cog):
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(
-                words.refusal("guild_only", reader(interaction)), ephemeral=True
+                render.refusal("guild_only", reader(interaction)), ephemeral=True
             )
             return
         if not interaction.permissions.manage_guild:
             await interaction.response.send_message(
-                words.refusal("not_manager", reader(interaction)), ephemeral=True
+                render.refusal("not_manager", reader(interaction)), ephemeral=True
             )
             return
         store = self.bot.store
@@ -61,7 +61,7 @@ class SettingsCog(commands.Cog):
             merged = channel_settings.merge(current, changes, reader(interaction))
         except channel_settings.BadSetting as error:
             await interaction.response.send_message(
-                words.refusal("bad_setting", reader(interaction), problem=str(error)),
+                render.refusal("bad_setting", reader(interaction), problem=str(error)),
                 ephemeral=True,
             )
             return
@@ -73,7 +73,7 @@ class SettingsCog(commands.Cog):
                 settings=merged,
                 updated_by=interaction.user.id,
             )
-        spec = words.settings_summary(merged, reader(interaction), changed=changed)
+        spec = results_commands.settings_summary(merged, reader(interaction), changed=changed)
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
 
 

@@ -9,8 +9,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot import render
 from bot.i18n import reader
-from bot.render import stats as words
+from bot.render import results_commands
 from bot.ui.payloads import send_kwargs
 
 from .group import KachufulFeature
@@ -29,7 +30,7 @@ class StatsCog(KachufulFeature):
     ) -> None:
         if interaction.guild_id is None:
             await interaction.response.send_message(
-                words.refusal("guild_only", reader(interaction)), ephemeral=True
+                render.refusal("guild_only", reader(interaction)), ephemeral=True
             )
             return
         user = member or interaction.user
@@ -39,12 +40,12 @@ class StatsCog(KachufulFeature):
         if found is None:
             name = discord.utils.escape_markdown(user.display_name)
             await interaction.response.send_message(
-                words.refusal("no_stats", reader(interaction), name=name), ephemeral=True
+                render.refusal("no_stats", reader(interaction), name=name), ephemeral=True
             )
             return
         # Only the asker sees it, in their own language: a player checking figures does not
         # post into the channel the game is read in.
-        spec = words.player_stats(found, reader(interaction), name=user.display_name)
+        spec = results_commands.player_stats(found, reader(interaction), name=user.display_name)
         await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
 
 

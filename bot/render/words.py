@@ -203,7 +203,6 @@ REFUSALS = {
     "record_hidden": N_(
         "A game record shows every hand: it can be exported once the game is over."
     ),
-    "no_finished_game": N_("No finished game in this channel to export yet."),
     "guild_only": N_("Kachuful is played in a server channel, not in direct messages."),
     "dead_button": N_("This button no longer works."),
     "bad_length": N_("A game is quick, classic or full: nothing was changed."),
@@ -211,6 +210,17 @@ REFUSALS = {
         "This channel's game could not be restored after the bot restarted. The host or "
         "someone with Manage Server can close it with `/kachuful stop`; then start a new one."
     ),
+    # The results commands (cogs/leaderboard.py, stats.py, history.py, settings.py).
+    "bad_option": N_("`{name}` must be one of {choices}."),
+    "no_stats": N_("{name} has not finished a game in this server yet."),
+    "board_unreadable": N_("Sorry, the leaderboard could not be read just now."),
+    "no_game": N_("There is no game {game} in this channel."),
+    "no_finished_game": N_("No finished game to export in this channel yet."),
+    "not_your_game": N_(
+        "Game {game} is still being played: only its players can export it so far."
+    ),
+    "not_manager": N_("Only members with **Manage Server** can change this channel's settings."),
+    "bad_setting": "{problem}",
 }
 
 # What the bot tells players about changes at the table (lobby, seats, time-outs, failures).
@@ -338,9 +348,12 @@ def refused_move(error: KachufulError, row: Table, tr: Translations) -> str:
     return "⚠️ " + engine_error(error, row, tr)
 
 
-def refusal(code: str, tr: Translations) -> str:
+def refusal(code: str, tr: Translations, **values: Any) -> str:
+    """A refusal's words, with ``values`` filled in (a name, a game number)."""
     words = REFUSALS.get(code)
-    return tr.gettext(words) if words else tr.gettext("That cannot be done now.")
+    if not words:
+        return tr.gettext("That cannot be done now.")
+    return tr.gettext(words).format(**values) if values else tr.gettext(words)
 
 
 def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:

@@ -44,8 +44,8 @@ from bot import rating as _rating
 from bot.model import HISTORY_POST_KEYS, OPEN_STATUSES, GameStatus, Seat, Table, TableOptions
 from bot.shards import ALL_SHARDS, Shards
 
+from . import reads as _reads
 from . import results as _results
-from . import stats as _stats
 from .failures import (
     DATABASE_ERRORS,
     INTEGRITY_ERRORS,
@@ -55,13 +55,13 @@ from .failures import (
     StoreUnavailable,
     classify,
 )
-from .models import DealLine, Delivered, GameRef, ResultRow
 from .postgres import Connection, PgConnection, is_postgres_url, redacted
 from .protocol import GameStore
 from .rows import SELECT_GAME as _SELECT_GAME
 from .rows import game_from_row as _game_from_row
 from .rows import parse_time as _parse_time
 from .table_json import options_to_json, seat_to_json
+from .values import DealLine, Delivered, GameRef, ResultRow
 
 __all__ = [
     "ChannelBusy",
@@ -473,7 +473,7 @@ class Store:
         # One connection serves every table: transactions must not interleave.
         self._lock = asyncio.Lock()
         self._closed = False
-        self._reads: _stats.Reads | None = None
+        self._reads: _reads.Reads | None = None
         # The delivery bookkeeping has a connection of its own with synchronous = NORMAL: a
         # game's commit is fsynced (FULL), and its WAL sync covers the bookkeeping written
         # before it; only the bookkeeping of the last moments before a power cut can be lost,
@@ -493,7 +493,7 @@ class Store:
         return self._lock.locked()
 
     @property
-    def reads(self) -> _stats.Reads:
+    def reads(self) -> _reads.Reads:
         """Leaderboards, statistics, history and settings, on the read-only connection."""
         if self._reads is None:
             raise StoreError("the store is not open")
@@ -535,7 +535,7 @@ class Store:
             ):
                 await _run(db, pragma)
             await store.migrate()
-            store._reads = await _stats.Reads.open(
+            store._reads = await _reads.Reads.open(
                 path, clock=store._clock, expire=store.expire_periods
             )
             store._book = await _open_bookkeeping(path)
@@ -576,7 +576,7 @@ class Store:
                 await store.migrate()
             finally:
                 await _run(db, "SELECT pg_advisory_unlock(?)", (MIGRATION_LOCK,))
-            store._reads = _stats.Reads(reader, clock=clock, expire=store.expire_periods)
+            store._reads = _reads.Reads(reader, clock=clock, expire=store.expire_periods)
             store._book = book
         except DATABASE_ERRORS as error:
             for conn in opened:

@@ -17,10 +17,10 @@ from bot.model import GameStatus, Seat, Table, TableOptions
 from bot.shards import Shards
 
 from .failures import FailureLog
-from .models import Delivered, GameRef, ResultRow
+from .values import Delivered, GameRef, ResultRow
 
 if TYPE_CHECKING:
-    from .stats import Reads
+    from .reads import Reads
 
 
 class GameStore(Protocol):

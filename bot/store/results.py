@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from bot import rating
 from bot.rating import RatedSeat, Skill
 
-from .models import DealLine
+from .values import DealLine
 
 if TYPE_CHECKING:
     from .postgres import Connection

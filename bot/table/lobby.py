@@ -171,7 +171,7 @@ class Lobby:
             message = await interaction.original_response()
         except discord.HTTPException:
             return
-        from bot.store.models import Delivered
+        from bot.store.values import Delivered
 
         row = session.row
         async with session.lock:

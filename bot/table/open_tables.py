@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.store.models import GameRef
+from bot.store.values import GameRef
 
 from .session import TableSession
 

@@ -38,7 +38,7 @@ from bot.render.specs import MessageSpec, digest
 from bot.render.words import notice
 from bot.store import StoreError
 from bot.store.failures import is_expected
-from bot.store.models import Delivered
+from bot.store.values import Delivered
 from bot.ui.payloads import send_kwargs
 
 if TYPE_CHECKING:

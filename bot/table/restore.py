@@ -17,7 +17,7 @@ from discord.webhook.async_ import async_context
 
 from bot.model import Table
 from bot.store import StoreError
-from bot.store.models import Delivered, GameRef
+from bot.store.values import Delivered, GameRef
 
 from .driver import Driver
 from .hands import webhook_session

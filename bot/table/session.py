@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from bot.model import Table, TableOptions
 from bot.options import table_rules
-from bot.store.models import Delivered
+from bot.store.values import Delivered
 from kachuful_core import Game, KachufulError, Phase, Rules
 from kachuful_core.players import LEVELS, Decision, Player
 from kachuful_core.record import load_game

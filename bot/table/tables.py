@@ -18,7 +18,7 @@ from datetime import datetime
 
 import discord
 
-from bot.settings import Settings
+from bot.config import Settings
 from bot.shards import Shards
 from bot.store import GameStore
 

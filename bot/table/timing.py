@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from bot.config import Settings
 from bot.model import Table
 from bot.pace import Pace, table_pace
-from bot.settings import Settings
 from kachuful_core import Phase
 
 from .session import TableSession, paused

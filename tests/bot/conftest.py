@@ -14,7 +14,7 @@ import pytest
 import simcord
 
 from bot.client import KachufulBot
-from bot.settings import Settings
+from bot.config import Settings
 from bot.table.publisher import RateLimits
 from tests.pg import pg_cluster, pg_url  # noqa: F401 (fixtures)
 

@@ -1,4 +1,5 @@
-"""A real bot process with an Expert seat thinking in its worker pool (tests/bot/test_workers.py).
+"""A real bot process with an Expert seat thinking in its worker pool
+(tests/bot/table/test_workers.py).
 
 Run as ``python -m tests.bot.expert_bot``, with the bot's settings in the environment
 (``KACHUFUL_DB_PATH``, ``KACHUFUL_COMPUTER_WORKERS``...): the bot runs against SimCord (a
@@ -42,7 +43,7 @@ async def main() -> None:
     import simcord
 
     from bot.client import KachufulBot
-    from bot.settings import Settings
+    from bot.config import Settings
     from bot.table import thinking
 
     from .helpers import start_game, world

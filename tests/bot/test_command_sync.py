@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.client import KachufulBot
 from bot.command_sync import DIGEST_KEY, commands_digest
-from bot.settings import Settings
+from bot.config import Settings
 
 from .conftest import FAKE_TOKEN
 

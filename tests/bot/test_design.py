@@ -89,7 +89,7 @@ def test_render_reads_the_table_model_never_the_store() -> None:
 def test_the_table_model_is_plain_data() -> None:
     """bot/model.py (and the statistics model) import neither the store nor Discord nor a
     renderer: everything else reads them."""
-    for name in ("bot/model.py", "bot/stats_model.py"):
+    for name in ("bot/model.py", "bot/result_pages.py"):
         found = [
             imported
             for imported in _imports(ROOT / name)
@@ -126,7 +126,7 @@ def test_the_import_check_sees_imports() -> None:
 OPERATOR_ONLY = {
     "bot/__main__.py",
     "bot/health.py",
-    "bot/settings.py",
+    "bot/config.py",
     "bot/command_sync.py",
     "bot/render/specs.py",
 }
@@ -209,8 +209,8 @@ def modules_playing_whole_games_on_one_store(folder: Path) -> list[str]:
     """The test modules that play a game to its end (``play_to_end``) without being marked
     ``both_backends`` (each such test then runs on SQLite and on PostgreSQL)."""
     return [
-        path.name
-        for path in sorted(folder.glob("test_*.py"))
+        str(path.relative_to(folder))
+        for path in sorted(folder.rglob("test_*.py"))
         if _plays_to_end(text := path.read_text(encoding="utf-8")) and not BOTH.search(text)
     ]
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from bot.client import ShardedKachufulBot, create_bot
+from bot.config import Settings
 from bot.identify import IDENTIFY_SPACING_SECONDS, IdentifyGate
-from bot.settings import Settings
 from bot.store import Store
 
 START = 1_780_000_000.0  # seconds since the epoch, on the fake clock

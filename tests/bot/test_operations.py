@@ -14,7 +14,7 @@ import simcord
 
 from bot import health
 from bot.client import KachufulBot
-from bot.settings import Settings, load_settings, unknown_setting_warnings
+from bot.config import Settings, load_settings, unknown_setting_warnings
 
 from .process import FAKE_TOKEN, REPO
 
@@ -29,7 +29,7 @@ def test_quotes_around_the_token_are_dropped(monkeypatch: pytest.MonkeyPatch, wr
 
 
 def test_a_token_with_one_stray_quote_is_still_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.settings import SettingsError
+    from bot.config import SettingsError
 
     monkeypatch.setenv("DISCORD_TOKEN", f'"{FAKE_TOKEN}')
     with pytest.raises(SettingsError, match="does not look like a bot token"):
@@ -112,7 +112,7 @@ async def test_the_bot_beats_only_while_connected_and_writable(
     assert bot.is_connected()
     assert await bot.beat(path) and path.exists()
     path.unlink()
-    other = sqlite3.connect(bot.settings.db_path, isolation_level=None)
+    other = sqlite3.connect(bot.config.db_path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")  # the database is stuck: no heartbeat
         assert not await bot.beat(path)
@@ -129,7 +129,7 @@ async def test_a_failing_heartbeat_is_logged_once_until_it_passes_again(
 
     bot = env.bot
     path = tmp_path / "beat"
-    other = sqlite3.connect(bot.settings.db_path, isolation_level=None)
+    other = sqlite3.connect(bot.config.db_path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
         for _ in range(3):  # three beats, 30 s apart in the real bot

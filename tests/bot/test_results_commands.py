@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot.i18n import EN
 from bot.model import Seat, TableOptions
-from bot.store.models import ResultRow
+from bot.store.values import ResultRow
 from cogs.leaderboard import bad_option
 from kachuful_core import card_str
 

@@ -9,11 +9,11 @@ import discord
 import pytest
 import simcord
 
+from bot.config import SettingsError, load_settings
 from bot.registry import TURN_SECONDS
-from bot.settings import SettingsError, load_settings
 
 from .helpers import world
-from .test_settings import GOOD_TOKEN
+from .test_config import GOOD_TOKEN
 from .test_slash_options import forged_slash
 
 ENGINE_LEVELS = ("random", "heuristic", "search")

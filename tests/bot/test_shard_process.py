@@ -26,10 +26,10 @@ SPACING = 1.0  # seconds between two identifies of a bucket (5.5 in production)
 # As tests/bot/process.py, and: the processes share one SQLite file (one machine), which the
 # settings refuse to an operator (they would use PostgreSQL); a shorter identify spacing.
 _LAUNCH = (
-    "import runpy, sys, yarl, discord.gateway, discord.http, bot.settings, bot.client; "
+    "import runpy, sys, yarl, discord.gateway, discord.http, bot.config, bot.client; "
     "discord.http.Route.BASE = sys.argv[1]; "
     "discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2]); "
-    "bot.settings.shared_store = lambda settings: True; "
+    "bot.config.shared_store = lambda settings: True; "
     "bot.client.ShardedKachufulBot.identify_spacing = float(sys.argv[3]); "
     "runpy.run_module('bot', run_name='__main__', alter_sys=True)"
 )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings, SettingsError, load_settings
+from bot.config import Settings, SettingsError, load_settings
 
 from .process import bot_env, run_bot
 

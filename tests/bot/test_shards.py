@@ -20,7 +20,7 @@ import simcord
 
 from bot import health
 from bot.client import KachufulBot, ShardedKachufulBot, create_bot
-from bot.settings import Settings
+from bot.config import Settings
 from bot.shards import Shards, shard_of
 from bot.store import Store
 from tests.pg import execute_raw

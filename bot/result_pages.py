@@ -1,0 +1,114 @@
+"""Leaderboards, a player's statistics and a channel's history, as the store reads them
+(bot/store/reads.py) and the renderers show them (bot/render/results_commands.py). Plain
+data: no SQL, no Discord."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from bot.model import GameStatus
+
+Scope = Literal["channel", "server"]
+Period = Literal["all", "30d", "7d"]
+SortKey = Literal["rating", "wins", "average", "exact"]
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One player on a leaderboard page. ``rating`` is the conservative ordinal (μ − 3σ)
+    of the player's server rating, None if unrated; ``best_score`` is None for a period."""
+
+    rank: int
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    average_score: float
+    exact_bid_rate: float | None
+    best_score: int | None
+    rating: float | None
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    scope: Scope
+    period: Period
+    sort: SortKey
+    page: int  # 0-based, clamped to the pages there are
+    pages: int
+    players: int
+    rows: list[BoardRow] = field(default_factory=list)
+    # The viewer's own row when they are ranked but not on this page.
+    viewer: BoardRow | None = None
+
+
+@dataclass(frozen=True)
+class SplitStat:
+    """Figures for one hand size or one trump suit ("N" = no trump)."""
+
+    key: str
+    deals: int
+    exact: int
+    points: int
+
+    @property
+    def exact_rate(self) -> float:
+        return self.exact / self.deals if self.deals else 0.0
+
+    @property
+    def average_points(self) -> float:
+        return self.points / self.deals if self.deals else 0.0
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    average_score: float
+    best_score: int
+    best_game_id: int
+    exact_bid_rate: float | None
+    zero_bids: int
+    zero_exact: int
+    rating: float | None  # ordinal
+    rating_rank: int | None
+    rated_players: int
+    # Ordinal after each of the last games, oldest first.
+    trend: list[float] = field(default_factory=list)
+    by_hand_size: list[SplitStat] = field(default_factory=list)
+    by_trump: list[SplitStat] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class HistorySeat:
+    name: str
+    user_id: int | None
+    score: int | None  # None for a stopped game
+    won: bool
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    game_id: int
+    status: GameStatus
+    started_at: datetime
+    ended_at: datetime
+    message_id: int | None  # the final standings, else the table message
+    link_channel_id: int | None = None  # where that message is (a game's thread, say)
+    seats: list[HistorySeat] = field(default_factory=list)
+
+    @property
+    def winners(self) -> list[HistorySeat]:
+        return [seat for seat in self.seats if seat.won]
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    page: int
+    pages: int
+    games: int
+    entries: list[HistoryEntry] = field(default_factory=list)

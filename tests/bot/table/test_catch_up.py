@@ -1,0 +1,120 @@
+"""A fast game outruns Discord's 5 new messages in 5 s: while the channel catches up, the
+newest public message still offers "Your hand", every trick still appears once and in order,
+and the final standings follow the last card closely."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+import simcord
+
+from bot.render.channel import View, public_posts
+from kachuful_core import Game, Rules
+from kachuful_core.players import RandomPlayer, act
+
+from ..helpers import Table, buttons, start_game, world
+from ..render.test_render import row_for
+from .test_live_table import record_tricks, shown_tricks
+
+# Whole games: on SQLite and on PostgreSQL (tests/pg.py).
+pytestmark = pytest.mark.both_backends
+
+HAND = "Your hand"
+STEP = 0.25  # seconds between two moves: players clicking as fast as they can
+
+
+def newest(table: Table) -> discord.Message:
+    """The newest public message, not counting the turn ping (a line of text right under the
+    table that mentions the player to act)."""
+    for message in sorted(table.public(), key=lambda m: m.id, reverse=True):
+        if not (message.mentions and not message.embeds and not message.components):
+            return message
+    raise AssertionError("no public message")
+
+
+def offers_hand(message: discord.Message) -> bool:
+    return any(b.label == HAND for b in buttons(message))
+
+
+@pytest.mark.paced
+async def test_the_newest_message_offers_the_hand_while_the_channel_catches_up(
+    env: simcord.Env, virtual_pacing: None
+) -> None:
+    channel, members = world(env, "asha", "bilal", "chen", "dara")
+    table = await start_game(env, channel, members, max_hand=3, players=4)
+    await env.advance_time(6)
+    while table.session is not None and table.session.row.status == "running":
+        assert offers_hand(newest(table)), newest(table).content
+        await table.act(table.member_at(table.game.turn))
+        if table.session is None or table.session.row.status != "running":
+            break
+        await env.advance_time(STEP)
+        assert offers_hand(newest(table)), newest(table).content
+    last_card = env.now()
+    while not any("final standings" in (e.title or "") for m in table.public() for e in m.embeds):
+        await env.advance_time(STEP)
+        assert (env.now() - last_card).total_seconds() <= 6.0, "final standings late"
+    await env.advance_time(60)
+    public = table.public()
+    assert not any(offers_hand(m) for m in public)  # the game is over
+    stored = await env.bot.store.latest_game_in_channel(channel.id)
+    assert shown_tricks(public) == record_tricks(stored.record)  # each trick once, in order
+    titles = [e.title or "" for m in public for e in m.embeds]
+    assert sum(t.startswith("Scores after deal") for t in titles) == 5
+    # Fewer messages than one per trick: the game outran the channel, which folded.
+    assert len(public) < 3 + sum(size + 2 for size in (3, 2, 1, 2, 3))
+
+
+# ---- the folding rules, on the render alone -------------------------------------------------
+
+
+def keys_and_hands(game: Game, delivered: set[str]) -> tuple[list[str], list[str]]:
+    """The game messages the channel should have, given those posted, and which offer the hand."""
+    row = row_for(3)
+    view = View(lobby_minutes=15, idle_hours=24, delivered=frozenset(delivered))
+    posts = [p for p in public_posts(row, game, view) if p.where == "game"]
+    posts = [p for p in posts if not p.key.startswith("ping.")]
+    keys = [p.key for p in posts]
+    return keys, [p.key for p in posts if any(b.label == HAND for b in p.build().buttons)]
+
+
+def played(moves: int) -> Game:
+    game = Game.new(Rules(players=3, max_hand=3), "folding", players=["a", "b", "c"])
+    for _ in range(moves):
+        act(game, game.turn, RandomPlayer(game.turn))
+    return game
+
+
+def test_a_deal_the_channel_missed_is_one_message_and_stays_so() -> None:
+    game = played(3 + 9 + 1)  # deal 1 bid and played; deal 2 has its first bid
+    keys, hands = keys_and_hands(game, {"start"})
+    assert keys == ["start", "d0.live", "d0.score", "d1.bids"]
+    # Until the live message is out, every message still to post offers the hand.
+    assert hands == ["d0.live", "d0.score", "d1.bids"]
+    keys, hands = keys_and_hands(game, {"start", "d0.live"})
+    assert keys == ["start", "d0.live", "d0.score", "d1.bids"]
+    assert hands == ["d0.live", "d0.score", "d1.bids"]  # d0.live keeps it: the newest posted
+    keys, hands = keys_and_hands(game, {"start", "d0.live", "d0.score", "d1.bids"})
+    assert hands == ["d1.bids"]  # the live message is out: only it
+
+
+def test_a_deal_a_trick_behind_shows_the_rest_in_one_live_message() -> None:
+    game = played(3 + 3 + 3 + 1)  # deal 1: bids, two tricks, a card of the third
+    posted = {"start", "d0.bids", "d0.t0"}
+    keys, hands = keys_and_hands(game, posted)
+    assert keys == ["start", "d0.bids", "d0.t0", "d0.r1"]
+    assert hands == ["d0.t0", "d0.r1"]
+    keys, hands = keys_and_hands(game, posted | {"d0.r1"})
+    assert keys == ["start", "d0.bids", "d0.t0", "d0.r1"] and hands == ["d0.r1"]
+    # Caught up in time, a trick at a time: no folding.
+    keys, _ = keys_and_hands(game, {"start", "d0.bids", "d0.t0", "d0.t1"})
+    assert keys == ["start", "d0.bids", "d0.t0", "d0.t1", "d0.t2"]
+    # Every trick of the folded part is in the one message, winners included.
+    game = played(3 + 9)
+    keys, _ = keys_and_hands(game, posted | {"d0.r1"})
+    row = row_for(3)
+    view = View(lobby_minutes=15, idle_hours=24, delivered=frozenset(posted | {"d0.r1"}))
+    [rest] = [p for p in public_posts(row, game, view) if p.key == "d0.r1"]
+    text = rest.build().embeds[0].description or ""
+    assert "**Trick 2 of 3**" in text and "**Trick 3 of 3**" in text and "**Trick 1" not in text
+    assert text.count("takes it") == 2
