@@ -11,6 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# Real bot processes, several at a time: every such test runs on one pytest-xdist worker
+# (loadgroup), one after the other, so that two do not crowd the machine and miss their limits.
+pytestmark = pytest.mark.xdist_group("processes")
+
 ROOT = Path(__file__).resolve().parents[2]
 # A quick 4-player game: hands 5, 4, 3, 2, 1, 2, 3, 4, 5 (29 tricks, 116 cards) and 36 bids.
 QUICK_GAME_MOVES = 152

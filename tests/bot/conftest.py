@@ -21,6 +21,7 @@ from tests.pg import pg_cluster, pg_url  # noqa: F401 (fixtures)
 from .helpers import SPEC_PATH, validate_all_requests
 
 BACKENDS = ("sqlite", "postgresql")
+SETTLE_SECONDS = 30.0
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 
 
@@ -98,7 +99,9 @@ def virtual_pacing(env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 async def env(make_bot: Callable[[], KachufulBot]) -> AsyncIterator[simcord.Env]:
-    environment = simcord.Env(make_bot())
+    # SimCord waits this long in real time for the bot to settle: the suite runs several
+    # workers on two cores, where a busy moment can take longer than its default 5 s.
+    environment = simcord.Env(make_bot(), settle_timeout=SETTLE_SECONDS)
     await environment.start()
     try:
         yield environment

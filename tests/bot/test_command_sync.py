@@ -18,7 +18,7 @@ from bot.client import KachufulBot
 from bot.command_sync import DIGEST_KEY, commands_digest
 from bot.config import Settings
 
-from .conftest import FAKE_TOKEN
+from .conftest import FAKE_TOKEN, SETTLE_SECONDS
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ async def test_a_failed_sync_keeps_no_digest_and_the_next_start_syncs(
     make_bot: Callable[[], KachufulBot], caplog: pytest.LogCaptureFixture
 ) -> None:
     bot = make_bot()
-    env = simcord.Env(bot)
+    env = simcord.Env(bot, settle_timeout=SETTLE_SECONDS)
     guild = env.create_guild("Club")
     channel = guild.create_text_channel("cards")
     asha = guild.add_member(env.create_user("asha"))
@@ -156,7 +156,7 @@ async def test_the_dev_server_is_synced_at_every_start_and_global_commands_are_l
         _env_file=None, discord_token=FAKE_TOKEN, db_path=tmp_path / "b.db", dev_guild_id=guild_id
     )
     bots = [KachufulBot(settings), KachufulBot(settings)]
-    env = simcord.Env(bots[0])
+    env = simcord.Env(bots[0], settle_timeout=SETTLE_SECONDS)
     guild = env.create_guild(id=guild_id)
     channel = guild.create_text_channel("dev")
     tester = guild.add_member(env.create_user("tester"))

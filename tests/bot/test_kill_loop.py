@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 
+# Real bot processes, several at a time: every such test runs on one pytest-xdist worker
+# (loadgroup), one after the other, so that two do not crowd the machine and miss their limits.
+pytestmark = pytest.mark.xdist_group("processes")
+
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "benchmarks" / "kill_loop.py"
 

@@ -14,6 +14,10 @@ import pytest
 
 from .process import FAKE_TOKEN, bot_env, fake_discord, launch, run_bot
 
+# Real bot processes, several at a time: every such test runs on one pytest-xdist worker
+# (loadgroup), one after the other, so that two do not crowd the machine and miss their limits.
+pytestmark = pytest.mark.xdist_group("processes")
+
 USER = {
     "id": "1012345678901234567",
     "username": "kachuful",

@@ -6,10 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.pg import execute_raw
 
 from .process import bot_env, run_bot
 from .test_process import status
+
+# Real bot processes, several at a time: every such test runs on one pytest-xdist worker
+# (loadgroup), one after the other, so that two do not crowd the machine and miss their limits.
+pytestmark = pytest.mark.xdist_group("processes")
 
 
 def with_password(url: str) -> str:

@@ -34,6 +34,10 @@ _LAUNCH = (
     "runpy.run_module('bot', run_name='__main__', alter_sys=True)"
 )
 
+# Real bot processes, several at a time: every such test runs on one pytest-xdist worker
+# (loadgroup), one after the other, so that two do not crowd the machine and miss their limits.
+pytestmark = pytest.mark.xdist_group("processes")
+
 
 def start(cwd: Path, fake: FakeGateway, db: Path, shards: str) -> subprocess.Popen[str]:
     env = bot_env(db, KACHUFUL_SHARD_COUNT="4", KACHUFUL_SHARD_IDS=shards)

@@ -40,7 +40,7 @@ from kachuful_core import load_game
 from kachuful_core.game import Game
 from tests.pg import Cluster
 
-from ..conftest import BACKENDS, FAKE_TOKEN
+from ..conftest import BACKENDS, FAKE_TOKEN, SETTLE_SECONDS
 from ..helpers import Table, buttons, craft_click, simultaneous_clicks, start_game
 
 # Whole games: on SQLite and on PostgreSQL (tests/pg.py).
@@ -510,7 +510,7 @@ async def run_storm(data: st.DataObject, cluster: Cluster | None) -> None:
         fresh_database(cluster) as url,
     ):
         bot = new_bot(Path(tmp) / "kachuful.sqlite3", url)
-        env = simcord.Env(bot)
+        env = simcord.Env(bot, settle_timeout=SETTLE_SECONDS)
         await env.start()
         try:
             storm = Storm(env)

@@ -14,6 +14,7 @@ import simcord
 
 from bot.__main__ import install_stop_handlers, remove_stop_handlers, run_until_stopped
 
+from ..conftest import SETTLE_SECONDS
 from ..helpers import Table, start_game, world
 
 # Whole games: on SQLite and on PostgreSQL (tests/pg.py).
@@ -62,7 +63,7 @@ async def test_the_heartbeat_file_goes_with_the_bot(make_bot: object, tmp_path: 
     beat.touch()  # left by a previous run
     bot = make_bot()  # type: ignore[operator]
     bot.heartbeat_file = beat
-    env = simcord.Env(bot)
+    env = simcord.Env(bot, settle_timeout=SETTLE_SECONDS)
     await env.start()
     try:
         assert not beat.exists()  # not healthy until this run has beaten

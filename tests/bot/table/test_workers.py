@@ -16,9 +16,14 @@ import pytest
 from ..expert_bot import THINKING_LINE
 from ..process import REPO, bot_env
 
-pytestmark = pytest.mark.skipif(
-    not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc (Linux)"
-)
+# Real bot processes, several at a time: every such test runs on one pytest-xdist worker
+# (loadgroup), one after the other, so that two do not crowd the machine and miss their limits.
+pytestmark = [
+    pytest.mark.xdist_group("processes"),
+    pytest.mark.skipif(
+        not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc (Linux)"
+    ),
+]
 
 GONE_WITHIN = 5.0
 THINKING_WITHIN = 180.0  # start-up, and numba compiling the search on a machine's first run
