@@ -141,6 +141,7 @@ import os
 import platform
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -1173,6 +1174,19 @@ def use_real_psycopg_timers() -> Callable[[], None]:
     return undo
 
 
+def dump_tasks(bench: LoadBench | None = None) -> None:
+    """Every asyncio task's stack on stderr (SIGUSR1), and the tables still open: where a run
+    that does not finish waits."""
+    for task in asyncio.all_tasks():
+        print(f"--- {task.get_name()}", file=sys.stderr)
+        task.print_stack(limit=12, file=sys.stderr)
+    if bench is not None and getattr(bench, "bot", None) is not None:
+        tables = bench.bot.tables.open
+        print("open:", {i: s.row.status for i, s in tables.by_id.items()}, file=sys.stderr)
+        print("closing:", {i: s.row.status for i, s in tables.closing.items()}, file=sys.stderr)
+    sys.stderr.flush()
+
+
 async def run(config: Config) -> dict[str, Any]:
     logging.getLogger("discord").setLevel(logging.WARNING)
     logging.getLogger("bot").setLevel(logging.WARNING)
@@ -1181,6 +1195,7 @@ async def run(config: Config) -> dict[str, Any]:
     try:
         with tempfile.TemporaryDirectory(prefix="kachuful-load-") as folder:
             bench = LoadBench(config, Path(folder))
+            asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, dump_tasks, bench)
             await bench.start()
             try:
                 result = await _measure(bench)
@@ -1236,6 +1251,10 @@ async def _measure(bench: LoadBench) -> dict[str, Any]:
 
         tracemalloc.start(25)
 
+    # Every process restores the open games of the shared database when it starts (it is
+    # not told about shards): none may open a table before all have started, or another
+    # process would take that table into its memory too, and wait for ever for it to end.
+    await barrier(config, "started")
     setup_started = time.perf_counter()
     await bench.open_tables()
     setup_seconds = time.perf_counter() - setup_started

@@ -22,7 +22,7 @@ from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import reader
 from bot.identify import IDENTIFY_SPACING_SECONDS, IdentifyGate
 from bot.shards import Shards
-from bot.store import Store, StoreError
+from bot.store import GameStore, Store, StoreError
 from bot.store.failures import is_expected
 from bot.table import Tables
 from bot.table.hands import HAND_WATCH_SECONDS
@@ -74,7 +74,7 @@ class KachufulTree(app_commands.CommandTree[Any]):
 
 
 class KachufulBot(commands.Bot):
-    store: Store
+    store: GameStore
     tables: Tables
 
     def __init__(
@@ -82,7 +82,7 @@ class KachufulBot(commands.Bot):
         settings: Settings,
         *,
         new_seed: Callable[[], str] | None = None,
-        store: Store | None = None,
+        store: GameStore | None = None,
         post_limit: int = CHANNEL_POSTS,
         hand_delay: float = HAND_WATCH_SECONDS,
         **options: Any,

@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.store import Store, StoreError
+from bot.store import GameStore, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class IdentifyGate:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         max_concurrency: Callable[[], Awaitable[int]],
         *,
         spacing: float = IDENTIFY_SPACING_SECONDS,

@@ -16,8 +16,8 @@ from bot.registry import LENGTH_BUTTONS
 from bot.render.channel import mode_of
 from bot.render.specs import MessageSpec, digest
 from bot.store import ChannelBusy, StoreError
+from bot.store.values import Delivered
 from bot.ui.not_saved import not_saved
-from bot.ui.payloads import send_kwargs
 from kachuful_core import Game
 from kachuful_core.rules import LENGTHS
 
@@ -95,9 +95,7 @@ class Lobby:
         if missing:
             # Answers to clicks need no permission, posts in the channel do: without them the
             # lobby would open and the game then run unseen.
-            await interaction.response.send_message(
-                render.missing_permissions(missing, tr), ephemeral=True
-            )
+            await self.responder.say(interaction, render.missing_permissions(missing, tr))
             return
         note = None
         if options.mode == "thread":
@@ -120,23 +118,22 @@ class Lobby:
                     lobby_token=interaction.token,
                 )
         except ChannelBusy as busy:
-            await interaction.response.send_message(
-                self._busy_text(busy.game_id, tr), ephemeral=True
-            )
+            await self.responder.say(interaction, self._busy_text(busy.game_id, tr))
             return
         except StoreError as error:
-            text = not_saved(error, tr) or render.notice("busy_db", tr)
-            await interaction.response.send_message(text, ephemeral=True)
+            await self.responder.say(
+                interaction, not_saved(error, tr) or render.notice("busy_db", tr)
+            )
             return
         session = TableSession(row)
         self.open_session(session)
         assert session.publisher is not None
         session.publisher.delivered = {}  # a new table: nothing delivered yet
         spec = self.lobby_spec(row)
-        await interaction.response.send_message(**send_kwargs(spec))
+        message_id = await self.responder.post(interaction, spec)
         if note:
-            await interaction.followup.send(note, ephemeral=True)
-        await self._remember_lobby(session, interaction, spec)
+            await self.responder.follow_up(interaction, note)
+        await self._remember_lobby(session, message_id, spec)
         self.schedule_timer(session)
 
     async def play_again(self, interaction: discord.Interaction[Any], table: int) -> None:
@@ -147,8 +144,9 @@ class Lobby:
         try:
             old = await self.store.load_game(table)
         except StoreError as error:
-            text = not_saved(error, tr) or render.notice("busy_db", tr)
-            await interaction.response.send_message(text, ephemeral=True)
+            await self.responder.say(
+                interaction, not_saved(error, tr) or render.notice("busy_db", tr)
+            )
             return
         if old is None or old.status != "finished" or old.channel_id != interaction.channel_id:
             await self.responder.refuse(interaction, "no_table")
@@ -165,20 +163,17 @@ class Lobby:
         await self.open(interaction, options, old.max_seats, host=host)
 
     async def _remember_lobby(
-        self, session: TableSession, interaction: discord.Interaction[Any], spec: MessageSpec
+        self, session: TableSession, message_id: int | None, spec: MessageSpec
     ) -> None:
-        try:
-            message = await interaction.original_response()
-        except discord.HTTPException:
+        """The lobby's message, posted as the answer to /kachuful start: stored as delivered."""
+        if message_id is None:
             return
-        from bot.store.values import Delivered
-
         row = session.row
         async with session.lock:
-            row.message_id = message.id
-            delivered = Delivered(row.channel_id, message.id, digest(spec))
+            row.message_id = message_id
+            delivered = Delivered(row.channel_id, message_id, digest(spec))
             try:
-                await self.store.set_message_id(row.id, message.id)
+                await self.store.set_message_id(row.id, message_id)
                 await self.store.mark_delivered(row.id, "lobby", delivered)
             except StoreError:
                 # The lobby is posted and answered (the store logged why it cannot write):

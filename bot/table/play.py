@@ -257,9 +257,7 @@ class Play:
         # A public notice in the channel: the channel's language (the table is unreadable).
         tr = translation(language_of(interaction.guild_locale))
         text = render.notice("damaged_stopped", tr, by=f"<@{interaction.user.id}>")
-        await interaction.response.send_message(
-            text, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await self.responder.post(interaction, MessageSpec(content=text))
 
 
 __all__ = ["Play", "hand_spec", "leave_running", "paused"]

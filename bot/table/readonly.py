@@ -13,9 +13,9 @@ from bot import render
 from bot.i18n import reader
 from bot.render.table import CHART_FILE
 from bot.results import chart_data
-from bot.ui.payloads import send_kwargs
 
 from .open_tables import OpenTables
+from .outcome import Reply
 from .responder import Responder
 
 log = logging.getLogger(__name__)
@@ -37,23 +37,23 @@ class ReadOnly:
             return
         spec = render.scoreboard(session.row, session.game, reader(interaction))
         if not session.game.deal_scores:
-            await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
+            await self.responder.answer(None, interaction, Reply(spec))
             return
         # With the chart so far, drawn off the event loop (from a copy taken now).
         # matplotlib, only when a chart is drawn
         from bot.render.chart import chart_labels, score_chart
 
         names, cumulative = chart_data(session.row, session.game)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.responder.thinking(interaction)
         try:
             png = await score_chart(names, cumulative, labels=chart_labels(reader(interaction)))
         except Exception as error:
             log.warning("no score chart (%s)", type(error).__name__)
-            await interaction.edit_original_response(**send_kwargs(spec, edit=True))
+            await self.responder.answer(None, interaction, Reply(spec))
             return
         embed = spec.embeds[0].copy().set_image(url=f"attachment://{CHART_FILE}")
         file = discord.File(io.BytesIO(png), filename=CHART_FILE)
-        await interaction.edit_original_response(embed=embed, attachments=[file])
+        await self.responder.answer_with_file(interaction, embed, file)
 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         session = self.tables.session_in(interaction.channel_id)
@@ -63,4 +63,4 @@ class ReadOnly:
             spec = render.lobby_rules(session.row.options, reader(interaction))
         else:
             spec = render.general_rules(reader(interaction))
-        await interaction.response.send_message(ephemeral=True, **send_kwargs(spec))
+        await self.responder.answer(None, interaction, Reply(spec))

@@ -84,6 +84,36 @@ class Responder:
         text = render.refusal(code, reader(interaction))
         await self.answer(None, interaction, Reply(MessageSpec(content=text)))
 
+    async def say(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """A private line for the one who clicked or typed."""
+        await self.answer(None, interaction, Reply(MessageSpec(content=text)))
+
+    async def post(self, interaction: discord.Interaction[Any], spec: MessageSpec) -> int | None:
+        """A public answer (the lobby, a notice in the channel); its message's id, if known."""
+        await self.answer(None, interaction, Reply(spec, ephemeral=False))
+        try:
+            message = await interaction.original_response()
+        except discord.HTTPException:
+            return None
+        return message.id
+
+    async def follow_up(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """A second private line after the answer."""
+        try:
+            await interaction.followup.send(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not follow up an interaction", exc_info=True)
+
+    async def thinking(self, interaction: discord.Interaction[Any]) -> None:
+        """A command whose answer takes a moment (a chart drawn): "thinking…" until it comes."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+    async def answer_with_file(
+        self, interaction: discord.Interaction[Any], embed: discord.Embed, file: discord.File
+    ) -> None:
+        """The answer to a command that was thinking: an embed with a file it shows."""
+        await interaction.edit_original_response(embed=embed, attachments=[file])
+
     async def answer(
         self, session: TableSession | None, interaction: discord.Interaction[Any], reply: Reply
     ) -> None:

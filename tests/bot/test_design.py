@@ -237,3 +237,27 @@ def test_the_whole_game_check_sees_an_unmarked_module(tmp_path: Path) -> None:
         "async def test_b(table):\n    await table.play_to_end()\n"
     )
     assert modules_playing_whole_games_on_one_store(tmp_path) == ["test_unmarked.py"]
+
+
+# ---- one responder -------------------------------------------------------------------------
+
+ANSWERING = {"response", "followup", "edit_original_response", "original_response"}
+
+
+def answers_interactions(path: Path) -> list[str]:
+    """Where a module reaches an interaction's answer (``interaction.response``, its
+    follow-ups, its original response)."""
+    return [
+        f"{path.name}:{node.lineno} {node.attr}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr in ANSWERING
+    ]
+
+
+def test_only_the_responder_answers_a_tables_interactions() -> None:
+    table = sorted((ROOT / "bot" / "table").glob("*.py"))
+    found = [
+        hit for path in table if path.name != "responder.py" for hit in answers_interactions(path)
+    ]
+    assert found == []
+    assert answers_interactions(ROOT / "bot" / "table" / "responder.py")  # the check sees them

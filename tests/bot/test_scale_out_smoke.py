@@ -87,10 +87,16 @@ def test_two_processes_play_only_their_own_guild(pg_url: str, tmp_path: Path) ->
         for index in (0, 1)
     ]
     results = []
-    for child in children:
-        out, err = child.communicate(timeout=120)
-        assert child.returncode == 0, out + err[-3000:]
-        results.append(json.loads(out.strip().splitlines()[-1]))
+    try:
+        for child in children:
+            out, err = child.communicate(timeout=120)
+            assert child.returncode == 0, out + err[-3000:]
+            results.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        for child in children:  # a failed run leaves no process behind
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
 
     assert [r["tables"] for r in results] == [2, 3]  # 5 tables split as evenly as can be
     assert results[0]["layout"] == results[1]["layout"]
