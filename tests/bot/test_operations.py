@@ -112,7 +112,7 @@ async def test_the_bot_beats_only_while_connected_and_writable(
     assert bot.is_connected()
     assert await bot.beat(path) and path.exists()
     path.unlink()
-    other = sqlite3.connect(bot.config.db_path, isolation_level=None)
+    other = sqlite3.connect(bot.settings.db_path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")  # the database is stuck: no heartbeat
         assert not await bot.beat(path)
@@ -129,7 +129,7 @@ async def test_a_failing_heartbeat_is_logged_once_until_it_passes_again(
 
     bot = env.bot
     path = tmp_path / "beat"
-    other = sqlite3.connect(bot.config.db_path, isolation_level=None)
+    other = sqlite3.connect(bot.settings.db_path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
         for _ in range(3):  # three beats, 30 s apart in the real bot

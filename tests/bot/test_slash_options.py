@@ -47,7 +47,7 @@ async def forged_slash(
 
 
 def _games(env: simcord.Env) -> int:
-    with sqlite3.connect(env.bot.config.db_path) as raw:
+    with sqlite3.connect(env.bot.settings.db_path) as raw:
         return int(raw.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
 

@@ -23,7 +23,7 @@ async def test_a_click_on_a_locked_database_is_told_the_table_is_busy(
     assert member is not None
     await table.open_hand(member)
     before = snapshot(table)
-    other = sqlite3.connect(env.bot.config.db_path, isolation_level=None)
+    other = sqlite3.connect(env.bot.settings.db_path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")  # e.g. a backup tool, or a second bot on the file
         began = time.monotonic()

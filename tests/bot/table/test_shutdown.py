@@ -30,7 +30,7 @@ async def test_a_signal_to_a_playing_bot_closes_it_and_checkpoints(
     table = await start_game(env, channel, members, max_hand=3)
     await table.act(table.member_at(table.game.turn))  # a move: the WAL has frames
     bot = env.bot
-    wal = Path(f"{bot.config.db_path}-wal")
+    wal = Path(f"{bot.settings.db_path}-wal")
     assert wal.stat().st_size > 0
     closed: list[str] = []
     original = bot.tables.shutdown
