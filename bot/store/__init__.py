@@ -264,7 +264,9 @@ def inspect_database(path: Path) -> None:
 
     Opening a file read-write first would already change it (WAL mode, a -wal file, the
     schema_version table of migration), so another application's file or a damaged one is
-    looked at read-only and refused untouched.
+    looked at read-only and refused untouched. The one write: a hot rollback journal (a
+    process killed in the middle of a write) is rolled back first, as SQLite does for any
+    client that opens the file, since the file cannot be read before.
     """
     try:
         info = path.stat()
@@ -283,6 +285,9 @@ def inspect_database(path: Path) -> None:
         raise _refuse(path, "the file is read-only (the bot must write to it)")
     if not os.access(path.parent, os.W_OK | os.X_OK):
         raise _refuse(path, f"its folder {str(path.parent)!r} is not writable (SQLite needs it)")
+    if Path(f"{path}-journal").exists():
+        _roll_back_hot_journal(path)
+        info = path.stat()
     if info.st_size == 0:
         return  # an empty file is an empty SQLite database
     try:
@@ -305,6 +310,19 @@ def _check_new_location(path: Path) -> None:
         raise _refuse(path, f"{str(folder)!r} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise _refuse(path, f"the folder {str(folder)!r} is not writable")
+
+
+def _roll_back_hot_journal(path: Path) -> None:
+    """A process killed in the middle of a write in rollback-journal mode (a new file, in the
+    moment before it is switched to WAL) leaves a hot ``-journal``: the file cannot even be
+    read until it is rolled back, which SQLite does at the first read of a connection that may
+    write. That only puts back the last committed state, as any SQLite client opening the file
+    would; nothing else is written."""
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS)) as raw:
+            raw.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as error:
+        raise _refuse(path, f"its interrupted write could not be rolled back ({error})") from None
 
 
 def _check_contents(path: Path) -> None:

@@ -9,6 +9,7 @@ import random
 import sqlite3
 import stat
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -203,6 +204,43 @@ async def test_our_database_and_an_empty_file_are_accepted(tmp_path: Path) -> No
             assert await store.schema_version() >= 1
         finally:
             await store.close()
+
+
+# A process killed in the middle of the first write to a new file, before WAL mode: the
+# file is left with a hot rollback journal (a cache small enough to spill pages into the file).
+_KILLED_MID_WRITE = """
+import os, signal, sqlite3, sys
+raw = sqlite3.connect(sys.argv[1], isolation_level=None)
+raw.execute("PRAGMA journal_mode = DELETE")
+raw.execute("PRAGMA cache_size = 2")
+raw.execute("BEGIN")
+raw.execute("CREATE TABLE half_written (x TEXT)")
+for _ in range(2000):
+    raw.execute("INSERT INTO half_written VALUES (?)", ("x" * 200,))
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+async def test_a_file_killed_in_its_first_write_opens_as_it_was_before_it(tmp_path: Path) -> None:
+    """The interrupted write is rolled back (as any SQLite client does when it opens the
+    file), not refused as "a readonly database": the bot starts, and nothing of the half
+    written transaction is left."""
+    path = tmp_path / "k.sqlite3"
+    subprocess.run([sys.executable, "-c", _KILLED_MID_WRITE, str(path)], timeout=60)
+    assert Path(f"{path}-journal").exists() and path.stat().st_size > 0
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):  # what a reader meets
+        sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True).execute(
+            "SELECT * FROM sqlite_master"
+        ).fetchall()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() >= 1
+    finally:
+        await store.close()
+    assert not Path(f"{path}-journal").exists()
+    with sqlite3.connect(path) as raw:
+        tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
+    assert "half_written" not in tables and "games" in tables
 
 
 def test_a_path_that_cannot_be_created_is_refused(tmp_path: Path) -> None:
