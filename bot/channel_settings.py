@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import EN, Translations
-from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS, level_names, option
+from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS, level_names, option, without_replaced
 
 
 class BadSetting(ValueError):
@@ -46,11 +46,6 @@ def check(changes: dict[str, Any], tr: Translations = EN) -> dict[str, Any]:
     return out
 
 
-def _key(setting: str) -> str | None:
-    """What a setting is kept as in a table's options (a length and a largest hand: one)."""
-    return option(setting).key if setting in SETTINGS_OPTIONS else None
-
-
 def merge(
     current: dict[str, Any], changes: dict[str, Any], tr: Translations = EN
 ) -> dict[str, Any]:
@@ -58,11 +53,10 @@ def merge(
     (a length, a largest hand) are one choice said two ways: a channel keeps the one given
     last, and of two given together the one /kachuful start lets win (declared later)."""
     checked = check(changes, tr)
-    given = {_key(name) for name in checked}
-    merged = {k: v for k, v in current.items() if k in checked or _key(k) not in given}
-    merged.update(checked)
+    merged = {**without_replaced(current, checked), **checked}
     order = SETTINGS_OPTIONS.index
     for name in checked:
-        if any(_key(k) == _key(name) and order(k) > order(name) for k in checked):
+        key = option(name).key
+        if any(option(k).key == key and order(k) > order(name) for k in checked):
             merged.pop(name, None)
     return merged

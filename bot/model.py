@@ -29,10 +29,6 @@ END_POST_KEY = "end"
 HISTORY_POST_KEYS = (FINAL_POST_KEY, END_POST_KEY)
 
 
-def _rule_defaults() -> Mapping[str, Any]:
-    return MappingProxyType(dict(RULE_DEFAULTS))
-
-
 @dataclass(frozen=True)
 class TableOptions:
     """What /kachuful start (and the channel's /kachuful-settings) chose for a table.
@@ -47,7 +43,7 @@ class TableOptions:
     to the final standings.
     """
 
-    rules: Mapping[str, Any] = field(default_factory=_rule_defaults)
+    rules: Mapping[str, Any] = field(default_factory=dict)  # filled with the defaults below
     mode: Mode = OPTIONS["mode"].default
     turn_seconds: int | None = None
     computers: bool | None = None

@@ -18,7 +18,7 @@ in the catalogues.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -432,6 +432,21 @@ RULES_TEXT_OPTIONS = tuple(o.name for o in OPTIONS.values() if o.rule and o.own_
 
 def option(name: str) -> Option:
     return OPTIONS[SETTING_ALIASES.get(name, name)]
+
+
+def without_replaced(values: dict[str, Any], given: Iterable[str]) -> dict[str, Any]:
+    """``values`` (by option or setting name) without what ``given`` replaces: an option kept
+    as the same table option as one given, since a length and a largest hand are one choice
+    said two ways."""
+    given = set(given)
+    keys = {option(name).key for name in given}
+    return {
+        name: value
+        for name, value in values.items()
+        if name in given
+        or SETTING_ALIASES.get(name, name) not in OPTIONS
+        or option(name).key not in keys
+    }
 
 
 def level_names(text: str) -> list[str] | None:

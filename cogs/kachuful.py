@@ -48,16 +48,9 @@ class KachufulCog(
     async def start(self, interaction: discord.Interaction[Any], **typed: Any) -> None:
         typed = {name: value for name, value in typed.items() if value is not None}
         defaults = await self._channel_defaults(interaction)
-        # One choice, two ways to say it (a length, a largest hand): what the member typed
-        # replaces the channel's settings for it.
-        typed_keys = {registry.option(name).key for name in typed}
-        defaults = {
-            name: value
-            for name, value in defaults.items()
-            if name not in registry.START_OPTIONS or registry.option(name).key not in typed_keys
-        }
-        # What the member typed wins over the channel's settings, which win over the defaults.
-        chosen = {**defaults, **typed}
+        # What the member typed wins over the channel's settings (a length typed replaces the
+        # channel's largest hand too), which win over the defaults.
+        chosen = {**registry.without_replaced(defaults, typed), **typed}
         checked = check_start(
             reader(interaction), **{k: v for k, v in chosen.items() if k in registry.START_OPTIONS}
         )

@@ -57,9 +57,7 @@ from .failures import (
 )
 from .postgres import Connection, PgConnection, is_postgres_url, redacted
 from .protocol import GameStore
-from .rows import SELECT_GAME as _SELECT_GAME
-from .rows import game_from_row as _game_from_row
-from .rows import parse_time as _parse_time
+from .rows import SELECT_GAME, game_from_row, parse_time
 from .table_json import options_to_json, seat_to_json
 from .values import DealLine, Delivered, GameRef, ResultRow
 
@@ -983,18 +981,18 @@ class Store:
 
     @_serialized
     async def load_game(self, game_id: int) -> Table | None:
-        async with self._db.execute(_SELECT_GAME + " WHERE id = ?", (game_id,)) as cursor:
+        async with self._db.execute(SELECT_GAME + " WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
-        return _game_from_row(row) if row else None
+        return game_from_row(row) if row else None
 
     @_serialized
     async def open_game_in_channel(self, channel_id: int) -> Table | None:
         async with self._db.execute(
-            _SELECT_GAME + " WHERE channel_id = ? AND status IN (?, ?)",
+            SELECT_GAME + " WHERE channel_id = ? AND status IN (?, ?)",
             (channel_id, *OPEN_STATUSES),
         ) as cursor:
             row = await cursor.fetchone()
-        return _game_from_row(row) if row else None
+        return game_from_row(row) if row else None
 
     @_serialized
     async def latest_game_in_channel(
@@ -1002,12 +1000,11 @@ class Store:
     ) -> Table | None:
         marks = ", ".join("?" for _ in statuses)
         async with self._db.execute(
-            _SELECT_GAME
-            + f" WHERE channel_id = ? AND status IN ({marks}) ORDER BY id DESC LIMIT 1",
+            SELECT_GAME + f" WHERE channel_id = ? AND status IN ({marks}) ORDER BY id DESC LIMIT 1",
             (channel_id, *statuses),
         ) as cursor:
             row = await cursor.fetchone()
-        return _game_from_row(row) if row else None
+        return game_from_row(row) if row else None
 
     @_serialized
     async def games_with_status(self, *statuses: GameStatus) -> list[Table]:
@@ -1028,7 +1025,7 @@ class Store:
         delivered yet."""
         where, params = shards.sql_filter()
         async with self._db.execute(
-            _SELECT_GAME + " WHERE settled = 0 AND status IN ('finished', 'stopped')"
+            SELECT_GAME + " WHERE settled = 0 AND status IN ('finished', 'stopped')"
             f"{where} ORDER BY id",
             params,
         ) as cursor:
@@ -1036,7 +1033,7 @@ class Store:
         games = []
         for row in rows:
             try:
-                games.append(_game_from_row(row))
+                games.append(game_from_row(row))
             except Exception as error:
                 log.error(
                     "game %s: its stored row cannot be read (%s)", row[0], type(error).__name__
@@ -1129,7 +1126,7 @@ class Store:
         return {
             int(row[0]): (
                 str(row[1]),
-                _parse_time(row[2]),
+                parse_time(row[2]),
                 row[3] and int(row[3]),
                 row[4] if isinstance(row[4], str) else None,
             )
@@ -1142,7 +1139,7 @@ class Store:
         marks = ", ".join("?" for _ in statuses)
         where, params = shards.sql_filter()
         async with self._db.execute(
-            _SELECT_GAME + f" WHERE status IN ({marks}){where} ORDER BY id",
+            SELECT_GAME + f" WHERE status IN ({marks}){where} ORDER BY id",
             (*statuses, *params),
         ) as cursor:
             rows = await cursor.fetchall()
@@ -1150,7 +1147,7 @@ class Store:
         damaged: list[GameRef] = []
         for row in rows:
             try:
-                games.append(_game_from_row(row))
+                games.append(game_from_row(row))
             except Exception as error:
                 # Only the kind of error: a record's text holds every hand.
                 log.error(

@@ -44,6 +44,7 @@ from bot.result_pages import (
 
 from .failures import StoreError
 from .postgres import PgConnection
+from .rows import SELECT_GAME, game_from_row
 
 if TYPE_CHECKING:
     from .postgres import Connection
@@ -642,23 +643,17 @@ class Reads:
 
     async def game(self, game_id: int) -> Table | None:
         """A stored game, read on the read-only connection (export of any game)."""
-        from .rows import SELECT_GAME as _SELECT_GAME
-        from .rows import game_from_row as _game_from_row
-
-        row = await self._one(_SELECT_GAME + " WHERE id = ?", (game_id,))
-        return _game_from_row(row) if row else None
+        row = await self._one(SELECT_GAME + " WHERE id = ?", (game_id,))
+        return game_from_row(row) if row else None
 
     async def latest_closed_game(self, channel_id: int) -> Table | None:
         """The channel's last finished game."""
-        from .rows import SELECT_GAME as _SELECT_GAME
-        from .rows import game_from_row as _game_from_row
-
         row = await self._one(
-            _SELECT_GAME + " WHERE channel_id = ? AND status IN ('finished', 'stopped')"
+            SELECT_GAME + " WHERE channel_id = ? AND status IN ('finished', 'stopped')"
             " AND status = 'finished' ORDER BY id DESC LIMIT 1",
             (channel_id,),
         )
-        return _game_from_row(row) if row else None
+        return game_from_row(row) if row else None
 
     # ------------------------------------------------------------------ channel settings
 

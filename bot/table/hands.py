@@ -30,12 +30,11 @@ from discord.webhook.async_ import async_context
 
 from bot import render
 from bot.i18n import translation
-from bot.render.specs import MessageSpec
+from bot.render.specs import MessageSpec, digest
 from bot.store import StoreError
 from bot.ui.payloads import send_kwargs
 from kachuful_core.views import view as seat_view
 
-from .publisher import digest
 from .session import HandHandle
 
 if TYPE_CHECKING:

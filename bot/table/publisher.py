@@ -410,4 +410,4 @@ class Publisher:
             raise Retry(type(error).__name__) from None
 
 
-__all__ = ["Publisher", "RateLimits", "digest", "mode_of", "nonce"]
+__all__ = ["Publisher", "RateLimits", "mode_of", "nonce"]
