@@ -82,7 +82,6 @@ import queue
 import random
 import re
 import signal
-import sqlite3
 import struct
 import subprocess
 import sys
@@ -102,18 +101,23 @@ if str(REPO) not in sys.path:
 DATABASE_URL_ENV = "KACHUFUL_DATABASE_URL"
 
 
-def query(target: Path | str, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-    """One statement (SQLite's words) on the SQLite file or the PostgreSQL database."""
-    if isinstance(target, str):
-        import psycopg
+def query(target: Path | str, sql: str, params: dict[str, Any] | None = None) -> list[Any]:
+    """One statement (SQL both engines run, ``:name`` parameters) on the SQLite file or the
+    PostgreSQL database."""
+    import sqlalchemy as sa
 
-        from bot.store.dialect import postgres_params, to_postgres
-
-        with psycopg.connect(target, autocommit=True) as conn:
-            cursor = conn.execute(to_postgres(sql), postgres_params(sql, params) or None)
-            return list(cursor.fetchall()) if cursor.description else []
-    with contextlib.closing(sqlite3.connect(target)) as db:
-        return list(db.execute(sql, params).fetchall())
+    url = (
+        sa.make_url(target).set(drivername="postgresql+psycopg")
+        if isinstance(target, str)
+        else sa.URL.create("sqlite", database=str(target))
+    )
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+    try:
+        with engine.connect() as conn:
+            result = conn.execute(sa.text(sql), params or {})
+            return [tuple(row) for row in result] if result.returns_rows else []
+    finally:
+        engine.dispose()
 
 
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
@@ -477,8 +481,8 @@ class Child:
     def _finished_games(self, channel_id: int) -> int:
         [row] = query(
             self.target,
-            "SELECT COUNT(*) FROM games WHERE channel_id = ? AND status = 'finished'",
-            (channel_id,),
+            "SELECT COUNT(*) FROM games WHERE channel_id = :channel AND status = 'finished'",
+            {"channel": channel_id},
         )
         return int(row[0])
 
@@ -528,11 +532,11 @@ class Child:
 
     def _unsettled(self) -> int:
         """The games of this child's servers not settled yet."""
-        marks = ", ".join("?" for _ in self.guild_ids)
+        marks = ", ".join(f":g{i}" for i in range(len(self.guild_ids)))
         [row] = query(
             self.target,
             f"SELECT COUNT(*) FROM games WHERE settled = 0 AND guild_id IN ({marks})",
-            tuple(self.guild_ids),
+            {f"g{i}": guild for i, guild in enumerate(self.guild_ids)},
         )
         return int(row[0])
 

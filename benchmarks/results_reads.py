@@ -5,8 +5,9 @@ The database is made by the bot's own code: ``Store.open`` (every migration), th
 game the rows ``Store.save_game`` writes (the game with a real 25-deal record, its results)
 and :func:`bot.store.results.apply_finished_game`, the function the finish transaction calls
 (aggregates, ratings, deal figures), 1,000 games a transaction. To build 100,000 games in
-minutes rather than hours it runs that function on a plain ``sqlite3`` connection through a
-small synchronous stand-in for aiosqlite (same SQL, same order; no thread hop per statement).
+minutes rather than hours it runs that function (synchronous, on a SQLAlchemy connection)
+on a plain ``sqlite3`` connection under SQLAlchemy's synchronous engine (same SQL, same order;
+no thread hop per statement).
 Games finish one every 315 seconds (100,000 games a year), in 50 channels, among ``--players``
 players of one server; each size is measured at the moment its last game finished, so the
 30- and 7-day boards hold a month's and a week's games once there are that many.
@@ -45,10 +46,12 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -77,33 +80,6 @@ def finished_at(game_id: int) -> datetime:
     return START + game_id * INTERVAL
 
 
-class _Cursor:
-    def __init__(self, cursor: sqlite3.Cursor) -> None:
-        self._cursor = cursor
-
-    async def __aenter__(self) -> _Cursor:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self._cursor.close()
-
-    async def fetchall(self) -> list[Any]:
-        return self._cursor.fetchall()
-
-
-class SyncConnection:
-    """The part of aiosqlite's Connection that apply_finished_game uses, run at once."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cursor:
-        return _Cursor(self._db.execute(sql, params))
-
-    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self._db.executemany(sql, rows)
-
-
 def played_game(seed: int) -> tuple[str, list[int], list[tuple[Any, ...]], list[list[int]]]:
     """A real 4-player 25-deal game: record text, totals, deal lines per seat, deal scores."""
     game = Game.new(Rules(players=4), f"bench-{seed}", players=["A", "B", "C", "D"])
@@ -119,10 +95,17 @@ def played_game(seed: int) -> tuple[str, list[int], list[tuple[Any, ...]], list[
 async def build(path: Path, start: int, stop: int, players: int, rng: random.Random) -> None:
     """Add finished games start+1 .. stop to the database at ``path``."""
     templates = [played_game(seed) for seed in range(8)]
-    db = sqlite3.connect(path, isolation_level=None)
+    engine = sa.create_engine(
+        sa.URL.create("sqlite", database=str(path)),
+        isolation_level="AUTOCOMMIT",
+        poolclass=sa.NullPool,
+    )
+    conn = engine.connect()
+    # The same connection under both: the rows are inserted through sqlite3 itself, the
+    # aggregates by the store's own (synchronous) functions through SQLAlchemy.
+    db: sqlite3.Connection = conn.connection.driver_connection  # type: ignore[assignment]
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = NORMAL")
-    shim = SyncConnection(db)
     batch = 1000
     for first in range(start, stop, batch):
         db.execute("BEGIN IMMEDIATE")
@@ -196,9 +179,9 @@ async def build(path: Path, start: int, stop: int, players: int, rng: random.Ran
             )
             # As Store.save_game: the windows moved on at the day's first game (here in the
             # batch's transaction; the store commits it on its own).
-            await expire_periods(shim, GUILD, when[:10])  # type: ignore[arg-type]
-            await apply_finished_game(
-                shim,  # type: ignore[arg-type]
+            expire_periods(conn, GUILD, when[:10])
+            apply_finished_game(
+                conn,
                 game_id=game_id,
                 guild_id=GUILD,
                 channel_id=channel,
@@ -207,7 +190,8 @@ async def build(path: Path, start: int, stop: int, players: int, rng: random.Ran
             )
         db.execute("COMMIT")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
+    conn.close()
+    engine.dispose()
 
 
 def summary(samples: list[float]) -> dict[str, float]:
@@ -280,19 +264,25 @@ async def measure_expiry(path: Path, now: datetime, days: int = 5) -> dict[str, 
     each), ``days`` days in a row, and the period rows kept: the SQL of
     ``Store.expire_periods`` in one transaction on a connection of its own, rolled back (the
     database is left as built, to be measured again with ``--db``)."""
-    db = sqlite3.connect(path, isolation_level=None)
+    engine = sa.create_engine(
+        sa.URL.create("sqlite", database=str(path)),
+        isolation_level="AUTOCOMMIT",
+        poolclass=sa.NullPool,
+    )
     try:
-        rows = db.execute("SELECT days, COUNT(*) FROM period_totals GROUP BY days").fetchall()
-        times = []
-        db.execute("BEGIN IMMEDIATE")
-        for step in range(1, days + 1):
-            today = (now + timedelta(days=step)).date().isoformat()
-            start = time.perf_counter()
-            await expire_periods(SyncConnection(db), GUILD, today)  # type: ignore[arg-type]
-            times.append((time.perf_counter() - start) * 1000)
-        db.execute("ROLLBACK")
+        with engine.connect() as conn:
+            query = sa.text("SELECT days, COUNT(*) FROM period_totals GROUP BY days")
+            rows = conn.execute(query).all()
+            times = []
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            for step in range(1, days + 1):
+                today = (now + timedelta(days=step)).date().isoformat()
+                start = time.perf_counter()
+                expire_periods(conn, GUILD, today)
+                times.append((time.perf_counter() - start) * 1000)
+            conn.exec_driver_sql("ROLLBACK")
     finally:
-        db.close()
+        engine.dispose()
     return {
         "expire_one_day_ms": summary(times),
         "period_rows": {str(days): count for days, count in rows},

@@ -61,13 +61,18 @@ def configure_logging(settings: Settings) -> None:
     root.handlers[:] = [handler]
     # LOG_LEVEL=DEBUG is for the bot's own loggers only. Libraries stay at INFO or above: at
     # DEBUG discord.http and discord.webhook log request bodies and interaction tokens, the
-    # gateway logs clicks on private hand messages (which carry the hand), and aiosqlite logs
-    # every statement with its parameters (the game record: every hand, and the secret seed).
+    # gateway logs clicks on private hand messages (which carry the hand), and aiosqlite and
+    # SQLAlchemy log every statement with its parameters (the game record: every hand, and
+    # the secret seed).
     root.setLevel(max(level, logging.INFO))
     for name in OWN_LOGGERS:
         logging.getLogger(name).setLevel(level)
     for name in ("discord", "discord.http", "discord.webhook", "aiosqlite"):
         logging.getLogger(name).setLevel(max(level, logging.INFO))
+    # SQLAlchemy logs statements with their parameters at INFO (never wanted), and Alembic its
+    # plugins and each revision (the store logs the migrations it applies, once each).
+    for name in ("sqlalchemy", "alembic"):
+        logging.getLogger(name).setLevel(max(level, logging.WARNING))
     # discord.client: the unsharded connection; discord.shard: each shard's (sharded bot).
     for name in ("discord.client", "discord.shard"):
         connection_log = logging.getLogger(name)

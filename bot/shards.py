@@ -3,13 +3,15 @@
 
 Every table belongs to a server, so a process restores, drives and publishes exactly the
 tables of its own shards' servers; another process, sharing the database, serves the rest.
-:meth:`Shards.sql_filter` is the one test of that, for everything that reads the stored tables.
+:meth:`Shards.condition` is the one test of that, for everything that reads the stored tables.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import sqlalchemy as sa
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -37,15 +39,15 @@ class Shards:
     def sharded(self) -> bool:
         return self.count is not None
 
-    def sql_filter(self) -> tuple[str, tuple[int, ...]]:
-        """The condition, to follow a WHERE, that keeps the rows (with a ``guild_id``) of the
-        servers this process serves, and its parameters: Discord's formula in SQL, so a
-        process reads only its own shards' rows."""
+    def condition(self, guild_id: sa.ColumnElement[int]) -> sa.ColumnElement[bool]:
+        """The condition on a ``guild_id`` column that keeps the rows of the servers this
+        process serves: Discord's formula in SQL, so a process reads only its own shards'
+        rows."""
         if self.count is None or self.ids is None:
-            return "", ()
-        held = sorted(self.ids)
-        marks = ", ".join("?" for _ in held)
-        return f" AND (guild_id >> 22) % ? IN ({marks})", (self.count, *held)
+            return sa.true()
+        # A literal shift: PostgreSQL shifts a BIGINT by an INTEGER only.
+        shard = guild_id.op(">>")(sa.literal_column("22")) % self.count
+        return shard.in_(sorted(self.ids))
 
     def describe(self) -> str:
         """For the log: which shards this process holds."""

@@ -25,9 +25,9 @@ from urllib.parse import quote
 
 import psycopg
 import pytest
+import sqlalchemy as sa
 
 from bot.store import Store
-from bot.store.dialect import postgres_params, to_postgres
 
 ENV_URL = "KACHUFUL_TEST_DATABASE_URL"
 INSTALL_HINT = (
@@ -182,16 +182,42 @@ def pg_url(pg_cluster: Cluster) -> Iterator[str]:
 
 
 def execute_raw(
-    target: str | Path, sql: str, params: tuple[object, ...] = ()
+    target: str | Path, sql: str, params: dict[str, object] | None = None
 ) -> list[tuple[Any, ...]]:
-    """Run one statement (SQLite's words) straight on a test database, as another program
-    would: the SQLite file at ``target`` or the PostgreSQL database at the URL ``target``."""
+    """Run one statement (in SQL both engines run, parameters named ``:name``) straight on a
+    test database, as another program would: the SQLite file at ``target`` or the
+    PostgreSQL database at the URL ``target``."""
     if isinstance(target, str) and target.startswith("postgresql://"):
-        with psycopg.connect(target, autocommit=True) as conn:
-            cursor = conn.execute(to_postgres(sql), postgres_params(sql, params) or None)
-            return list(cursor.fetchall()) if cursor.description else []
+        engine = sa.create_engine(
+            sa.make_url(target).set(drivername="postgresql+psycopg"), poolclass=sa.NullPool
+        )
+        try:
+            with engine.begin() as conn:
+                result = conn.execute(sa.text(sql), params or {})
+                return [tuple(row) for row in result] if result.returns_rows else []
+        finally:
+            engine.dispose()
     with contextlib.closing(sqlite3.connect(target, isolation_level=None)) as raw:
-        return list(raw.execute(sql, params).fetchall())
+        return list(raw.execute(sql, params or {}).fetchall())
+
+
+def migrate_raw(target: str | Path, to: int) -> None:
+    """Give a test database the schema of version ``to`` (an older release's), through the
+    bot's own revisions, as that release left it."""
+    from bot.store.drivers import driver_of
+    from bot.store.migrate import upgrade
+
+    url = (
+        sa.make_url(str(target)).set(drivername="postgresql+psycopg")
+        if isinstance(target, str) and target.startswith("postgresql://")
+        else sa.URL.create("sqlite", database=str(target))
+    )
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+    try:
+        with engine.connect() as conn:
+            upgrade(conn, driver_of(conn), to=to)
+    finally:
+        engine.dispose()
 
 
 def target_of(store: Store) -> str | Path:

@@ -123,6 +123,12 @@ def test_no_engine_source_file_is_too_long_to_read() -> None:
 # Where no game rule may be named: a new rule is declared in kachuful_core/rules.py and once in
 # the option registry (bot/registry.py); everything else follows from the declaration.
 NO_RULE_NAMES = ("cogs", "bot/store", "bot/model.py", "bot/options.py")
+# Not a rule: the column of deal_totals holding a deal's trump suit (since revision 0003), named
+# where the table is declared and made.
+NOT_RULES = {
+    ("bot/store/schema.py", "trump"),
+    ("bot/store/migrations/versions/0003_results.py", "trump"),
+}
 
 
 def rule_names() -> set[str]:
@@ -162,7 +168,8 @@ def test_no_game_rule_is_named_outside_the_engine_and_the_registry() -> None:
         for p in ([ROOT / place] if place.endswith(".py") else sorted((ROOT / place).rglob("*.py")))
     ]
     assert len(files) > 10
-    assert [hit for path in files for hit in names_in(path, names)] == []
+    hits = [hit for path in files for hit in names_in(path, names)]
+    assert [hit for hit in hits if (hit.split(":")[0], hit.split(" ")[1]) not in NOT_RULES] == []
 
 
 def test_the_rule_name_check_sees_names(tmp_path: Path) -> None:

@@ -2,8 +2,9 @@
 PostgreSQL database.
 
 The target is refused (one line, nothing written) unless it has no table at all. It is then
-given the schema by the bot's own migrations (the same numbered files as SQLite's), and every
-table of the SQLite file is copied in one transaction, with COPY. Before that transaction
+given the schema by the bot's own migrations (the same Alembic revisions as SQLite's), and
+every table of the SQLite file is copied in one transaction, with PostgreSQL's COPY (through
+psycopg itself: the one step that is PostgreSQL's alone). Before that transaction
 commits, each table's row count and digest are computed on both sides and compared: a copy
 that differs is rolled back. Identity sequences are moved past the copied ids, so the next
 game gets a fresh id.
@@ -26,12 +27,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from .failures import StoreError
-from .postgres import PgConnection, check_url, redacted
+from .postgres import CONNECT_TIMEOUT_SECONDS, check_url, redacted
 
 _DIGEST_MODULUS = 2**256
 # Parent tables first: the foreign keys of results, posts and hand_messages name games.
-_FIRST = ("schema_version", "games")
+_FIRST = ("schema_version", "alembic_version", "games")
+# What the migrations of the target recorded, replaced by the source's rows.
+_RECORDS = ("schema_version", "alembic_version")
 _BATCH = 1000
 
 
@@ -85,7 +90,8 @@ def _source_tables(raw: sqlite3.Connection) -> list[tuple[str, list[str]]]:
 
 
 def _open_source(path: Path) -> sqlite3.Connection:
-    from . import inspect_database, load_migrations
+    from . import inspect_database
+    from .migrate import newest as newest_version
 
     if not path.is_file():
         raise StoreError(f"no SQLite database at {str(path)!r}")
@@ -98,7 +104,7 @@ def _open_source(path: Path) -> sqlite3.Connection:
                 f"a bot is running on {str(path)!r} (heartbeat {age:.0f} s ago): stop it first"
             )
     raw = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    newest = load_migrations()[-1][0]
+    newest = newest_version()
     (version,) = raw.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
     if version != newest:
         raw.close()
@@ -109,16 +115,32 @@ def _open_source(path: Path) -> sqlite3.Connection:
     return raw
 
 
-async def _target_tables(conn: PgConnection) -> list[str]:
-    async with conn.execute(
+Connection = psycopg.AsyncConnection[Any]
+
+
+async def _connect(url: str) -> Connection:
+    try:
+        return await psycopg.AsyncConnection.connect(
+            url,
+            autocommit=True,
+            connect_timeout=CONNECT_TIMEOUT_SECONDS,
+            options="-c application_name=kachuful-migrate-to",
+        )
+    except psycopg.Error as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise StoreError(f"cannot connect to {redacted(url)}: {reason}") from None
+
+
+async def _target_tables(conn: Connection) -> list[str]:
+    cursor = await conn.execute(
         "SELECT table_name FROM information_schema.tables"
         " WHERE table_schema = current_schema() ORDER BY table_name"
-    ) as cursor:
-        return [str(row[0]) for row in await cursor.fetchall()]
+    )
+    return [str(row[0]) for row in await cursor.fetchall()]
 
 
 async def _refuse_non_empty(url: str) -> None:
-    conn = await PgConnection.connect(url, application="kachuful-migrate-to")
+    conn = await _connect(url)
     try:
         tables = await _target_tables(conn)
     finally:
@@ -131,16 +153,16 @@ async def _refuse_non_empty(url: str) -> None:
         )
 
 
-async def _pg_rows(conn: PgConnection, table: str, columns: list[str]) -> AsyncIterator[Any]:
+async def _pg_rows(conn: Connection, table: str, columns: list[str]) -> AsyncIterator[Any]:
     names = ", ".join(f'"{c}"' for c in columns)
-    async with conn.raw.cursor(name=f"digest_{table}") as cursor:
+    async with conn.cursor(name=f"digest_{table}") as cursor:
         await cursor.execute(f'SELECT {names} FROM "{table}"')
         while batch := await cursor.fetchmany(_BATCH):
             for row in batch:
                 yield row
 
 
-async def _pg_fold(conn: PgConnection, table: str, columns: list[str]) -> tuple[int, int]:
+async def _pg_fold(conn: Connection, table: str, columns: list[str]) -> tuple[int, int]:
     count = total = 0
     async for row in _pg_rows(conn, table, columns):
         count += 1
@@ -153,14 +175,14 @@ def _sqlite_rows(raw: sqlite3.Connection, table: str, columns: list[str]) -> Ite
     return iter(raw.execute(f'SELECT {names} FROM "{table}"'))
 
 
-async def _reset_identities(conn: PgConnection) -> None:
-    async with conn.execute(
+async def _reset_identities(conn: Connection) -> None:
+    cursor = await conn.execute(
         "SELECT table_name, column_name FROM information_schema.columns"
         " WHERE table_schema = current_schema() AND is_identity = 'YES'"
-    ) as cursor:
-        identities = [(str(t), str(c)) for t, c in await cursor.fetchall()]
+    )
+    identities = [(str(t), str(c)) for t, c in await cursor.fetchall()]
     for table, column in identities:
-        await conn.run(
+        await conn.execute(
             f"SELECT setval(pg_get_serial_sequence('\"{table}\"', '{column}'),"
             f' COALESCE((SELECT MAX("{column}") FROM "{table}"), 0) + 1, false)'
         )
@@ -177,7 +199,7 @@ async def migrate_to(source: Path, url: str) -> list[TableCopy]:
         from . import Store
 
         await (await Store.open(url)).close()  # the schema, by the same migrations
-        conn = await PgConnection.connect(url, application="kachuful-migrate-to")
+        conn = await _connect(url)
         try:
             return await _copy(raw, conn, url)
         finally:
@@ -186,7 +208,7 @@ async def migrate_to(source: Path, url: str) -> list[TableCopy]:
         raw.close()
 
 
-async def _copy(raw: sqlite3.Connection, conn: PgConnection, url: str) -> list[TableCopy]:
+async def _copy(raw: sqlite3.Connection, conn: Connection, url: str) -> list[TableCopy]:
     raw.execute("BEGIN")  # one snapshot of the source for the copy and its digests
     tables = _source_tables(raw)
     target = set(await _target_tables(conn))
@@ -194,14 +216,15 @@ async def _copy(raw: sqlite3.Connection, conn: PgConnection, url: str) -> list[T
     if missing:
         raise StoreError(f"tables of the SQLite file have no place in the target: {missing}")
     copied: list[TableCopy] = []
-    await conn.run("BEGIN")
+    await conn.execute("BEGIN")
     try:
         # The migrations recorded their own versions: the source's rows (with their dates)
-        # take their place, so that this table is copied like any other.
-        await conn.run("DELETE FROM schema_version")
+        # take their place, so that these tables are copied like any other.
+        for record in _RECORDS:
+            await conn.execute(f"DELETE FROM {record}")
         for name, columns in tables:
             names = ", ".join(f'"{c}"' for c in columns)
-            async with conn.raw.cursor() as cursor:
+            async with conn.cursor() as cursor:
                 copy_sql = f'COPY "{name}" ({names}) FROM STDIN'
                 async with cursor.copy(copy_sql) as copy:
                     for row in _sqlite_rows(raw, name, columns):
@@ -216,10 +239,10 @@ async def _copy(raw: sqlite3.Connection, conn: PgConnection, url: str) -> list[T
                     "differ; nothing was copied (the target has the empty schema)"
                 )
             copied.append(TableCopy(name, expected[0], f"{expected[1]:064x}"))
-        await conn.run("COMMIT")
+        await conn.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(Exception):
-            await conn.run("ROLLBACK")
+            await conn.execute("ROLLBACK")
         raise
     finally:
         raw.execute("ROLLBACK")

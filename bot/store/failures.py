@@ -24,6 +24,7 @@ import sqlite3
 from typing import Literal
 
 import psycopg
+import sqlalchemy.exc
 from psycopg import errors as pg_errors
 
 log = logging.getLogger("bot.store")
@@ -59,10 +60,21 @@ class StoreUnavailable(StoreError):
     kind: Kind = "unavailable"
 
 
-# What a database call of either engine raises (the store catches these, not one driver's).
-DATABASE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, psycopg.Error)
+# What a database call of either engine raises (the store catches these, not one driver's):
+# SQLAlchemy wraps the driver's error (DBAPIError.orig), or refuses a connection the server
+# dropped until it is rolled back (PendingRollbackError).
+DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    sqlalchemy.exc.DBAPIError,
+    sqlalchemy.exc.PendingRollbackError,
+    sqlite3.Error,
+    psycopg.Error,
+)
 # A unique index refused the row (one open game per channel).
-INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, psycopg.IntegrityError)
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
+    sqlalchemy.exc.IntegrityError,
+    sqlite3.IntegrityError,
+    psycopg.IntegrityError,
+)
 
 # PostgreSQL: a row or table lock held past lock_timeout, or a conflict the server resolved by
 # cancelling this statement: nothing was written, and trying again may succeed.
@@ -85,7 +97,15 @@ _PG_UNAVAILABLE: tuple[tuple[type[Exception], str], ...] = (
 
 
 def classify(error: BaseException) -> StoreBusy | StoreUnavailable | None:
-    """The expected failure an error of sqlite3 or psycopg is, or None for anything else."""
+    """The expected failure an error of sqlite3 or psycopg (as SQLAlchemy raises it, or
+    not) is, or None for anything else."""
+    if isinstance(error, sqlalchemy.exc.PendingRollbackError):
+        return StoreUnavailable("the connection to the database server was lost")
+    if isinstance(error, sqlalchemy.exc.DBAPIError):
+        found = classify(error.orig) if isinstance(error.orig, BaseException) else None
+        if found is None and error.connection_invalidated:
+            return StoreUnavailable("the connection to the database server was lost")
+        return found
     if isinstance(error, psycopg.Error):
         return _classify_postgres(error)
     code = getattr(error, "sqlite_errorcode", None)

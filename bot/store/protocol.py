@@ -1,7 +1,7 @@
 """What the rest of the bot may ask of the store: the operations bot/ and cogs/ call.
 
-One implementation, :class:`bot.store.Store`, serves both engines (SQLite, PostgreSQL) over
-the dialect layer (:mod:`bot.store.dialect`, :mod:`bot.store.postgres`); which one is chosen
+One implementation, :class:`bot.store.Store`, serves both engines (SQLite, PostgreSQL) through
+SQLAlchemy Core and the engine-specific module (:mod:`bot.store.drivers`); which one is chosen
 in one place, from the settings (``Settings.database``, given to ``Store.open``). Callers
 type their store as :class:`GameStore` and never see which engine is under it; mypy checks
 that ``Store`` has every operation named here (see the end of ``bot/store/__init__.py``).

@@ -23,10 +23,10 @@ import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import aiosqlite
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.model import HISTORY_POST_KEYS, Table
 from bot.result_pages import (
@@ -42,12 +42,10 @@ from bot.result_pages import (
     SplitStat,
 )
 
+from .drivers import Opened, driver_of, rollback
 from .failures import StoreError
-from .postgres import PgConnection
 from .rows import SELECT_GAME, game_from_row
-
-if TYPE_CHECKING:
-    from .postgres import Connection
+from .schema import games
 
 PAGE_SIZE = 10
 TREND_GAMES = 10
@@ -90,79 +88,84 @@ def _utcnow() -> datetime:
 
 
 class Reads:
-    """The read-only side of the store. Create with :meth:`open`."""
+    """The read-only side of the store (made by :meth:`Store.open`)."""
 
     def __init__(
         self,
-        db: Connection,
+        reader: Opened,
         *,
         clock: Callable[[], datetime] | None = None,
         expire: Expire | None = None,
     ) -> None:
-        self._db = db
+        self._reader = reader
+        self._db: AsyncConnection = reader.conn
+        self._driver = driver_of(reader.conn)
         self._clock = clock or _utcnow
         self._expire = expire
         # Kept period rankings: key -> (temporary table, players).
         self._rankings: OrderedDict[tuple[Any, ...], tuple[str, int]] = OrderedDict()
         self._ranking_lock = asyncio.Lock()  # reads of rankings wait for each other only
+        # One statement at a time on the one connection (SQLAlchemy's connection is not
+        # shared between tasks).
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
         self._made = 0
-        self._connection = getattr(db, "generation", 0)  # see _forget_lost_rankings
-
-    @classmethod
-    async def open(
-        cls,
-        path: Path,
-        *,
-        clock: Callable[[], datetime] | None = None,
-        expire: Expire | None = None,
-    ) -> Reads:
-        uri = path.resolve().as_uri() + "?mode=ro"
-        db = await aiosqlite.connect(uri, uri=True, isolation_level=None)
-        try:
-            async with db.execute("PRAGMA busy_timeout = 5000") as cursor:
-                await cursor.fetchall()
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db, clock=clock, expire=expire)
+        self._connection = reader.generation  # see _forget_lost_rankings
 
     async def close(self) -> None:
-        await self._db.close()
+        await self._reader.close()
 
     def _forget_lost_rankings(self) -> None:
-        """After a PostgreSQL reconnection the kept rankings' temporary tables are gone."""
-        connection = getattr(self._db, "generation", 0)
-        if connection != self._connection:
+        """After a reconnection (the server dropped the session) the kept rankings'
+        temporary tables are gone."""
+        if self._reader.generation != self._connection:
             self._rankings.clear()
-            self._connection = connection
+            self._connection = self._reader.generation
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """The connection for this task (re-entrant: a ranking's statements run inside its
+        scratch transaction's turn)."""
+        task = asyncio.current_task()
+        if self._owner is task:
+            yield
+            return
+        async with self._lock:
+            self._owner = task
+            try:
+                yield
+            finally:
+                self._owner = None
 
     @contextlib.asynccontextmanager
     async def _scratch(self) -> AsyncIterator[None]:
-        """Around the making and dropping of temporary tables. The PostgreSQL reader's
-        transactions are read-only by default (as the SQLite reader's connection is), and
-        there even a temporary table needs a read-write transaction: one is opened here."""
-        if not isinstance(self._db, PgConnection):
+        """Around the making and dropping of temporary tables (see drivers.Driver.scratch)."""
+        async with self._turn(), self._driver.scratch(self._db):
             yield
-            return
-        await self._all("BEGIN READ WRITE")
+
+    async def _run(self, sql: str | sa.Executable, params: Sequence[Any]) -> sa.CursorResult[Any]:
+        statement = sa.text(sql) if isinstance(sql, str) else sql
+        values = {f"p{index}": value for index, value in enumerate(params, start=1)}
         try:
-            yield
+            return await self._db.execute(statement, values)
         except BaseException:
-            if self._db.in_transaction:
-                await self._all("ROLLBACK")
+            with contextlib.suppress(Exception):
+                await rollback(self._db)
             raise
-        await self._all("COMMIT")
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+    async def _all(self, sql: str | sa.Executable, params: Sequence[Any] = ()) -> list[Any]:
+        """Every row of ``sql``, whose parameters are named ``:p1``, ``:p2``... in the order
+        of ``params``."""
+        async with self._turn():
+            result = await self._run(sql, params)
+            return list(result) if result.returns_rows else []
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+    async def _one(self, sql: str | sa.Executable, params: Sequence[Any] = ()) -> Any:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
 
     async def explain(self, sql: str, params: Sequence[Any] = ()) -> list[str]:
-        """EXPLAIN QUERY PLAN of a statement (for the tests and the benchmark)."""
+        """SQLite's EXPLAIN QUERY PLAN of a statement (for the tests and the benchmark)."""
         return [str(row[3]) for row in await self._all("EXPLAIN QUERY PLAN " + sql, params)]
 
     # ------------------------------------------------------------------ leaderboard
@@ -206,7 +209,7 @@ class Reads:
 
     async def _window(self, guild_id: int, days: int) -> str | None:
         row = await self._one(
-            "SELECT first_day FROM period_windows WHERE guild_id = ? AND days = ?",
+            "SELECT first_day FROM period_windows WHERE guild_id = :p1 AND days = :p2",
             (guild_id, days),
         )
         return None if row is None else str(row[0])
@@ -220,13 +223,14 @@ class Reads:
         return (
             "SELECT t.user_id, n.name, t.games, t.wins, t.avg_score, t.exact_rate, NULL,"
             f" t.ordinal FROM (SELECT user_id, {key} AS k, games AS g FROM period_totals"
-            " WHERE guild_id = ?1 AND days = ?3 AND channel_id = ?2"
-            f" ORDER BY {key} DESC, games DESC, user_id LIMIT ?4 OFFSET ?5) AS p"
-            " JOIN period_totals AS t ON t.guild_id = ?1 AND t.days = ?3"
-            " AND t.channel_id = ?2 AND t.user_id = p.user_id"
+            " WHERE guild_id = :p1 AND days = :p3 AND channel_id = :p2"
+            f" ORDER BY {key} DESC NULLS LAST, games DESC NULLS LAST, user_id"
+            " LIMIT :p4 OFFSET :p5) AS p"
+            " JOIN period_totals AS t ON t.guild_id = :p1 AND t.days = :p3"
+            " AND t.channel_id = :p2 AND t.user_id = p.user_id"
             " JOIN player_totals AS n"
-            " ON n.guild_id = ?1 AND n.channel_id = ?2 AND n.user_id = p.user_id"
-            " ORDER BY p.k DESC, p.g DESC, p.user_id"
+            " ON n.guild_id = :p1 AND n.channel_id = :p2 AND n.user_id = p.user_id"
+            " ORDER BY p.k DESC NULLS LAST, p.g DESC NULLS LAST, p.user_id"
         )
 
     def period_rank_sql(self, sort: SortKey, known: bool) -> str:
@@ -239,13 +243,13 @@ class Reads:
         key = _PERIOD_KEY[sort]
         base = (
             "SELECT COUNT(*) FROM period_totals"
-            " WHERE guild_id = ?1 AND days = ?3 AND channel_id = ?2"
+            " WHERE guild_id = :p1 AND days = :p3 AND channel_id = :p2"
         )
-        same = f"{key} = ?4" if known else f"{key} IS NULL"
-        better = f"({base} AND {key} > ?4)" if known else f"(?7 - ({base} AND {key} IS NULL))"
+        same = f"{key} = :p4" if known else f"{key} IS NULL"
+        better = f"({base} AND {key} > :p4)" if known else f"(:p7 - ({base} AND {key} IS NULL))"
         return (
-            f"SELECT {better} + ({base} AND {same} AND games > ?5)"
-            f" + ({base} AND {same} AND games = ?5 AND user_id < ?6)"
+            f"SELECT {better} + ({base} AND {same} AND games > :p5)"
+            f" + ({base} AND {same} AND games = :p5 AND user_id < :p6)"
         )
 
     async def _board_kept(
@@ -260,7 +264,8 @@ class Reads:
     ) -> BoardPage:
         guild_id, channel = where
         count_row = await self._one(
-            "SELECT COUNT(*) FROM period_totals WHERE guild_id = ? AND days = ? AND channel_id = ?",
+            "SELECT COUNT(*) FROM period_totals WHERE guild_id = :p1 AND days = :p2"
+            " AND channel_id = :p3",
             (guild_id, days, channel),
         )
         players = int(count_row[0]) if count_row else 0
@@ -277,7 +282,8 @@ class Reads:
                 " t.ordinal FROM period_totals AS t JOIN player_totals AS n"
                 " ON n.guild_id = t.guild_id AND n.channel_id = t.channel_id"
                 " AND n.user_id = t.user_id"
-                " WHERE t.guild_id = ?1 AND t.days = ?3 AND t.channel_id = ?2 AND t.user_id = ?4",
+                " WHERE t.guild_id = :p1 AND t.days = :p3 AND t.channel_id = :p2"
+                " AND t.user_id = :p4",
                 (*where, days, viewer_id),
             )
             if mine is not None:
@@ -306,31 +312,33 @@ class Reads:
             # The server's ratings in order (covering index ratings_board).
             return (
                 f"SELECT {columns} FROM ("
-                "SELECT user_id, ordinal FROM ratings WHERE guild_id = ?1 AND ?2 = 0"
-                " ORDER BY ordinal DESC, user_id LIMIT ?3 OFFSET ?4) AS p"
-                " JOIN ratings AS r ON r.guild_id = ?1 AND r.user_id = p.user_id"
+                "SELECT user_id, ordinal FROM ratings WHERE guild_id = :p1 AND :p2 = 0"
+                " ORDER BY ordinal DESC NULLS LAST, user_id LIMIT :p3 OFFSET :p4) AS p"
+                " JOIN ratings AS r ON r.guild_id = :p1 AND r.user_id = p.user_id"
                 " JOIN player_totals AS t"
-                " ON t.guild_id = ?1 AND t.channel_id = 0 AND t.user_id = p.user_id"
-                " ORDER BY p.ordinal DESC, p.user_id"
+                " ON t.guild_id = :p1 AND t.channel_id = 0 AND t.user_id = p.user_id"
+                " ORDER BY p.ordinal DESC NULLS LAST, p.user_id"
             )
         if sort == "rating":
             # A channel's players by their server rating: sorted, as no index holds it.
             return (
                 f"SELECT {columns} FROM player_totals AS t LEFT JOIN ratings AS r"
                 " ON r.guild_id = t.guild_id AND r.user_id = t.user_id"
-                " WHERE t.guild_id = ?1 AND t.channel_id = ?2"
-                " ORDER BY r.ordinal DESC, t.games DESC, t.user_id LIMIT ?3 OFFSET ?4"
+                " WHERE t.guild_id = :p1 AND t.channel_id = :p2"
+                " ORDER BY r.ordinal DESC NULLS LAST, t.games DESC NULLS LAST, t.user_id"
+                " LIMIT :p3 OFFSET :p4"
             )
         column = {"wins": "wins", "average": "avg_score", "exact": "exact_rate"}[sort]
-        order = f"{column} DESC, games DESC, user_id"
+        order = f"{column} DESC NULLS LAST, games DESC NULLS LAST, user_id"
         return (
             f"SELECT {columns} FROM ("
             f"SELECT user_id, {column} AS k, games AS g FROM player_totals"
-            f" WHERE guild_id = ?1 AND channel_id = ?2 ORDER BY {order} LIMIT ?3 OFFSET ?4) AS p"
+            f" WHERE guild_id = :p1 AND channel_id = :p2 ORDER BY {order}"
+            " LIMIT :p3 OFFSET :p4) AS p"
             " JOIN player_totals AS t"
-            " ON t.guild_id = ?1 AND t.channel_id = ?2 AND t.user_id = p.user_id"
-            " LEFT JOIN ratings AS r ON r.guild_id = ?1 AND r.user_id = p.user_id"
-            " ORDER BY p.k DESC, p.g DESC, p.user_id"
+            " ON t.guild_id = :p1 AND t.channel_id = :p2 AND t.user_id = p.user_id"
+            " LEFT JOIN ratings AS r ON r.guild_id = :p1 AND r.user_id = p.user_id"
+            " ORDER BY p.k DESC NULLS LAST, p.g DESC NULLS LAST, p.user_id"
         )
 
     async def _board_all(
@@ -342,7 +350,7 @@ class Reads:
         viewer_id: int | None,
     ) -> BoardPage:
         count_row = await self._one(
-            "SELECT COUNT(*) FROM player_totals WHERE guild_id = ? AND channel_id = ?", where
+            "SELECT COUNT(*) FROM player_totals WHERE guild_id = :p1 AND channel_id = :p2", where
         )
         players = int(count_row[0]) if count_row else 0
         pages = _pages(players)
@@ -361,7 +369,7 @@ class Reads:
             "SELECT t.user_id, t.name, t.games, t.wins, t.avg_score, t.exact_rate, t.best_score,"
             " r.ordinal FROM player_totals AS t LEFT JOIN ratings AS r"
             " ON r.guild_id = t.guild_id AND r.user_id = t.user_id"
-            " WHERE t.guild_id = ? AND t.channel_id = ? AND t.user_id = ?",
+            " WHERE t.guild_id = :p1 AND t.channel_id = :p2 AND t.user_id = :p3",
             (*where, viewer_id),
         )
         if mine is None:
@@ -376,35 +384,37 @@ class Reads:
             if where[1] == 0:
                 # The server board's order is ratings_board's: ordinal, then user id.
                 sql = (
-                    "SELECT (SELECT COUNT(*) FROM ratings WHERE guild_id = ?1 AND ordinal > ?2)"
+                    "SELECT (SELECT COUNT(*) FROM ratings WHERE guild_id = :p1 AND ordinal > :p2)"
                     " + (SELECT COUNT(*) FROM ratings"
-                    " WHERE guild_id = ?1 AND ordinal = ?2 AND user_id < ?3)"
+                    " WHERE guild_id = :p1 AND ordinal = :p2 AND user_id < :p3)"
                 )
                 params: tuple[Any, ...] = (where[0], value, me)
             else:
                 sql = (
                     "SELECT COUNT(*) FROM player_totals AS t JOIN ratings AS r"
                     " ON r.guild_id = t.guild_id AND r.user_id = t.user_id"
-                    " WHERE t.guild_id = ?1 AND t.channel_id = ?2 AND (r.ordinal > ?3"
-                    " OR (r.ordinal = ?3 AND (t.games > ?4 OR (t.games = ?4 AND t.user_id < ?5))))"
+                    " WHERE t.guild_id = :p1 AND t.channel_id = :p2 AND (r.ordinal > :p3"
+                    " OR (r.ordinal = :p3"
+                    " AND (t.games > :p4 OR (t.games = :p4 AND t.user_id < :p5))))"
                 )
                 params = (*where, value, games, me)
         else:
             column = {"wins": "wins", "average": "avg_score", "exact": "exact_rate"}[sort]
             better, same = (f"{column} IS NOT NULL", f"{column} IS NULL")
             if value is not None:
-                better, same = f"{column} > ?3", f"{column} = ?3"
+                better, same = f"{column} > :p3", f"{column} = :p3"
             sql = (
                 "SELECT (SELECT COUNT(*) FROM player_totals"
-                f" WHERE guild_id = ?1 AND channel_id = ?2 AND {better})"
+                f" WHERE guild_id = :p1 AND channel_id = :p2 AND {better})"
                 " + (SELECT COUNT(*) FROM player_totals"
-                f" WHERE guild_id = ?1 AND channel_id = ?2 AND {same}"
-                " AND (games > ?4 OR (games = ?4 AND user_id < ?5)))"
+                f" WHERE guild_id = :p1 AND channel_id = :p2 AND {same}"
+                " AND (games > :p4 OR (games = :p4 AND user_id < :p5)))"
             )
             params = (*where, value, games, me)
         if value is None and sort == "rating":
             count = await self._one(
-                "SELECT COUNT(*) FROM player_totals WHERE guild_id = ? AND channel_id = ?", where
+                "SELECT COUNT(*) FROM player_totals WHERE guild_id = :p1 AND channel_id = :p2",
+                where,
             )
             return _board_row(int(count[0]), mine)
         count = await self._one(sql, params)
@@ -428,22 +438,23 @@ class Reads:
         first = page * PAGE_SIZE
         select = (
             "SELECT k.user_id, n.name, k.games, k.wins, k.avg_score, k.exact_rate, NULL,"
-            f" q.ordinal, k.position FROM temp.{table} AS k"
-            # CROSS JOIN keeps the ranking as the outer loop: with no statistics on the
-            # temporary table SQLite would otherwise walk every player_totals row.
+            f" q.ordinal, k.position FROM {table} AS k"
+            # CROSS JOIN keeps the ranking as the outer loop in SQLite (with no statistics on
+            # the temporary table it would otherwise walk every player_totals row); the join
+            # condition is in the WHERE, where both engines take it.
             " CROSS JOIN player_totals AS n"
-            " ON n.guild_id = ?1 AND n.channel_id = ?2 AND n.user_id = k.user_id"
-            " LEFT JOIN ratings AS q ON q.guild_id = ?1 AND q.user_id = k.user_id"
+            " LEFT JOIN ratings AS q ON q.guild_id = :p1 AND q.user_id = k.user_id"
+            " WHERE n.guild_id = :p1 AND n.channel_id = :p2 AND n.user_id = k.user_id"
         )
         # Two lookups, a rowid range and the user index (an OR of both scans the table).
         rows = await self._all(
-            select + " WHERE k.position > ?3 AND k.position <= ?4 ORDER BY k.position",
+            select + " AND k.position > :p3 AND k.position <= :p4 ORDER BY k.position",
             (*where, first, first + PAGE_SIZE),
         )
         board = [_board_row(int(r[8]), r) for r in rows]
         viewer = None
         if viewer_id is not None and all(row.user_id != viewer_id for row in board):
-            mine = await self._one(select + " WHERE k.user_id = ?3", (*where, viewer_id))
+            mine = await self._one(select + " AND k.user_id = :p3", (*where, viewer_id))
             viewer = _board_row(int(mine[8]), mine) if mine else None
         return BoardPage(scope, period, sort, page, pages, players, board, viewer)
 
@@ -452,7 +463,7 @@ class Reads:
         async with self._ranking_lock, self._scratch():
             while self._rankings:
                 _, (table, _) = self._rankings.popitem()
-                await self._all(f"DROP TABLE temp.{table}")
+                await self._all(f"DROP TABLE {table}")
 
     async def _period_ranking(
         self, where: tuple[int, int], period: Period, sort: SortKey, since: str
@@ -466,7 +477,7 @@ class Reads:
         (guild_totals.games) or the next day, so paging through it, or a second viewer, costs
         a few index lookups. Temporary tables live in the reader's own temp database: the
         read-only connection can make them."""
-        count = await self._one("SELECT games FROM guild_totals WHERE guild_id = ?", (where[0],))
+        count = await self._one("SELECT games FROM guild_totals WHERE guild_id = :p1", (where[0],))
         generation = int(count[0]) if count else 0
         self._forget_lost_rankings()
         key = (where, period, sort, since, generation)
@@ -479,40 +490,45 @@ class Reads:
             table = f"ranking_{self._made}"
             order_key, games = _ORDER[sort]
             rating_join = (
-                "LEFT JOIN ratings AS r ON r.guild_id = ?1 AND r.user_id = t.user_id"
+                "LEFT JOIN ratings AS r ON r.guild_id = :p1 AND r.user_id = t.user_id"
                 if sort == "rating"
                 else ""
             )
             await self._all(
-                f"CREATE TEMP TABLE {table} (position INTEGER PRIMARY KEY, user_id INTEGER,"
-                " games INTEGER, wins INTEGER, avg_score REAL, exact_rate REAL)"
+                # position: SQLite's rowid (INTEGER PRIMARY KEY); ids need BIGINT elsewhere.
+                f"CREATE TEMP TABLE {table} (position INTEGER PRIMARY KEY, user_id BIGINT,"
+                " games BIGINT, wins BIGINT, avg_score DOUBLE PRECISION,"
+                " exact_rate DOUBLE PRECISION)"
             )
             # Each row's position is its number in the board's order (in SQLite the rowid).
             await self._all(
                 f"""
-                INSERT INTO temp.{table} (position, user_id, games, wins, avg_score, exact_rate)
+                INSERT INTO {table} (position, user_id, games, wins, avg_score, exact_rate)
                 SELECT ROW_NUMBER() OVER (
-                           ORDER BY {order_key} DESC NULLS LAST, {games} DESC, t.user_id),
+                           ORDER BY {order_key} DESC NULLS LAST, {games} DESC NULLS LAST,
+                                    t.user_id),
                        t.user_id, t.games, t.wins, t.avg_score, t.exact_rate FROM (
                     SELECT user_id, SUM(games) AS games, SUM(wins) AS wins,
-                           CAST(SUM(score_sum) AS REAL) / SUM(games) AS avg_score,
+                           CAST(SUM(score_sum) AS DOUBLE PRECISION) / SUM(games) AS avg_score,
                            CASE WHEN SUM(bids) > 0
-                                THEN CAST(SUM(bids_exact) AS REAL) / SUM(bids) END AS exact_rate
+                                THEN CAST(SUM(bids_exact) AS DOUBLE PRECISION) / SUM(bids)
+                           END AS exact_rate
                     FROM player_days
-                    WHERE guild_id = ?1 AND channel_id = ?2 AND day >= ?3
+                    WHERE guild_id = :p1 AND channel_id = :p2 AND day >= :p3
                     GROUP BY user_id
                 ) AS t {rating_join}
-                ORDER BY {order_key} DESC NULLS LAST, {games} DESC, t.user_id
+                ORDER BY {order_key} DESC NULLS LAST, {games} DESC NULLS LAST, t.user_id
                 """,
                 (*where, since),
             )
-            await self._all(f"CREATE INDEX temp.{table}_user ON {table} (user_id)")
-            total = await self._one(f"SELECT COALESCE(MAX(position), 0) FROM temp.{table}")
+            # Unqualified: in the temporary schema of its table, on both engines.
+            await self._all(f"CREATE INDEX {table}_user ON {table} (user_id)")
+            total = await self._one(f"SELECT COALESCE(MAX(position), 0) FROM {table}")
             kept = (table, int(total[0]))
             self._rankings[key] = kept
             while len(self._rankings) > RANKINGS_KEPT:
                 _, (old, _) = self._rankings.popitem(last=False)
-                await self._all(f"DROP TABLE temp.{old}")
+                await self._all(f"DROP TABLE {old}")
             return kept
 
     # ------------------------------------------------------------------ player statistics
@@ -521,34 +537,35 @@ class Reads:
         """A player's figures in a server, or None if they never finished a game there."""
         totals = await self._one(
             "SELECT name, games, wins, avg_score, best_score, best_game_id, exact_rate"
-            " FROM player_totals WHERE guild_id = ? AND channel_id = 0 AND user_id = ?",
+            " FROM player_totals WHERE guild_id = :p1 AND channel_id = 0 AND user_id = :p2",
             (guild_id, user_id),
         )
         if totals is None:
             return None
         rated = await self._one(
-            "SELECT ordinal FROM ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            "SELECT ordinal FROM ratings WHERE guild_id = :p1 AND user_id = :p2",
+            (guild_id, user_id),
         )
         ordinal = float(rated[0]) if rated else None
         rank = None
         if ordinal is not None:
             ahead = await self._one(
-                "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND ordinal > ?",
+                "SELECT COUNT(*) FROM ratings WHERE guild_id = :p1 AND ordinal > :p2",
                 (guild_id, ordinal),
             )
             rank = int(ahead[0]) + 1
         everyone = await self._one(
-            "SELECT COUNT(*) FROM player_totals WHERE guild_id = ? AND channel_id = 0",
+            "SELECT COUNT(*) FROM player_totals WHERE guild_id = :p1 AND channel_id = 0",
             (guild_id,),
         )
         trend = await self._all(
-            "SELECT ordinal FROM rating_history WHERE guild_id = ? AND user_id = ?"
-            " ORDER BY game_id DESC LIMIT ?",
+            "SELECT ordinal FROM rating_history WHERE guild_id = :p1 AND user_id = :p2"
+            " ORDER BY game_id DESC LIMIT :p3",
             (guild_id, user_id, TREND_GAMES),
         )
         deals = await self._all(
             "SELECT hand_size, trump, deals, exact, zero_bids, zero_exact, points"
-            " FROM deal_totals WHERE guild_id = ? AND user_id = ?",
+            " FROM deal_totals WHERE guild_id = :p1 AND user_id = :p2",
             (guild_id, user_id),
         )
         by_size: dict[int, list[int]] = {}
@@ -591,15 +608,16 @@ class Reads:
         "SELECT g.id, g.status, g.created_at, g.updated_at,"
         " COALESCE(p.message_id, g.message_id), g.seats, COALESCE(p.channel_id, g.channel_id)"
         " FROM games AS g LEFT JOIN posts AS p ON p.game_id = g.id"
-        " AND p.key = CASE g.status WHEN 'finished' THEN ? ELSE ? END"
-        " WHERE g.channel_id = ? AND g.status IN ('finished', 'stopped')"
-        " ORDER BY g.id DESC LIMIT ? OFFSET ?"
+        " AND p.key = CASE g.status WHEN 'finished' THEN :p1 ELSE :p2 END"
+        " WHERE g.channel_id = :p3 AND g.status IN ('finished', 'stopped')"
+        " ORDER BY g.id DESC LIMIT :p4 OFFSET :p5"
     )
 
     async def history(self, *, channel_id: int, page: int = 0) -> HistoryPage:
         """A channel's finished and stopped games, newest first."""
         count_row = await self._one(
-            "SELECT COUNT(*) FROM games WHERE channel_id = ? AND status IN ('finished', 'stopped')",
+            "SELECT COUNT(*) FROM games WHERE channel_id = :p1"
+            " AND status IN ('finished', 'stopped')",
             (channel_id,),
         )
         count = int(count_row[0]) if count_row else 0
@@ -611,11 +629,12 @@ class Reads:
         finished = [row[0] for row in games if row[1] == "finished"]
         results: dict[int, list[HistorySeat]] = {}
         if finished:
-            marks = ", ".join("?" for _ in finished)
             for game_id, name, user_id, score, won in await self._all(
-                "SELECT game_id, name, user_id, score, won FROM results"
-                f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
-                finished,
+                sa.text(
+                    "SELECT game_id, name, user_id, score, won FROM results"
+                    " WHERE game_id IN :p1 ORDER BY game_id, seat"
+                ).bindparams(sa.bindparam("p1", expanding=True)),
+                (finished,),
             ):
                 results.setdefault(game_id, []).append(
                     HistorySeat(str(name or "?"), user_id, int(score), bool(won))
@@ -643,15 +662,20 @@ class Reads:
 
     async def game(self, game_id: int) -> Table | None:
         """A stored game, read on the read-only connection (export of any game)."""
-        row = await self._one(SELECT_GAME + " WHERE id = ?", (game_id,))
+        row = await self._one(SELECT_GAME.where(games.c.id == game_id))
         return game_from_row(row) if row else None
 
     async def latest_closed_game(self, channel_id: int) -> Table | None:
         """The channel's last finished game."""
         row = await self._one(
-            SELECT_GAME + " WHERE channel_id = ? AND status IN ('finished', 'stopped')"
-            " AND status = 'finished' ORDER BY id DESC LIMIT 1",
-            (channel_id,),
+            SELECT_GAME.where(
+                games.c.channel_id == channel_id,
+                # Both conditions: the first is the partial index's (games_channel_closed).
+                games.c.status.in_(("finished", "stopped")),
+                games.c.status == "finished",
+            )
+            .order_by(games.c.id.desc())
+            .limit(1)
         )
         return game_from_row(row) if row else None
 
@@ -659,7 +683,7 @@ class Reads:
 
     async def channel_settings(self, channel_id: int) -> dict[str, Any]:
         row = await self._one(
-            "SELECT settings FROM channel_settings WHERE channel_id = ?", (channel_id,)
+            "SELECT settings FROM channel_settings WHERE channel_id = :p1", (channel_id,)
         )
         if row is None:
             return {}

@@ -23,15 +23,17 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection
 
 from bot import rating
 from bot.rating import RatedSeat, Skill
 
+from .drivers import driver_of
+from .schema import period_totals
 from .values import DealLine
-
-if TYPE_CHECKING:
-    from .postgres import Connection
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +57,16 @@ class FinishedSeat:
     deals: tuple[DealLine, ...]
 
 
-# In each upsert the stored row's columns are named with their table: beside ``excluded`` a
-# bare column name is ambiguous to PostgreSQL (SQLite takes either).
-_UPSERT_TOTALS = """
+# The statements below are written once in the SQL both engines run (an upsert is
+# ``ON CONFLICT ... DO UPDATE`` in both; a ratio is a CAST to DOUBLE PRECISION, which SQLite
+# reads as REAL); SQLAlchemy binds their named parameters. In each upsert the stored row's
+# columns are named with their table: beside ``excluded`` a bare column name is ambiguous to
+# PostgreSQL (SQLite takes either).
+_UPSERT_TOTALS = sa.text("""
 INSERT INTO player_totals (guild_id, channel_id, user_id, name, games, wins, score_sum,
     best_score, best_game_id, bids_exact, bids, avg_score, exact_rate, last_game_id)
-VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (:guild_id, :channel_id, :user_id, :name, 1, :wins, :score_sum, :best_score,
+    :best_game_id, :bids_exact, :bids, :avg_score, :exact_rate, :last_game_id)
 ON CONFLICT (guild_id, channel_id, user_id) DO UPDATE SET
     name = excluded.name,
     games = player_totals.games + 1,
@@ -72,52 +78,59 @@ ON CONFLICT (guild_id, channel_id, user_id) DO UPDATE SET
                       THEN excluded.best_score ELSE player_totals.best_score END,
     bids_exact = player_totals.bids_exact + excluded.bids_exact,
     bids = player_totals.bids + excluded.bids,
-    avg_score = CAST(player_totals.score_sum + excluded.score_sum AS REAL)
+    avg_score = CAST(player_totals.score_sum + excluded.score_sum AS DOUBLE PRECISION)
                 / (player_totals.games + 1),
     exact_rate = CASE WHEN player_totals.bids + excluded.bids > 0
-                      THEN CAST(player_totals.bids_exact + excluded.bids_exact AS REAL)
+                      THEN CAST(player_totals.bids_exact + excluded.bids_exact AS DOUBLE PRECISION)
                            / (player_totals.bids + excluded.bids)
                  END,
     last_game_id = excluded.last_game_id
-"""
+""")
 
-_UPSERT_DAYS = """
+_UPSERT_DAYS = sa.text("""
 INSERT INTO player_days (guild_id, channel_id, day, user_id, games, wins, score_sum,
     bids_exact, bids)
-VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)
+VALUES (:guild_id, :channel_id, :day, :user_id, 1, :wins, :score_sum, :bids_exact, :bids)
 ON CONFLICT (guild_id, channel_id, day, user_id) DO UPDATE SET
     games = player_days.games + 1,
     wins = player_days.wins + excluded.wins,
     score_sum = player_days.score_sum + excluded.score_sum,
     bids_exact = player_days.bids_exact + excluded.bids_exact,
     bids = player_days.bids + excluded.bids
-"""
+""")
 
-_UPSERT_RATING = """
-INSERT INTO ratings (guild_id, user_id, mu, sigma, ordinal, games) VALUES (?, ?, ?, ?, ?, 1)
+_UPSERT_RATING = sa.text("""
+INSERT INTO ratings (guild_id, user_id, mu, sigma, ordinal, games)
+VALUES (:guild_id, :user_id, :mu, :sigma, :ordinal, 1)
 ON CONFLICT (guild_id, user_id) DO UPDATE SET
     mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, games = ratings.games + 1
-"""
+""")
 
-_INSERT_HISTORY = (
+_INSERT_HISTORY = sa.text(
     "INSERT INTO rating_history (guild_id, user_id, game_id, mu, sigma, ordinal)"
-    " VALUES (?, ?, ?, ?, ?, ?)"
+    " VALUES (:guild_id, :user_id, :game_id, :mu, :sigma, :ordinal)"
 )
 
-_UPSERT_DEALS = """
+_UPSERT_DEALS = sa.text("""
 INSERT INTO deal_totals (guild_id, user_id, hand_size, trump, deals, exact, zero_bids,
     zero_exact, points)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (:guild_id, :user_id, :hand_size, :suit, :deals, :exact, :zero_bids, :zero_exact,
+    :points)
 ON CONFLICT (guild_id, user_id, hand_size, trump) DO UPDATE SET
     deals = deal_totals.deals + excluded.deals,
     exact = deal_totals.exact + excluded.exact,
     zero_bids = deal_totals.zero_bids + excluded.zero_bids,
     zero_exact = deal_totals.zero_exact + excluded.zero_exact,
     points = deal_totals.points + excluded.points
-"""
+""")
 
 
-async def apply_finished_game(
+def _many(db: Connection, statement: sa.Executable, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:  # an empty list would run the statement once, without parameters
+        db.execute(statement, list(rows))
+
+
+def apply_finished_game(
     db: Connection,
     *,
     game_id: int,
@@ -135,11 +148,13 @@ async def apply_finished_game(
     players = [seat for seat in seats if seat.user_id is not None]
     if not players:
         return
-    await lock_server(db, guild_id)
-    await db.executemany(
-        "INSERT INTO guild_totals (guild_id, games) VALUES (?, 1)"
-        " ON CONFLICT (guild_id) DO UPDATE SET games = guild_totals.games + 1",
-        [(guild_id,)],
+    lock_server(db, guild_id)
+    db.execute(
+        sa.text(
+            "INSERT INTO guild_totals (guild_id, games) VALUES (:guild_id, 1)"
+            " ON CONFLICT (guild_id) DO UPDATE SET games = guild_totals.games + 1"
+        ),
+        {"guild_id": guild_id},
     )
     day = finished_at[:10]
     totals = []
@@ -147,56 +162,48 @@ async def apply_finished_game(
     for seat in players:
         rate = seat.bids_exact / seat.bids if seat.bids else None
         for scope in (SERVER, channel_id):
+            common = {
+                "guild_id": guild_id,
+                "channel_id": scope,
+                "user_id": seat.user_id,
+                "wins": int(seat.won),
+                "score_sum": seat.score,
+                "bids_exact": seat.bids_exact,
+                "bids": seat.bids,
+            }
             totals.append(
-                (
-                    guild_id,
-                    scope,
-                    seat.user_id,
-                    seat.name,
-                    int(seat.won),
-                    seat.score,
-                    seat.score,
-                    game_id,
-                    seat.bids_exact,
-                    seat.bids,
-                    float(seat.score),
-                    rate,
-                    game_id,
-                )
+                common
+                | {
+                    "name": seat.name,
+                    "best_score": seat.score,
+                    "best_game_id": game_id,
+                    "avg_score": float(seat.score),
+                    "exact_rate": rate,
+                    "last_game_id": game_id,
+                }
             )
-            days.append(
-                (
-                    guild_id,
-                    scope,
-                    day,
-                    seat.user_id,
-                    int(seat.won),
-                    seat.score,
-                    seat.bids_exact,
-                    seat.bids,
-                )
-            )
-    await db.executemany(_UPSERT_TOTALS, totals)
-    await db.executemany(_UPSERT_DAYS, days)
-    ordinals = await _rate(db, game_id=game_id, guild_id=guild_id, seats=seats)
-    await db.executemany(_UPSERT_DEALS, _deal_rows(guild_id, players))
+            days.append(common | {"day": day})
+    _many(db, _UPSERT_TOTALS, totals)
+    _many(db, _UPSERT_DAYS, days)
+    ordinals = _rate(db, game_id=game_id, guild_id=guild_id, seats=seats)
+    _many(db, _UPSERT_DEALS, _deal_rows(guild_id, players))
     if periods:
-        await _add_to_periods(db, guild_id, channel_id, day, players, ordinals)
+        _add_to_periods(db, guild_id, channel_id, day, players, ordinals)
 
 
-async def _rate(
+def _rate(
     db: Connection, *, game_id: int, guild_id: int, seats: Sequence[FinishedSeat]
 ) -> dict[int, float]:
     """Rate the game; return each player's new ordinal."""
     user_ids = [seat.user_id for seat in seats if seat.user_id is not None]
-    marks = ", ".join("?" for _ in user_ids)
-    async with db.execute(
-        f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND user_id IN ({marks})",
-        (guild_id, *user_ids),
-    ) as cursor:
-        known = {
-            int(row[0]): Skill(float(row[1]), float(row[2])) for row in await cursor.fetchall()
-        }
+    found = db.execute(
+        sa.text(
+            "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = :guild_id"
+            " AND user_id IN :user_ids"
+        ).bindparams(sa.bindparam("user_ids", expanding=True)),
+        {"guild_id": guild_id, "user_ids": user_ids},
+    )
+    known = {int(row[0]): Skill(float(row[1]), float(row[2])) for row in found}
     rated = rating.rate_game(
         [
             RatedSeat(
@@ -207,56 +214,71 @@ async def _rate(
             for seat in seats
         ]
     )
-    updates = []
-    history = []
+    updates: list[dict[str, Any]] = []
     for seat, skill in zip(seats, rated, strict=True):
         if seat.user_id is None or skill is None:
             continue
-        updates.append((guild_id, seat.user_id, skill.mu, skill.sigma, skill.ordinal))
-        history.append((guild_id, seat.user_id, game_id, skill.mu, skill.sigma, skill.ordinal))
-    await db.executemany(_UPSERT_RATING, updates)
-    await db.executemany(_INSERT_HISTORY, history)
-    return {row[1]: row[4] for row in updates}
+        updates.append(
+            {
+                "guild_id": guild_id,
+                "user_id": seat.user_id,
+                "game_id": game_id,
+                "mu": skill.mu,
+                "sigma": skill.sigma,
+                "ordinal": skill.ordinal,
+            }
+        )
+    _many(db, _UPSERT_RATING, updates)
+    _many(db, _INSERT_HISTORY, updates)
+    return {int(row["user_id"]): float(row["ordinal"]) for row in updates}
 
 
 # ---- the period boards -------------------------------------------------------------------------
 
-_UPSERT_PERIOD = """
+_UPSERT_PERIOD = sa.text("""
 INSERT INTO period_totals (guild_id, days, channel_id, user_id, games, wins, score_sum,
     bids_exact, bids, avg_score, exact_rate, ordinal)
-VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
+VALUES (:guild_id, :days, :channel_id, :user_id, 1, :wins, :score_sum, :bids_exact, :bids,
+    :avg_score, :exact_rate, :ordinal)
 ON CONFLICT (guild_id, days, channel_id, user_id) DO UPDATE SET
     games = period_totals.games + 1,
     wins = period_totals.wins + excluded.wins,
     score_sum = period_totals.score_sum + excluded.score_sum,
     bids_exact = period_totals.bids_exact + excluded.bids_exact,
     bids = period_totals.bids + excluded.bids,
-    avg_score = CAST(period_totals.score_sum + excluded.score_sum AS REAL)
+    avg_score = CAST(period_totals.score_sum + excluded.score_sum AS DOUBLE PRECISION)
                 / (period_totals.games + 1),
     exact_rate = CASE WHEN period_totals.bids + excluded.bids > 0
-                      THEN CAST(period_totals.bids_exact + excluded.bids_exact AS REAL)
+                      THEN CAST(period_totals.bids_exact + excluded.bids_exact AS DOUBLE PRECISION)
                            / (period_totals.bids + excluded.bids)
                  END,
     ordinal = excluded.ordinal
-"""
+""")
 
 # A rating changes only when its player finishes a game: then it is copied to every period row
-# of theirs (other channels' too), so that each board's rating order is an index's.
-# INDEXED BY: left to itself SQLite walks the server's whole board in the covering rating index.
+# of theirs (other channels' too), so that each board's rating order is an index's. The rows
+# are found in the player's index, which holds the rating too (revision 0009: without it,
+# SQLite walks the server's whole board in the covering rating index). A NULL-safe comparison
+# (IS NOT on SQLite, IS DISTINCT FROM on PostgreSQL, as SQLAlchemy renders it).
 _COPY_ORDINAL = (
-    "UPDATE period_totals INDEXED BY period_totals_user SET ordinal = ?3"
-    " WHERE guild_id = ?1 AND user_id = ?2 AND ordinal IS NOT ?3"
+    sa.update(period_totals)
+    .where(
+        period_totals.c.guild_id == sa.bindparam("g"),
+        period_totals.c.user_id == sa.bindparam("u"),
+        period_totals.c.ordinal.is_distinct_from(sa.bindparam("o")),
+    )
+    .values(ordinal=sa.bindparam("o"))
 )
 
-# The day rows in [?3, ?4) of a server, per channel (0: the server) and player.
+# The day rows in [:old, :first) of a server, per channel (0: the server) and player.
 _LEFT_WINDOW = """
 SELECT channel_id, user_id, SUM(games) AS games, SUM(wins) AS wins,
        SUM(score_sum) AS score_sum, SUM(bids_exact) AS bids_exact, SUM(bids) AS bids
-FROM player_days WHERE guild_id = ?1 AND day >= ?3 AND day < ?4
+FROM player_days WHERE guild_id = :guild_id AND day >= :old AND day < :first
 GROUP BY channel_id, user_id
 """
 
-_SUBTRACT = f"""
+_SUBTRACT = sa.text(f"""
 UPDATE period_totals SET
     games = period_totals.games - g.games,
     wins = period_totals.wins - g.wins,
@@ -264,52 +286,50 @@ UPDATE period_totals SET
     bids_exact = period_totals.bids_exact - g.bids_exact,
     bids = period_totals.bids - g.bids,
     avg_score = CASE WHEN period_totals.games > g.games
-                     THEN CAST(period_totals.score_sum - g.score_sum AS REAL)
+                     THEN CAST(period_totals.score_sum - g.score_sum AS DOUBLE PRECISION)
                           / (period_totals.games - g.games)
                      ELSE 0.0 END,
     exact_rate = CASE WHEN period_totals.bids > g.bids
-                      THEN CAST(period_totals.bids_exact - g.bids_exact AS REAL)
+                      THEN CAST(period_totals.bids_exact - g.bids_exact AS DOUBLE PRECISION)
                            / (period_totals.bids - g.bids)
                  END
 FROM ({_LEFT_WINDOW}) AS g
-WHERE period_totals.guild_id = ?1 AND period_totals.days = ?2
+WHERE period_totals.guild_id = :guild_id AND period_totals.days = :days
   AND period_totals.channel_id = g.channel_id AND period_totals.user_id = g.user_id
-"""
+""")
 
 # First the rows all of whose games left (found by primary key): deleted, not updated and
 # then deleted (each change of a row changes its four sort indexes).
-_DROP_GONE = """
-DELETE FROM period_totals WHERE guild_id = ?1 AND days = ?2
+_DROP_GONE = sa.text("""
+DELETE FROM period_totals WHERE guild_id = :guild_id AND days = :days
   AND (channel_id, user_id, games) IN (
       SELECT channel_id, user_id, SUM(games) FROM player_days
-      WHERE guild_id = ?1 AND day >= ?3 AND day < ?4 GROUP BY channel_id, user_id)
-"""
+      WHERE guild_id = :guild_id AND day >= :old AND day < :first GROUP BY channel_id, user_id)
+""")
 
-_REBUILD = """
+_REBUILD = sa.text("""
 INSERT INTO period_totals (guild_id, days, channel_id, user_id, games, wins, score_sum,
     bids_exact, bids, avg_score, exact_rate, ordinal)
-SELECT ?1, ?2, d.channel_id, d.user_id, SUM(d.games), SUM(d.wins), SUM(d.score_sum),
-       SUM(d.bids_exact), SUM(d.bids), CAST(SUM(d.score_sum) AS REAL) / SUM(d.games),
-       CASE WHEN SUM(d.bids) > 0 THEN CAST(SUM(d.bids_exact) AS REAL) / SUM(d.bids) END,
-       (SELECT r.ordinal FROM ratings AS r WHERE r.guild_id = ?1 AND r.user_id = d.user_id)
-FROM player_days AS d WHERE d.guild_id = ?1 AND d.day >= ?3
+SELECT :guild_id, :days, d.channel_id, d.user_id, SUM(d.games), SUM(d.wins), SUM(d.score_sum),
+       SUM(d.bids_exact), SUM(d.bids), CAST(SUM(d.score_sum) AS DOUBLE PRECISION) / SUM(d.games),
+       CASE WHEN SUM(d.bids) > 0
+            THEN CAST(SUM(d.bids_exact) AS DOUBLE PRECISION) / SUM(d.bids) END,
+       (SELECT r.ordinal FROM ratings AS r WHERE r.guild_id = :guild_id AND r.user_id = d.user_id)
+FROM player_days AS d WHERE d.guild_id = :guild_id AND d.day >= :first
 GROUP BY d.channel_id, d.user_id
-"""
+""")
 
 
-async def lock_server(db: Connection, guild_id: int) -> None:
+def lock_server(db: Connection, guild_id: int) -> None:
     """Until the transaction ends, no other process changes this server's aggregates.
 
     Each of these transactions reads what it then adds to or subtracts from (the ratings, the
-    period windows). On SQLite ``BEGIN IMMEDIATE`` already holds the whole database; on
+    period windows). On SQLite a write transaction already holds the whole database; on
     PostgreSQL two processes (a misconfiguration: one server's tables live on one shard's
     process) would both read the same window and count its days twice, so the transaction
-    takes the server's advisory lock. Inside one process the store's lock serialises them
-    anyway."""
-    from .postgres import PgConnection
-
-    if isinstance(db, PgConnection):
-        await db.run("SELECT pg_advisory_xact_lock(?)", (guild_id,))
+    takes the server's advisory lock (:mod:`.drivers`). Inside one process the store's lock
+    serialises them anyway."""
+    driver_of(db).lock_server(db, guild_id)
 
 
 def first_day(today: str, days: int) -> str:
@@ -317,32 +337,32 @@ def first_day(today: str, days: int) -> str:
     return (date.fromisoformat(today) - timedelta(days=days - 1)).isoformat()
 
 
-async def _fetch(db: Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-    async with db.execute(sql, params) as cursor:
-        return list(await cursor.fetchall())
-
-
-async def _windows(db: Connection, guild_id: int) -> dict[int, str]:
-    rows = await _fetch(
-        db, "SELECT days, first_day FROM period_windows WHERE guild_id = ?", (guild_id,)
+def _windows(db: Connection, guild_id: int) -> dict[int, str]:
+    rows = db.execute(
+        sa.text("SELECT days, first_day FROM period_windows WHERE guild_id = :guild_id"),
+        {"guild_id": guild_id},
     )
     return {int(days): str(first) for days, first in rows}
 
 
-async def rebuild_periods(db: Connection, guild_id: int, days: int, today: str) -> None:
+def rebuild_periods(db: Connection, guild_id: int, days: int, today: str) -> None:
     """Sum the period ending ``today`` afresh from the day rows (inside a transaction)."""
-    first = first_day(today, days)
-    await _fetch(db, "DELETE FROM period_totals WHERE guild_id = ? AND days = ?", (guild_id, days))
-    await _fetch(db, _REBUILD, (guild_id, days, first))
-    await _fetch(
-        db,
-        "INSERT INTO period_windows (guild_id, days, first_day) VALUES (?, ?, ?)"
-        " ON CONFLICT (guild_id, days) DO UPDATE SET first_day = excluded.first_day",
-        (guild_id, days, first),
+    window = {"guild_id": guild_id, "days": days, "first": first_day(today, days)}
+    db.execute(
+        sa.text("DELETE FROM period_totals WHERE guild_id = :guild_id AND days = :days"), window
+    )
+    db.execute(_REBUILD, window)
+    db.execute(
+        sa.text(
+            "INSERT INTO period_windows (guild_id, days, first_day)"
+            " VALUES (:guild_id, :days, :first)"
+            " ON CONFLICT (guild_id, days) DO UPDATE SET first_day = excluded.first_day"
+        ),
+        window,
     )
 
 
-async def expire_period(db: Connection, guild_id: int, days: int, today: str) -> bool:
+def expire_period(db: Connection, guild_id: int, days: int, today: str) -> bool:
     """Move a server's window of ``days`` days on to end ``today`` (inside a transaction): the
     day rows that left it are subtracted from its totals, a player left with no game is
     dropped. The work is the rows of the days that left (one day's, once a day), at most a
@@ -350,33 +370,35 @@ async def expire_period(db: Connection, guild_id: int, days: int, today: str) ->
     A window already there (or ahead, if the clock went back) is left alone. Returns whether
     anything changed."""
     first = first_day(today, days)
-    await lock_server(db, guild_id)
-    old = (await _windows(db, guild_id)).get(days)
+    lock_server(db, guild_id)
+    old = _windows(db, guild_id).get(days)
     if old is not None and old >= first:
         return False
     if old is None or (date.fromisoformat(first) - date.fromisoformat(old)).days >= days:
-        await rebuild_periods(db, guild_id, days, today)
+        rebuild_periods(db, guild_id, days, today)
         return True
-    params = (guild_id, days, old, first)
-    await _fetch(db, _DROP_GONE, params)
-    await _fetch(db, _SUBTRACT, params)
-    await _fetch(
-        db,
-        "UPDATE period_windows SET first_day = ? WHERE guild_id = ? AND days = ?",
-        (first, guild_id, days),
+    window = {"guild_id": guild_id, "days": days, "old": old, "first": first}
+    db.execute(_DROP_GONE, window)
+    db.execute(_SUBTRACT, window)
+    db.execute(
+        sa.text(
+            "UPDATE period_windows SET first_day = :first"
+            " WHERE guild_id = :guild_id AND days = :days"
+        ),
+        window,
     )
     return True
 
 
-async def expire_periods(db: Connection, guild_id: int, today: str) -> None:
+def expire_periods(db: Connection, guild_id: int, today: str) -> None:
     """:func:`expire_period` for every period (inside one transaction)."""
     for days in PERIOD_DAYS:
-        await expire_period(db, guild_id, days, today)
+        expire_period(db, guild_id, days, today)
 
 
-async def windows_behind(db: Connection, guild_id: int, today: str) -> list[int]:
+def windows_behind(db: Connection, guild_id: int, today: str) -> list[int]:
     """The periods of a server whose window ends before ``today`` (or that have none)."""
-    windows = await _windows(db, guild_id)
+    windows = _windows(db, guild_id)
     return [
         days
         for days in PERIOD_DAYS
@@ -384,7 +406,7 @@ async def windows_behind(db: Connection, guild_id: int, today: str) -> list[int]
     ]
 
 
-async def _add_to_periods(
+def _add_to_periods(
     db: Connection,
     guild_id: int,
     channel_id: int,
@@ -394,7 +416,7 @@ async def _add_to_periods(
 ) -> None:
     """Add a finished game to the period totals whose window holds its day."""
     rows = []
-    for days, first in (await _windows(db, guild_id)).items():
+    for days, first in _windows(db, guild_id).items():
         if day < first:
             continue  # the clock went back past a window: the game is too old for it
         for seat in players:
@@ -402,40 +424,41 @@ async def _add_to_periods(
             rate = seat.bids_exact / seat.bids if seat.bids else None
             for scope in (SERVER, channel_id):
                 rows.append(
-                    (
-                        guild_id,
-                        days,
-                        scope,
-                        seat.user_id,
-                        int(seat.won),
-                        seat.score,
-                        seat.bids_exact,
-                        seat.bids,
-                        float(seat.score),
-                        rate,
-                        ordinals.get(seat.user_id),
-                    )
+                    {
+                        "guild_id": guild_id,
+                        "days": days,
+                        "channel_id": scope,
+                        "user_id": seat.user_id,
+                        "wins": int(seat.won),
+                        "score_sum": seat.score,
+                        "bids_exact": seat.bids_exact,
+                        "bids": seat.bids,
+                        "avg_score": float(seat.score),
+                        "exact_rate": rate,
+                        "ordinal": ordinals.get(seat.user_id),
+                    }
                 )
-    await db.executemany(_UPSERT_PERIOD, rows)
-    await db.executemany(
+    _many(db, _UPSERT_PERIOD, rows)
+    _many(
+        db,
         _COPY_ORDINAL,
         [
-            (guild_id, seat.user_id, ordinals[seat.user_id])
+            {"g": guild_id, "u": seat.user_id, "o": ordinals[seat.user_id]}
             for seat in players
             if seat.user_id in ordinals
         ],
     )
 
 
-async def rebuild_all_periods(db: Connection, today: str) -> None:
+def rebuild_all_periods(db: Connection, today: str) -> None:
     """Migration 0005: sum every server's periods ending ``today`` from its day rows."""
-    guilds = await _fetch(db, "SELECT guild_id FROM guild_totals ORDER BY guild_id")
+    guilds = db.execute(sa.text("SELECT guild_id FROM guild_totals ORDER BY guild_id")).all()
     for (guild_id,) in guilds:
         for days in PERIOD_DAYS:
-            await rebuild_periods(db, int(guild_id), days, today)
+            rebuild_periods(db, int(guild_id), days, today)
 
 
-def _deal_rows(guild_id: int, players: Sequence[FinishedSeat]) -> list[tuple[Any, ...]]:
+def _deal_rows(guild_id: int, players: Sequence[FinishedSeat]) -> list[dict[str, Any]]:
     grouped: dict[tuple[int, int, str], list[int]] = {}
     for seat in players:
         assert seat.user_id is not None
@@ -448,7 +471,12 @@ def _deal_rows(guild_id: int, players: Sequence[FinishedSeat]) -> list[tuple[Any
             counts[2] += int(deal.bid == 0)
             counts[3] += int(deal.bid == 0 and exact)
             counts[4] += deal.points
-    return [(guild_id, *key, *counts) for key, counts in grouped.items()]
+    names = ("deals", "exact", "zero_bids", "zero_exact", "points")
+    return [
+        {"guild_id": guild_id, "user_id": user, "hand_size": size, "suit": suit}
+        | dict(zip(names, counts, strict=True))
+        for (user, size, suit), counts in grouped.items()
+    ]
 
 
 def _deal_lines(record: str | None) -> list[tuple[DealLine, ...]]:
@@ -461,21 +489,23 @@ def _deal_lines(record: str | None) -> list[tuple[DealLine, ...]]:
 # ---- upgrade from schema 1 ---------------------------------------------------------------------
 
 
-async def backfill(db: Connection) -> None:
+def backfill(db: Connection) -> None:
     """Fill names, places and every aggregate from the results of earlier releases, game by
     game in finishing order (ratings depend on it), through :func:`apply_finished_game`."""
-    async with db.execute(
-        "SELECT id, guild_id, channel_id, seats, record FROM games"
-        " WHERE id IN (SELECT DISTINCT game_id FROM results) ORDER BY id"
-    ) as cursor:
-        games = list(await cursor.fetchall())
+    games = db.execute(
+        sa.text(
+            "SELECT id, guild_id, channel_id, seats, record FROM games"
+            " WHERE id IN (SELECT DISTINCT game_id FROM results) ORDER BY id"
+        )
+    ).all()
     for game_id, guild_id, channel_id, seats_text, record_text in games:
-        async with db.execute(
-            "SELECT seat, user_id, score, won, bids_exact, bids, finished_at FROM results"
-            " WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        ) as cursor:
-            rows = list(await cursor.fetchall())
+        rows = db.execute(
+            sa.text(
+                "SELECT seat, user_id, score, won, bids_exact, bids, finished_at FROM results"
+                " WHERE game_id = :game_id ORDER BY seat"
+            ),
+            {"game_id": game_id},
+        ).all()
         try:
             seat_names = [str(entry.get("name", "?")) for entry in json.loads(seats_text)]
         except (TypeError, ValueError, AttributeError):
@@ -501,11 +531,24 @@ async def backfill(db: Connection) -> None:
                     deals=deals[seat] if seat < len(deals) else (),
                 )
             )
-        await db.executemany(
-            "UPDATE results SET name = ?, level = ?, place = ? WHERE game_id = ? AND seat = ?",
-            [(s.name, s.level, s.place, game_id, s.seat) for s in seats],
+        _many(
+            db,
+            sa.text(
+                "UPDATE results SET name = :name, level = :level, place = :place"
+                " WHERE game_id = :game_id AND seat = :seat"
+            ),
+            [
+                {
+                    "name": s.name,
+                    "level": s.level,
+                    "place": s.place,
+                    "game_id": game_id,
+                    "seat": s.seat,
+                }
+                for s in seats
+            ],
         )
-        await apply_finished_game(
+        apply_finished_game(
             db,
             game_id=game_id,
             guild_id=guild_id,

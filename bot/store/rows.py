@@ -7,8 +7,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+import sqlalchemy as sa
+
 from bot.model import Table
 
+from .schema import games
 from .table_json import options_from_json, seat_from_json
 
 
@@ -16,9 +19,29 @@ def parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-SELECT_GAME = (
-    "SELECT id, guild_id, channel_id, host_id, status, rules, max_seats, seed, record, seats,"
-    " message_id, version, created_at, updated_at, ended, settled FROM games"
+# The columns game_from_row reads, in its order (add a WHERE).
+SELECT_GAME = sa.select(
+    *(
+        games.c[name]
+        for name in [
+            "id",
+            "guild_id",
+            "channel_id",
+            "host_id",
+            "status",
+            "rules",
+            "max_seats",
+            "seed",
+            "record",
+            "seats",
+            "message_id",
+            "version",
+            "created_at",
+            "updated_at",
+            "ended",
+            "settled",
+        ]
+    )
 )
 
 

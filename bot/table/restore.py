@@ -2,7 +2,7 @@
 were not all delivered (a crash between a commit and its posts, even after the last card of
 a game) is published to the end.
 
-Only the tables of this process's own shards' servers (``Shards.sql_filter``): with
+Only the tables of this process's own shards' servers (``Shards.condition``): with
 KACHUFUL_SHARD_IDS another process, sharing the database, restores the others."""
 
 from __future__ import annotations

@@ -4,10 +4,8 @@ shards' tables (another process, on the same database, serves the others)."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import itertools
-import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -17,6 +15,7 @@ from typing import Any
 import discord
 import pytest
 import simcord
+import sqlalchemy as sa
 
 from bot import health
 from bot.client import KachufulBot, ShardedKachufulBot, create_bot
@@ -70,11 +69,12 @@ def server(env: simcord.Env, shard: int, name: str) -> tuple[Any, list[simcord.M
 
 def held_by(shards: Shards, guilds: list[int]) -> list[int]:
     """The guilds whose rows ``shards``' process reads (its SQL filter, run in SQLite)."""
-    with contextlib.closing(sqlite3.connect(":memory:")) as db:
-        db.execute("CREATE TABLE games (guild_id INTEGER)")
-        db.executemany("INSERT INTO games VALUES (?)", [(g,) for g in guilds])
-        where, params = shards.sql_filter()
-        rows = db.execute(f"SELECT guild_id FROM games WHERE 1 = 1{where}", params)
+    engine = sa.create_engine("sqlite://")
+    games = sa.Table("games", sa.MetaData(), sa.Column("guild_id", sa.BigInteger))
+    with engine.begin() as db:
+        games.create(db)
+        db.execute(games.insert(), [{"guild_id": g} for g in guilds])
+        rows = db.execute(sa.select(games.c.guild_id).where(shards.condition(games.c.guild_id)))
         return sorted(int(row[0]) for row in rows)
 
 
@@ -175,8 +175,8 @@ async def test_a_damaged_table_is_reported_by_its_own_shards_process_only(
             ids[shard] = table.session.row.id
         execute_raw(
             settings.database,
-            "UPDATE games SET record = '{not json' WHERE id IN (?, ?)",
-            (ids[0], ids[1]),
+            "UPDATE games SET record = '{not json' WHERE id IN (:a, :b)",
+            {"a": ids[0], "b": ids[1]},
         )
         shard1 = bots(shard_count=2, shard_ids=(1,))
         await env.restart_bot(shard1)
@@ -224,10 +224,14 @@ async def test_a_finished_game_still_owing_posts_is_published_by_its_own_shard_o
         posted = len(table.public())
         # As after a crash between the last commit and the final standings' post.
         database = settings.database
-        execute_raw(database, "DELETE FROM posts WHERE game_id = ? AND key = 'final'", (game_id,))
+        execute_raw(
+            database, "DELETE FROM posts WHERE game_id = :id AND key = 'final'", {"id": game_id}
+        )
 
         def settled() -> int:
-            rows = execute_raw(database, "SELECT settled FROM games WHERE id = ?", (game_id,))
+            rows = execute_raw(
+                database, "SELECT settled FROM games WHERE id = :id", {"id": game_id}
+            )
             return int(rows[0][0])
 
         await env.restart_bot(bots(shard_count=2, shard_ids=(1,)))

@@ -38,8 +38,7 @@ FILLER_KEY = 999_999  # filler games (stopped, in no channel of the test) and ha
 
 async def _limit_pages(store: Store, pages: int) -> None:
     for connection in (store._db, store._book):  # the writer and the bookkeeping connection
-        async with connection.execute(f"PRAGMA max_page_count = {pages}") as cursor:
-            await cursor.fetchall()
+        await connection.exec_driver_sql(f"PRAGMA max_page_count = {pages}")
 
 
 def _longest(raw: sqlite3.Connection, table: str, where: str, column: str, cap: int) -> int:
@@ -343,8 +342,7 @@ async def test_a_read_only_database_is_told_and_logged_the_same_way(
 
 async def _pragma(store: Store, setting: str) -> None:
     for connection in (store._db, store._book):
-        async with connection.execute(f"PRAGMA {setting}") as cursor:
-            await cursor.fetchall()
+        await connection.exec_driver_sql(f"PRAGMA {setting}")
 
 
 def _sqlite_error(kind: type[sqlite3.Error], code: int | None) -> sqlite3.Error:

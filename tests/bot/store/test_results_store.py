@@ -14,14 +14,15 @@ import pytest
 
 from bot import rating
 from bot.model import HISTORY_POST_KEYS, Seat, Table, TableOptions
-from bot.store import Store, load_migrations, split_statements
+from bot.store import Store
 from bot.store import results as store_results
 from bot.store.failures import DATABASE_ERRORS
+from bot.store.migrate import newest
 from bot.store.reads import SORTS
 from bot.store.values import DealLine, ResultRow
 from kachuful_core import Game, Rules, record_json
 from kachuful_core.players import HeuristicPlayer, act
-from tests.pg import execute_raw
+from tests.pg import execute_raw, migrate_raw
 
 GUILD, CHANNEL, OTHER = 10, 20, 21
 
@@ -145,7 +146,7 @@ async def test_stopped_game_changes_no_board_and_no_rating(store: Store) -> None
 async def test_a_failure_inside_the_finish_counts_the_game_not_at_all(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def broken(*args: object, **kwargs: object) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the process died here")
 
     monkeypatch.setattr(store_results, "_rate", broken)
@@ -277,23 +278,14 @@ SCHEMA_ONE_GAMES = (
 def schema_one_database(path: str | Path, finished_record: str) -> None:
     """A database as the previous release left it: only migration 0001, with a running game,
     a stopped one and two finished ones (results written as that release wrote them)."""
-    [(version, name, script)] = [m for m in load_migrations() if m[0] == 1]
-    statements: list[tuple[str, tuple[object, ...]]] = []
+    migrate_raw(path, to=1)
+    statements: list[tuple[str, dict[str, object]]] = []
 
     class Raw:
-        def execute(self, sql: str, params: tuple[object, ...] = ()) -> None:
+        def execute(self, sql: str, params: dict[str, object]) -> None:
             statements.append((sql, params))
 
     raw = Raw()
-    raw.execute(
-        "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-        " applied_at TEXT NOT NULL)"
-    )
-    for statement in split_statements(script):
-        raw.execute(statement)
-    raw.execute(
-        "INSERT INTO schema_version VALUES (?, ?, '2024-01-01T00:00:00+00:00')", (version, name)
-    )
     seats = json.dumps(
         [
             {"user_id": 1, "name": "Asha"},
@@ -310,27 +302,36 @@ def schema_one_database(path: str | Path, finished_record: str) -> None:
         raw.execute(
             "INSERT INTO games (id, guild_id, channel_id, host_id, status, rules, max_seats,"
             " seed, record, seats, message_id, version, created_at, updated_at)"
-            " VALUES (?, ?, ?, 1, ?, '{}', 3, 'secret', ?, ?, ?, 5,"
-            " '2024-01-0' || ? || 'T10:00:00+00:00', '2024-01-0' || ? || 'T11:00:00+00:00')",
-            (game_id, GUILD, CHANNEL, status, record, seats, 900 + game_id, game_id, game_id),
+            " VALUES (:id, :guild, :channel, 1, :status, '{}', 3, 'secret', :record, :seats,"
+            " :message, 5, :created, :updated)",
+            {
+                "id": game_id,
+                "guild": GUILD,
+                "channel": CHANNEL,
+                "status": status,
+                "record": record,
+                "seats": seats,
+                "message": 900 + game_id,
+                "created": f"2024-01-0{game_id}T10:00:00+00:00",
+                "updated": f"2024-01-0{game_id}T11:00:00+00:00",
+            },
         )
     for game_id, scores in ((1, (30, 20, 10)), (2, (15, 25, 25))):
         for seat, score in enumerate(scores):
             user = (1, 2, None)[seat]
             raw.execute(
-                "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    seat,
-                    GUILD,
-                    CHANNEL,
-                    user,
-                    score,
-                    int(score == max(scores)),
-                    1,
-                    5,
-                    f"2024-01-0{game_id}T11:00:00+00:00",
-                ),
+                "INSERT INTO results VALUES (:game, :seat, :guild, :channel, :user, :score,"
+                " :won, 1, 5, :finished)",
+                {
+                    "game": game_id,
+                    "seat": seat,
+                    "guild": GUILD,
+                    "channel": CHANNEL,
+                    "user": user,
+                    "score": score,
+                    "won": int(score == max(scores)),
+                    "finished": f"2024-01-0{game_id}T11:00:00+00:00",
+                },
             )
     for sql, params in statements:
         execute_raw(path, sql, params)
@@ -344,7 +345,7 @@ async def test_a_schema_one_database_upgrades_and_keeps_every_row(database: str 
     before_results = execute_raw(path, "SELECT * FROM results ORDER BY game_id, seat")
     store = await Store.open(path, clock=Clock())
     try:
-        assert await store.schema_version() == load_migrations()[-1][0]
+        assert await store.schema_version() == newest()
         games = execute_raw(path, f"SELECT {SCHEMA_ONE_GAMES} FROM games ORDER BY id")
         assert games == before_games  # later migrations add columns, change no value
         after = execute_raw(
@@ -471,13 +472,13 @@ async def test_reads_never_wait_for_the_writer(store: Store) -> None:
     await finish(store, [result(0, 1, 40, True), result(1, 2, 12, False)])
     # The writer is in the middle of a transaction and holds the store's lock.
     async with store._lock:
-        await store._db.execute("BEGIN IMMEDIATE")
-        await store._db.execute("UPDATE games SET version = version + 1")
+        await store._db.exec_driver_sql(store._driver.begin_write)
+        await store._db.exec_driver_sql("UPDATE games SET version = version + 1")
         page = await asyncio.wait_for(
             store.reads.leaderboard(guild_id=GUILD, channel_id=CHANNEL), timeout=2
         )
         assert len(page.rows) == 2
-        await store._db.execute("ROLLBACK")
+        await store._db.exec_driver_sql("ROLLBACK")
     with pytest.raises(DATABASE_ERRORS):
         await store.reads._all("DELETE FROM games")  # the reader cannot write
 
@@ -807,7 +808,7 @@ async def test_moving_the_windows_on_is_not_part_of_the_finish(
         await finish(store, [result(0, 1, 40, True), result(1, 2, 10, False)])
         clock.now = start + timedelta(days=10)
 
-        async def locked(*args: object, **kwargs: object) -> bool:
+        def locked(*args: object, **kwargs: object) -> bool:
             raise sqlite3.OperationalError("database is locked")
 
         monkeypatch.setattr(store_results, "expire_period", locked)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -17,10 +16,9 @@ from bot.store import (
     StaleWrite,
     Store,
     StoreError,
-    load_migrations,
-    split_statements,
 )
 from bot.store.failures import INTEGRITY_ERRORS
+from bot.store.migrate import newest, revisions
 from bot.store.values import Delivered, ResultRow
 from tests.pg import execute_raw, target_of
 
@@ -61,21 +59,19 @@ async def new_game(
     )
 
 
-def test_migration_files_are_numbered_and_split() -> None:
-    migrations = load_migrations()
-    versions = [version for version, _, _ in migrations]
-    # Unique and increasing from 1; a gap is allowed (numbers reserved by another branch).
-    assert versions[0] == 1 and versions == sorted(set(versions))
-    statements = split_statements(migrations[0][2])
-    assert any("CREATE TABLE games" in s for s in statements)
-    assert all(sqlite3.complete_statement(s) for s in statements)
+def test_revisions_are_one_line_of_numbered_versions() -> None:
+    found = revisions()
+    # Versions 1, 2, ... each an Alembic revision after the one before (no branch).
+    assert [version for version, _, _ in found] == list(range(1, len(found) + 1))
+    assert [revision for _, _, revision in found] == [f"{v:04d}" for v, _, _ in found]
+    assert found[0][1] == "0001_initial.sql"  # the names databases made before Alembic hold
 
 
 async def test_open_creates_folder_applies_migrations_and_uses_wal(
     store: Store, tmp_path: Path
 ) -> None:
-    assert await store.schema_version() == load_migrations()[-1][0]
-    if not store.postgres:
+    assert await store.schema_version() == newest()
+    if store.url is None:
         assert store.path.exists()
         assert await store.journal_mode() == "wal"
 
@@ -86,7 +82,7 @@ async def test_migrations_are_applied_once(database: str | Path) -> None:
     second = await Store.open(database)
     try:
         assert await second.migrate() == []
-        assert await second.schema_version() == load_migrations()[-1][0]
+        assert await second.schema_version() == newest()
     finally:
         await second.close()
 
@@ -217,7 +213,9 @@ async def test_a_process_reads_only_its_own_shards_games(
         await store.stop_open_game(done.id)
         ended.append(done)
     await store.close()
-    execute_raw(database, "UPDATE games SET seats = '[{broken' WHERE id = ?", (opened[2].id,))
+    execute_raw(
+        database, "UPDATE games SET seats = '[{broken' WHERE id = :id", {"id": opened[2].id}
+    )
     store = await Store.open(database)
     try:
         caplog.clear()
@@ -265,7 +263,7 @@ async def test_an_unreadable_row_is_left_out_and_can_be_stopped(database: str | 
     good = await new_game(store)
     bad = await new_game(store, channel=OTHER_CHANNEL, host=7)
     await store.close()
-    execute_raw(path, "UPDATE games SET seats = '[{broken' WHERE id = ?", (bad.id,))
+    execute_raw(path, "UPDATE games SET seats = '[{broken' WHERE id = :id", {"id": bad.id})
     store = await Store.open(path)
     try:
         assert [g.id for g in await store.games_with_status("lobby")] == [good.id]

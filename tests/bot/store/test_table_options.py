@@ -70,12 +70,14 @@ async def _stored(path: str | Path, text: str) -> tuple[str | Path, int]:
         )
     finally:
         await store.close()
-    execute_raw(path, "UPDATE games SET rules = ? WHERE id = ?", (text, row.id))
+    execute_raw(
+        path, "UPDATE games SET rules = :rules WHERE id = :id", {"rules": text, "id": row.id}
+    )
     return path, row.id
 
 
 def _column(path: str | Path, game_id: int) -> str:
-    [(text,)] = execute_raw(path, "SELECT rules FROM games WHERE id = ?", (game_id,))
+    [(text,)] = execute_raw(path, "SELECT rules FROM games WHERE id = :id", {"id": game_id})
     return str(text)
 
 

@@ -148,7 +148,9 @@ async def test_a_table_whose_idle_time_ran_out_while_the_bot_was_down_closes_at_
     assert stored is not None
     long_ago = (stored.updated_at - timedelta(hours=25)).isoformat()
     execute_raw(
-        settings.database, "UPDATE games SET updated_at = ? WHERE id = ?", (long_ago, game_id)
+        settings.database,
+        "UPDATE games SET updated_at = :at WHERE id = :id",
+        {"at": long_ago, "id": game_id},
     )
 
     await env.restart_bot(make_bot())

@@ -119,13 +119,13 @@ async def test_damaged_rows_do_not_stop_the_bot_or_the_other_tables(
     other = list(bad_json.members.values())[1]
     execute_raw(
         settings.database,
-        "UPDATE games SET record = '{not json' WHERE id = ?",
-        (bad_json.session.row.id,),
+        "UPDATE games SET record = '{not json' WHERE id = :id",
+        {"id": bad_json.session.row.id},
     )
     execute_raw(
         settings.database,
-        'UPDATE games SET record = \'{"format": "kachuful-record/1"}\' WHERE id = ?',
-        (bad_record.session.row.id,),
+        'UPDATE games SET record = \'{"format": "kachuful-record/1"}\' WHERE id = :id',
+        {"id": bad_record.session.row.id},
     )
     before = snapshot(good)
 

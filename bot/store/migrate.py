@@ -1,0 +1,138 @@
+"""Schema changes: the Alembic revisions of ``migrations/versions``, applied at start.
+
+Each revision is applied in a transaction of its own that also records it (Alembic's
+``alembic_version``, and a row of ``schema_version``, the table the bot kept before Alembic: an
+older bot refuses a database newer than itself by it). A database made before the revisions
+were Alembic's (its ``schema_version`` rows, no ``alembic_version``) is adopted: stamped at the
+revision of its newest row, in place, and upgraded from there; nothing of it is rewritten.
+
+Functions here are synchronous, on a SQLAlchemy ``Connection``: the store runs them through
+``AsyncConnection.run_sync``, and a revision's data steps call the same code the store runs
+(``bot.store.results``).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Protocol
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from .failures import StoreError
+from .schema import schema_version
+
+log = logging.getLogger("bot.store")
+
+
+def _folder() -> Path:
+    return Path(str(resources.files(__package__).joinpath("migrations")))
+
+
+@functools.cache
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory(str(_folder()))
+
+
+@functools.cache
+def revisions() -> tuple[tuple[int, str, str], ...]:
+    """Every revision, oldest first: (schema version, its name in ``schema_version``, Alembic
+    revision id)."""
+    found = [
+        (int(script.module.version), str(script.module.name), script.revision)
+        for script in _scripts().walk_revisions()
+    ]
+    found.reverse()
+    if [version for version, _, _ in found] != list(range(1, len(found) + 1)):
+        raise StoreError(f"revisions must be versions 1, 2, ... in order: {found}")
+    return tuple(found)
+
+
+def newest() -> int:
+    return revisions()[-1][0]
+
+
+def names() -> dict[int, str]:
+    return {version: name for version, name, _ in revisions()}
+
+
+def _config(conn: sa.Connection, now: datetime | None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(_folder()))
+    config.attributes["connection"] = conn
+    # The store's clock: what a revision records, and the day its data steps count to.
+    config.attributes["now"] = now or datetime.now(UTC)
+    return config
+
+
+def recorded(conn: sa.Connection) -> set[int]:
+    """The versions ``schema_version`` holds (none: no such table)."""
+    if not sa.inspect(conn).has_table("schema_version"):
+        return set()
+    return {int(row[0]) for row in conn.execute(sa.select(schema_version.c.version))}
+
+
+class Transactions(Protocol):
+    """What the runner needs of the engine's driver (``bot.store.drivers.Driver``)."""
+
+    @property
+    def begin_write(self) -> str: ...
+
+    def in_transaction(self, conn: sa.Connection) -> bool: ...
+
+
+def upgrade(
+    conn: sa.Connection,
+    driver: Transactions,
+    to: int | None = None,
+    now: datetime | None = None,
+) -> list[int]:
+    """Apply every revision newer than the database (up to version ``to``, default the
+    newest; ``now``: the store's clock); return the versions applied. ``driver``: how the
+    engine begins a write and tells an open transaction."""
+    schema_version.create(conn, checkfirst=True)
+    done = recorded(conn)
+    if done and max(done) > newest():
+        raise StoreError(
+            f"the database is at schema version {max(done)}, newer than this bot "
+            f"({newest()}); upgrade the bot"
+        )
+    config = _config(conn, now)
+    current = MigrationContext.configure(conn).get_current_revision()
+    by_version = {version: revision for version, _, revision in revisions()}
+    if current is None and done:
+        _in_transaction(
+            conn, driver, functools.partial(command.stamp, config, by_version[max(done)])
+        )
+        current = by_version[max(done)]
+        log.info("database adopted by the migrations at version %d", max(done))
+    applied = []
+    position = 0 if current is None else int(current)
+    for version, name, revision in revisions():
+        if version <= position or (to is not None and version > to):
+            continue
+        _in_transaction(conn, driver, functools.partial(command.upgrade, config, revision))
+        log.info("applied database migration %s", name)
+        applied.append(version)
+    return applied
+
+
+def _in_transaction(conn: sa.Connection, driver: Transactions, work: Callable[[], None]) -> None:
+    conn.exec_driver_sql(driver.begin_write)
+    try:
+        work()
+    except BaseException:
+        if conn.invalidated:
+            conn.rollback()
+        elif driver.in_transaction(conn):
+            conn.exec_driver_sql("ROLLBACK")
+        raise
+    conn.exec_driver_sql("COMMIT")

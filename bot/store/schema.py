@@ -1,0 +1,219 @@
+"""The tables of the bot's database as they are after the newest migration: one definition,
+in SQLAlchemy Core, that the store's queries are written against on both engines.
+
+The schema itself is made and changed by the Alembic revisions in ``migrations/versions``
+(``bot.store.migrate``); a test checks that a migrated database has exactly these tables and
+columns. Types are the portable ones: a Discord id needs 64 bits (``BigInteger``: BIGINT on
+PostgreSQL, INTEGER on SQLite, where every integer is 64 bits), a ratio ``Double``.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+# INTEGER on SQLite (what its rowid alias and AUTOINCREMENT require), BIGINT elsewhere.
+Id: sa.types.TypeEngine[int] = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+Real: sa.types.TypeEngine[float] = sa.Double[float]().with_variant(sa.REAL(), "sqlite")
+
+
+def _int(name: str, *args: object, nullable: bool = False, **kwargs: object) -> sa.Column[int]:
+    return sa.Column(name, Id, *args, nullable=nullable, **kwargs)  # type: ignore[arg-type]
+
+
+def _text(name: str, *, nullable: bool = False, **kwargs: object) -> sa.Column[str]:
+    return sa.Column(name, sa.Text, nullable=nullable, **kwargs)  # type: ignore[arg-type]
+
+
+def _real(name: str, *, nullable: bool = False) -> sa.Column[float]:
+    return sa.Column(name, Real, nullable=nullable)
+
+
+schema_version = sa.Table(
+    "schema_version",
+    metadata,
+    sa.Column("version", sa.Integer, primary_key=True, autoincrement=False),
+    _text("name"),
+    _text("applied_at"),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", Id, sa.Identity(), primary_key=True),
+    _int("guild_id"),
+    _int("channel_id"),
+    _int("host_id"),
+    _text("status"),
+    _text("rules"),
+    _int("max_seats"),
+    _text("seed", nullable=True),
+    _text("record", nullable=True),
+    _text("seats"),
+    _int("message_id", nullable=True),
+    _int("version"),
+    _text("created_at"),
+    _text("updated_at"),
+    _text("ended", nullable=True),
+    _int("settled"),
+    _text("lobby_token", nullable=True),
+)
+
+results = sa.Table(
+    "results",
+    metadata,
+    _int("game_id", primary_key=True),
+    _int("seat", primary_key=True, autoincrement=False),
+    _int("guild_id"),
+    _int("channel_id"),
+    _int("user_id", nullable=True),
+    _int("score"),
+    _int("won"),
+    _int("bids_exact"),
+    _int("bids"),
+    _text("finished_at"),
+    _text("name", nullable=True),
+    _text("level", nullable=True),
+    _int("place", nullable=True),
+)
+
+posts = sa.Table(
+    "posts",
+    metadata,
+    _int("game_id", primary_key=True),
+    _text("key", primary_key=True),
+    _int("channel_id"),
+    _int("message_id"),
+    _text("digest"),
+)
+
+hand_messages = sa.Table(
+    "hand_messages",
+    metadata,
+    _int("game_id", primary_key=True),
+    _int("user_id", primary_key=True),
+    _text("token"),
+    _text("opened_at"),
+    _int("message_id", nullable=True),
+    _text("language", nullable=True),
+)
+
+player_totals = sa.Table(
+    "player_totals",
+    metadata,
+    _int("guild_id", primary_key=True),
+    _int("channel_id", primary_key=True),
+    _int("user_id", primary_key=True),
+    _text("name"),
+    _int("games"),
+    _int("wins"),
+    _int("score_sum"),
+    _int("best_score"),
+    _int("best_game_id"),
+    _int("bids_exact"),
+    _int("bids"),
+    _real("avg_score"),
+    _real("exact_rate", nullable=True),
+    _int("last_game_id"),
+)
+
+guild_totals = sa.Table(
+    "guild_totals",
+    metadata,
+    _int("guild_id", primary_key=True, autoincrement=False),
+    _int("games"),
+)
+
+player_days = sa.Table(
+    "player_days",
+    metadata,
+    _int("guild_id", primary_key=True),
+    _int("channel_id", primary_key=True),
+    _text("day", primary_key=True),
+    _int("user_id", primary_key=True),
+    _int("games"),
+    _int("wins"),
+    _int("score_sum"),
+    _int("bids_exact"),
+    _int("bids"),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    _int("guild_id", primary_key=True),
+    _int("user_id", primary_key=True),
+    _real("mu"),
+    _real("sigma"),
+    _real("ordinal"),
+    _int("games"),
+)
+
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    _int("guild_id", primary_key=True),
+    _int("user_id", primary_key=True),
+    _int("game_id", primary_key=True),
+    _real("mu"),
+    _real("sigma"),
+    _real("ordinal"),
+)
+
+deal_totals = sa.Table(
+    "deal_totals",
+    metadata,
+    _int("guild_id", primary_key=True),
+    _int("user_id", primary_key=True),
+    _int("hand_size", primary_key=True),
+    _text("trump", primary_key=True),
+    _int("deals"),
+    _int("exact"),
+    _int("zero_bids"),
+    _int("zero_exact"),
+    _int("points"),
+)
+
+channel_settings = sa.Table(
+    "channel_settings",
+    metadata,
+    _int("channel_id", primary_key=True, autoincrement=False),
+    _int("guild_id"),
+    _text("settings"),
+    _int("updated_by"),
+    _text("updated_at"),
+)
+
+period_windows = sa.Table(
+    "period_windows",
+    metadata,
+    _int("guild_id", primary_key=True),
+    _int("days", primary_key=True),
+    _text("first_day"),
+)
+
+period_totals = sa.Table(
+    "period_totals",
+    metadata,
+    _int("guild_id", primary_key=True),
+    _int("days", primary_key=True),
+    _int("channel_id", primary_key=True),
+    _int("user_id", primary_key=True),
+    _int("games"),
+    _int("wins"),
+    _int("score_sum"),
+    _int("bids_exact"),
+    _int("bids"),
+    _real("avg_score"),
+    _real("exact_rate", nullable=True),
+    _real("ordinal", nullable=True),
+)
+
+bot_state = sa.Table(
+    "bot_state",
+    metadata,
+    _text("key", primary_key=True),
+    _text("value"),
+    _text("updated_at"),
+)
