@@ -19,11 +19,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import sqlalchemy as sa
-from alembic import command
 from alembic.config import Config
+from alembic.runtime.environment import EnvironmentContext
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
@@ -64,13 +64,28 @@ def names() -> dict[int, str]:
     return {version: name for version, name, _ in revisions()}
 
 
-def _config(conn: sa.Connection, now: datetime | None) -> Config:
+def _config(now: datetime | None) -> Config:
     config = Config()
     config.set_main_option("script_location", str(_folder()))
-    config.attributes["connection"] = conn
     # The store's clock: what a revision records, and the day its data steps count to.
     config.attributes["now"] = now or datetime.now(UTC)
     return config
+
+
+def _run(conn: sa.Connection, config: Config, revision: str, *, stamp: bool = False) -> None:
+    """Upgrade to (or, ``stamp``, only record) ``revision`` on ``conn``, as Alembic's
+    ``command.upgrade``/``stamp`` do, with the revisions loaded once per process (the commands
+    load the script directory and every revision file anew each time)."""
+    scripts = _scripts()
+
+    def steps(current: Any, context: MigrationContext) -> Any:
+        if stamp:
+            return scripts._stamp_revs(revision, current)
+        return scripts._upgrade_revs(revision, current)
+
+    with EnvironmentContext(config, scripts, fn=steps, destination_rev=revision) as environment:
+        environment.configure(connection=conn, transaction_per_migration=False)
+        environment.run_migrations()
 
 
 def recorded(conn: sa.Connection) -> set[int]:
@@ -105,24 +120,30 @@ def upgrade(
             f"the database is at schema version {max(done)}, newer than this bot "
             f"({newest()}); upgrade the bot"
         )
-    config = _config(conn, now)
+    config = _config(now)
     current = MigrationContext.configure(conn).get_current_revision()
     by_version = {version: revision for version, _, revision in revisions()}
     if current is None and done:
         _in_transaction(
-            conn, driver, functools.partial(command.stamp, config, by_version[max(done)])
+            conn, driver, functools.partial(_run, conn, config, by_version[max(done)], stamp=True)
         )
         current = by_version[max(done)]
         log.info("database adopted by the migrations at version %d", max(done))
-    applied = []
-    position = 0 if current is None else int(current)
-    for version, name, revision in revisions():
-        if version <= position or (to is not None and version > to):
-            continue
-        _in_transaction(conn, driver, functools.partial(command.upgrade, config, revision))
+    pending = [
+        (version, name, revision)
+        for version, name, revision in revisions()
+        if version > (0 if current is None else int(current)) and (to is None or version <= to)
+    ]
+    if current is None and pending:
+        # A new database: made whole in one transaction, or not at all.
+        _in_transaction(conn, driver, functools.partial(_run, conn, config, pending[-1][2]))
+        log.info("database created at schema version %d", pending[-1][0])
+        return [version for version, _, _ in pending]
+    for _, name, revision in pending:
+        # One transaction a revision: an upgrade interrupted keeps the revisions done.
+        _in_transaction(conn, driver, functools.partial(_run, conn, config, revision))
         log.info("applied database migration %s", name)
-        applied.append(version)
-    return applied
+    return [version for version, _, _ in pending]
 
 
 def _in_transaction(conn: sa.Connection, driver: Transactions, work: Callable[[], None]) -> None:
