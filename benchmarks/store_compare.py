@@ -54,7 +54,7 @@ async def _games(store: Any, count: int, guild: int = 7) -> list[Any]:
     for index in range(count):
         game = await store.create_game(
             guild_id=guild,
-            channel_id=10_000 + index,
+            channel_id=guild * 100_000 + index,
             host_id=1,
             options=TableOptions(),
             max_seats=4,

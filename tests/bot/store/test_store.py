@@ -18,7 +18,7 @@ from bot.store import (
     StoreError,
 )
 from bot.store.failures import INTEGRITY_ERRORS
-from bot.store.migrate import newest, revisions
+from bot.store.migrate import head, names, newest, revisions
 from bot.store.values import Delivered, ResultRow
 from tests.pg import execute_raw, target_of
 
@@ -65,6 +65,9 @@ def test_revisions_are_one_line_of_numbered_versions() -> None:
     assert [version for version, _, _ in found] == list(range(1, len(found) + 1))
     assert [revision for _, _, revision in found] == [f"{v:04d}" for v, _, _ in found]
     assert found[0][1] == "0001_initial.sql"  # the names databases made before Alembic hold
+    # What the store reads from the file names alone (Alembic not imported) agrees.
+    assert names() == {version: name for version, name, _ in found}
+    assert head() == found[-1][2] and newest() == found[-1][0]
 
 
 async def test_open_creates_folder_applies_migrations_and_uses_wal(
