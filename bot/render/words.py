@@ -322,6 +322,22 @@ def missing_permissions(names: list[str], tr: Translations) -> str:
     ).format(wanted=wanted)
 
 
+def posts_refused(channel: str, names: list[str], tr: Translations) -> str:
+    """To the host, in a direct message, once: Discord refused a table's message for a missing
+    permission; nothing is lost, the messages follow once it is granted."""
+    if not names:
+        return tr.gettext(
+            "Discord refused to let me post your Kachuful table's messages in {channel} (a "
+            "permission is missing there). The game goes on, and nothing is lost: its messages "
+            "are posted as soon as the permission is back."
+        ).format(channel=channel)
+    return tr.gettext(
+        "Discord refused to let me post your Kachuful table's messages in {channel}: I need "
+        "these permissions there: {wanted}. The game goes on, and nothing is lost: its "
+        "messages are posted as soon as they are granted."
+    ).format(channel=channel, wanted=permission_names(names, tr))
+
+
 def hours_text(hours: float, tr: Translations) -> str:
     """A duration in hours as a person writes it: "1 hour", "1.5 hours", "24 hours"."""
     # ngettext takes a whole number: 1.5 hours is "hours" (the plural) in every language here.

@@ -21,13 +21,14 @@ from bot.ui.not_saved import not_saved
 from kachuful_core import Game
 from kachuful_core.rules import LENGTHS
 
+from . import permissions
 from .changes import Changes
 from .open_tables import OpenTables
 from .outcome import Reply, Step, private, refusal, retry_delay
 from .play import leave_running
 from .responder import Responder
-from .session import TableSession, build_rules, joinable_levels
-from .thinking import Thinker
+from .session import TableSession, build_rules, joinable_levels, seat_level
+from .thinking import SLOW_LEVELS, Thinker
 from .timing import Timing
 
 if TYPE_CHECKING:
@@ -36,15 +37,15 @@ if TYPE_CHECKING:
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 
 
+def computer_seats(row: Table) -> list[int]:
+    return [index for index, seat in enumerate(row.seats) if seat.user_id is None]
+
+
 def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     """The channel permissions the bot lacks to post and edit a table's messages."""
-    have = interaction.app_permissions
-    thread = isinstance(interaction.channel, discord.Thread)
-    needed = ["view_channel", "send_messages_in_threads" if thread else "send_messages"]
-    # The final standings carry the score chart as a file: without Attach Files they could
-    # never be posted, and a game would end with no result in the channel.
-    needed += ["embed_links", "attach_files"]
-    return [name for name in needed if not getattr(have, name)]
+    return permissions.lacking(
+        interaction.app_permissions, isinstance(interaction.channel, discord.Thread)
+    )
 
 
 def missing_thread_permissions(interaction: discord.Interaction[Any]) -> list[str]:
@@ -387,9 +388,11 @@ class Lobby:
         row.status = "running"
         if session.lobby_task is not None and session.lobby_sleeping:
             session.lobby_task.cancel()
-        # A slow computer level may play here (an Expert seat, or a seat handed over): its
-        # worker starts now rather than at its first decision.
-        self.thinker.start()
+        # An Expert seat's worker starts now rather than at its first decision; a table with
+        # none never starts the pool (a seat handed over to the Expert later starts it at its
+        # first decision).
+        if any(seat_level(row, seat) in SLOW_LEVELS for seat in computer_seats(row)):
+            self.thinker.start()
         text = render.notice("game_started", tr)
         if mode_of(row) == "thread":
             text = render.notice("game_started_thread", tr)

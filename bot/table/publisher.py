@@ -35,11 +35,13 @@ import discord
 from bot.i18n import for_table
 from bot.render.channel import Post, View, mode_of, public_posts
 from bot.render.specs import MessageSpec, digest
-from bot.render.words import notice
+from bot.render.words import notice, posts_refused
 from bot.store import StoreError
 from bot.store.failures import is_expected
 from bot.store.values import Delivered
 from bot.ui.payloads import send_kwargs
+
+from .permissions import lacking_in
 
 if TYPE_CHECKING:
     from bot.model import Table
@@ -57,6 +59,9 @@ CHANNEL_POSTS = 5
 CHANNEL_WINDOW = 5.5
 # Editing a message more than an hour old is rate limited hard (error 30046): leave it.
 EDIT_TOO_OLD = 30046
+# Missing Access, Missing Permissions: the bot may not post there now. The post is kept (not
+# marked delivered) and tried again until the permission is back.
+NOT_ALLOWED = frozenset({50001, 50013})
 
 
 def nonce(game_id: int, key: str) -> str:
@@ -103,6 +108,14 @@ class RateLimits:
         self._sent.pop(channel_id, None)
 
 
+class Refused(Exception):
+    """Discord refused a request for a missing permission in ``channel_id``."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(f"not allowed in channel {channel_id}")
+        self.channel_id = channel_id
+
+
 class Retry(Exception):
     """Discord did not take a request for now (5xx, 429, no connection): back off, retry."""
 
@@ -139,6 +152,7 @@ class Publisher:
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
         self.failures = 0
+        self.refused_in: int | None = None  # the channel of a refusal under way (host told)
         self.calls = 0  # Discord requests made, for the benchmarks
         self._drawn_from: tuple[object, object] | None = None  # the row and game of the pass
 
@@ -183,6 +197,10 @@ class Publisher:
                     await self._settle_if_closed()
             except asyncio.CancelledError:
                 raise
+            except Refused as refused:
+                await self._refused(refused.channel_id)
+                await self._back_off(refused)
+                continue
             except (Retry, StoreError) as error:
                 await self._back_off(error)
                 continue
@@ -192,13 +210,43 @@ class Publisher:
                 await self._back_off(None)
                 continue
             self.failures = 0
+            if self.refused_in is not None:
+                log.info(
+                    "table %s: posting again in channel %s", self.session.row.id, self.refused_in
+                )
+                self.refused_in = None
         self._idle.set()
+
+    async def _refused(self, channel_id: int) -> None:
+        """The first refusal of an incident: logged, and the host told privately (a direct
+        message, in the table's language) which permissions to grant; nothing is posted in
+        the channel, where the bot may not post."""
+        if self.refused_in is not None:
+            return
+        self.refused_in = channel_id
+        row = self.session.row
+        missing = lacking_in(self.client, channel_id)
+        log.warning(
+            "table %s: Discord refuses its messages in channel %s (missing: %s); kept, and "
+            "tried again until allowed",
+            row.id,
+            channel_id,
+            ", ".join(missing) or "unknown",
+        )
+        text = posts_refused(f"<#{channel_id}>", missing, for_table(row.options))
+        try:
+            host = self.client.get_user(row.host_id) or await self.client.fetch_user(row.host_id)
+            await host.send(text)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            # The host does not take direct messages: the log says it all.
+            log.info("table %s: the host could not be told (%s)", row.id, type(error).__name__)
 
     async def _back_off(self, error: Exception | None) -> None:
         self.failures += 1
         delay = min(MAX_BACKOFF, 2.0 ** min(self.failures, 6))
-        # A storage failure is logged once per incident by the store, not at every retry.
-        level = logging.DEBUG if error is not None and is_expected(error) else logging.WARNING
+        # A storage failure is logged once per incident by the store, a refusal by _refused.
+        expected = error is not None and (is_expected(error) or isinstance(error, Refused))
+        level = logging.DEBUG if expected else logging.WARNING
         log.log(
             level,
             "table %s: public messages not delivered (%s); trying again in %.0f s",
@@ -322,9 +370,11 @@ class Publisher:
         # hand", and what is still to post may be folded (bot.render.channel).
         self._wake.set()
         channel = channel_of(self.client, channel_id, row)
-        message = await self._call(channel.send(**send_kwargs(spec), nonce=nonce(row.id, post.key)))
+        message = await self._call(
+            channel.send(**send_kwargs(spec), nonce=nonce(row.id, post.key)), channel_id
+        )
         if message is None:
-            # Refused for good (e.g. a permission was taken away): do not try for ever.
+            # Refused for good (a message Discord will never take): do not try for ever.
             await self._remember(post.key, Delivered(channel_id, 0, digest(spec)))
             return
         await self._remember(post.key, Delivered(channel_id, message.id, digest(spec)))
@@ -356,12 +406,18 @@ class Publisher:
             return
         message = channel_of(self.client, row.channel_id, row).get_partial_message(lobby.message_id)
         names = ", ".join(seat.name for seat in row.seats)
-        thread = await self._call(
-            message.create_thread(
-                name=notice("thread_name", for_table(row.options), game=row.id, names=names)[:100],
-                auto_archive_duration=1440,
+        try:
+            thread = await self._call(
+                message.create_thread(
+                    name=notice("thread_name", for_table(row.options), game=row.id, names=names)[
+                        :100
+                    ],
+                    auto_archive_duration=1440,
+                ),
+                row.channel_id,
             )
-        )
+        except Refused:
+            thread = None
         # Refused (permissions changed since /kachuful start): play in the channel instead.
         thread_id = row.channel_id if thread is None else thread.id
         await self._remember("thread", Delivered(row.channel_id, thread_id, "thread"))
@@ -372,7 +428,7 @@ class Publisher:
         if done.message_id:
             channel = channel_of(self.client, done.channel_id, self.session.row)
             message = channel.get_partial_message(done.message_id)
-            await self._call(message.edit(**send_kwargs(spec, edit=True)))
+            await self._call(message.edit(**send_kwargs(spec, edit=True)), done.channel_id)
         # Also when refused for good (deleted by a moderator, too old): do not try again.
         await self._remember(key, Delivered(done.channel_id, done.message_id, digest(spec)))
 
@@ -381,14 +437,15 @@ class Publisher:
         done = self.delivered[key]
         if done.message_id:
             channel = channel_of(self.client, done.channel_id, self.session.row)
-            await self._call(channel.get_partial_message(done.message_id).delete())
+            await self._call(channel.get_partial_message(done.message_id).delete(), done.channel_id)
         del self.delivered[key]
         self.unstored.discard(key)
         await self.store.forget_delivered(self.session.row.id, key)
 
-    async def _call(self, request: Any) -> Any:
-        """One Discord request. Returns its result, or None when Discord refused it for good
-        (4xx: nothing a retry would change); raises Retry when a retry may succeed."""
+    async def _call(self, request: Any, channel_id: int) -> Any:
+        """One Discord request in ``channel_id``. Returns its result, or None when Discord
+        refused it for good (4xx: nothing a retry would change); raises Retry when a retry
+        may succeed, Refused when a permission is missing (it may be granted again)."""
         self.calls += 1
         try:
             return await request
@@ -397,6 +454,8 @@ class Publisher:
         except discord.HTTPException as error:
             if error.status >= 500 or error.status == 429:
                 raise Retry(f"{error.status}") from None
+            if error.status == 403 and error.code in NOT_ALLOWED:
+                raise Refused(channel_id) from None
             level = logging.DEBUG if error.code == EDIT_TOO_OLD else logging.WARNING
             log.log(
                 level,

@@ -178,8 +178,11 @@ def _validator(method: str, template: str) -> Draft202012Validator:
 
 def _known_library_quirks(body: Any) -> Any:
     """discord.py writes the upload index of a file as ``attachments[].id: 0`` (an int) in
-    multipart bodies, where the description says snowflake string; Discord accepts it. This
-    is discord.py's serialisation, not the bot's, so it is normalised before validating."""
+    multipart bodies, and the user of a new direct-message channel as ``recipient_id`` (an
+    int), where the description says snowflake string; Discord accepts both. This is
+    discord.py's serialisation, not the bot's, so it is normalised before validating."""
+    if isinstance(body, dict) and isinstance(body.get("recipient_id"), int):
+        body["recipient_id"] = str(body["recipient_id"])
     if isinstance(body, dict):
         data = body.get("data") if isinstance(body.get("data"), dict) else body
         for attachment in data.get("attachments") or []:

@@ -72,6 +72,22 @@ async def test_an_expert_computer_plays_a_whole_game_in_a_worker_process(
     assert thinker.decisions > 0 and thinker.fallbacks == 0
 
 
+async def test_the_worker_pool_starts_only_for_a_table_with_an_expert_seat(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[str] = []
+    # Recorded, not started: the decisions are taken in process (the tests' default).
+    monkeypatch.setattr(thinking.Thinker, "start", lambda self: started.append("pool"))
+    channel, members = world(env, "asha", "bilal")
+    table = await start_game(env, channel, members, computers=1, level="heuristic", max_hand=1)
+    assert started == []  # no Expert seat: no worker process at all
+    await table.play_to_end()
+    assert started == []
+    other = env.guild.create_text_channel("expert")
+    await start_game(env, other, members, computers=1, level="search", max_hand=1)
+    assert started  # an Expert seat: its worker starts with the game
+
+
 async def test_workers_that_cannot_start_do_not_stop_a_game(
     env: simcord.Env, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
