@@ -8,11 +8,27 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from bot.i18n import N_
 from bot.model import GameStatus
 
 Scope = Literal["channel", "server"]
 Period = Literal["all", "30d", "7d"]
 SortKey = Literal["rating", "wins", "average", "exact"]
+
+# The leaderboard's choices, declared once: the store reads these keys, /kachuful leaderboard
+# offers them with these labels (translated by the command translator).
+SCOPE_LABELS: dict[Scope, str] = {"channel": N_("This channel"), "server": N_("This server")}
+PERIOD_LABELS: dict[Period, str] = {
+    "all": N_("All time"),
+    "30d": N_("Last 30 days"),
+    "7d": N_("Last 7 days"),
+}
+SORT_LABELS: dict[SortKey, str] = {
+    "rating": N_("Rating (default)"),
+    "wins": N_("Wins"),
+    "average": N_("Average score"),
+    "exact": N_("Exact-bid rate"),
+}
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,6 +20,7 @@ from discord.app_commands import locale_str
 from bot import render
 from bot.i18n import Translations, reader
 from bot.render import results_commands
+from bot.result_pages import PERIOD_LABELS, SCOPE_LABELS, SORT_LABELS
 from bot.store.reads import PERIODS, SCOPES, SORTS
 from bot.ui.items import add_feature_items, remove_feature_items
 from bot.ui.payloads import page_buttons
@@ -30,21 +32,14 @@ if TYPE_CHECKING:
 
 Choice = app_commands.Choice
 
-SCOPE_CHOICES = [
-    Choice(name=locale_str("This channel"), value="channel"),
-    Choice(name=locale_str("This server"), value="server"),
-]
-PERIOD_CHOICES = [
-    Choice(name=locale_str("All time"), value="all"),
-    Choice(name=locale_str("Last 30 days"), value="30d"),
-    Choice(name=locale_str("Last 7 days"), value="7d"),
-]
-SORT_CHOICES = [
-    Choice(name=locale_str("Rating (default)"), value="rating"),
-    Choice(name=locale_str("Wins"), value="wins"),
-    Choice(name=locale_str("Average score"), value="average"),
-    Choice(name=locale_str("Exact-bid rate"), value="exact"),
-]
+
+def _choices(labels: Mapping[Any, str]) -> list[Choice[str]]:
+    return [Choice(name=locale_str(label), value=value) for value, label in labels.items()]
+
+
+SCOPE_CHOICES = _choices(SCOPE_LABELS)
+PERIOD_CHOICES = _choices(PERIOD_LABELS)
+SORT_CHOICES = _choices(SORT_LABELS)
 
 
 def page_custom_id(direction: str, scope: str, period: str, sort: str, page: int) -> str:

@@ -30,6 +30,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.model import HISTORY_POST_KEYS, Table
 from bot.result_pages import (
+    SCOPE_LABELS,
+    SORT_LABELS,
     BoardPage,
     BoardRow,
     HistoryEntry,
@@ -49,9 +51,9 @@ from .schema import games
 
 PAGE_SIZE = 10
 TREND_GAMES = 10
-SCOPES: tuple[Scope, ...] = ("channel", "server")
+SCOPES: tuple[Scope, ...] = tuple(SCOPE_LABELS)
 PERIODS: dict[Period, int | None] = {"all": None, "30d": 30, "7d": 7}
-SORTS: tuple[SortKey, ...] = ("rating", "wins", "average", "exact")
+SORTS: tuple[SortKey, ...] = tuple(SORT_LABELS)
 
 # ORDER BY of each sort: the key, then more games, then the lower user id (a stable order).
 # For the all-time board each matches an index of player_totals (or ratings_board).
