@@ -112,7 +112,7 @@ class Refused(Exception):
     """Discord refused a request for a missing permission in ``channel_id``."""
 
     def __init__(self, channel_id: int) -> None:
-        super().__init__(f"not allowed in channel {channel_id}")
+        super().__init__(channel_id)
         self.channel_id = channel_id
 
 

@@ -7,11 +7,14 @@ from __future__ import annotations
 import collections
 
 import discord
+import pytest
 import simcord
 from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 
 from ..helpers import Table, start_game, world
+
+pytestmark = pytest.mark.both_backends
 
 
 def _deny_sending(env: simcord.Env, channel: simcord.ChannelHandle) -> None:
