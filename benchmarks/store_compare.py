@@ -8,7 +8,11 @@ the same operations.
     .venv/bin/python benchmarks/results_reads.py --sizes 100000 --db /tmp/bench/r100k.sqlite3
     .venv/bin/python benchmarks/results_reads.py --sizes 10000 --db /tmp/bench/r10k.sqlite3
     .venv/bin/python benchmarks/store_compare.py --old /tmp/old --rounds 3 \\
-        --board-db /tmp/bench/r100k.sqlite3 --copy-db /tmp/bench/r10k.sqlite3
+        --board-db /tmp/bench/r100k.sqlite3 --copy-db /tmp/bench/r5k.sqlite3 \\
+        --old-board-db /tmp/bench/r100k-v8.sqlite3 --old-copy-db /tmp/bench/r5k-v8.sqlite3
+
+(The ``-v8`` copies are the same files taken back to schema version 8, revision 0009 undone by
+hand, for a checkout that knows only eight.)
     .venv/bin/python benchmarks/store_compare.py --quick     # smoke run, this tree twice
 
 Each measurement runs in a child process of its checkout (``--child``), its figures printed as
@@ -171,7 +175,9 @@ async def child(args: argparse.Namespace) -> dict[str, Any]:
 # ============================================================================ the parent
 
 
-def run_child(tree: Path, args: argparse.Namespace, cluster: Any) -> dict[str, Any]:
+def run_child(
+    tree: Path, args: argparse.Namespace, cluster: Any, *, old: bool = False
+) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="store-compare-"))
     command = [
         sys.executable,
@@ -194,10 +200,12 @@ def run_child(tree: Path, args: argparse.Namespace, cluster: Any) -> dict[str, A
             name = cluster.new_database()
             databases.append(name)
             command += [flag, cluster.url(name)]
-    if args.board_db:
-        command += ["--board-db", str(args.board_db)]
-    if args.copy_db:
-        command += ["--copy-db", str(args.copy_db)]
+    board_db = args.old_board_db if old and args.old_board_db else args.board_db
+    copy_db = args.old_copy_db if old and args.old_copy_db else args.copy_db
+    if board_db:
+        command += ["--board-db", str(board_db)]
+    if copy_db:
+        command += ["--copy-db", str(copy_db)]
     environment = dict(os.environ, PYTHONPATH=str(tree))
     try:
         done = subprocess.run(
@@ -234,6 +242,9 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=100)
     parser.add_argument("--board-db", type=Path, default=None)
     parser.add_argument("--copy-db", type=Path, default=None)
+    # The same databases at the old checkout's schema version, when the new one is newer.
+    parser.add_argument("--old-board-db", type=Path, default=None)
+    parser.add_argument("--old-copy-db", type=Path, default=None)
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--quick", action="store_true", help="this tree twice, small sizes")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -258,7 +269,7 @@ def main() -> int:
         for round_number in range(args.rounds):
             order = ("old", "new") if round_number % 2 == 0 else ("new", "old")
             for label in order:
-                figures = run_child(trees[label], args, cluster)
+                figures = run_child(trees[label], args, cluster, old=label == "old")
                 results[label].append(flatten(figures))
                 print(f"round {round_number + 1} {label}: done", file=sys.stderr)
     finally:
