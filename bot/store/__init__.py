@@ -40,6 +40,7 @@ from bot import rating as _rating
 from bot.model import HISTORY_POST_KEYS, OPEN_STATUSES, GameStatus, Seat, Table, TableOptions
 from bot.shards import ALL_SHARDS, Shards
 
+from . import direct
 from . import migrate as _migrate
 from . import reads as _reads
 from . import results as _results
@@ -581,12 +582,23 @@ class Store:
                     _settle(pending.done, StaleWrite(stale))
 
     async def _update_games(self, batch: list[_PendingMove]) -> list[bool]:
-        if len(batch) == 1:  # its own transaction (autocommit): one round trip
-            return [(await self._db.execute(_UPDATE_GAME, batch[0].update)).rowcount == 1]
-        # One transaction, one commit (one fsync) for the batch, run as one call on the
-        # connection's side (run_sync), so the write lock is held for the UPDATEs only.
-        updates = [pending.update for pending in batch]
-        return await self._db.run_sync(_update_all, updates)
+        """One statement, its own transaction (autocommit), on the driver (direct.py): one
+        commit (one fsync) and one round trip for the whole batch, which holds the write
+        lock for that statement only."""
+        if len(batch) == 1:
+            changed, _ = await direct.run(self._db, _UPDATE_GAME, batch[0].update)
+            return [changed == 1]
+        if len({pending.game_id for pending in batch}) < len(batch):
+            # A table has one move in flight at a time; should two ever meet, one at a time.
+            return [changed for pending in batch for changed in await self._update_games([pending])]
+        values = {
+            f"{name}_{index}": pending.update[name]
+            for index, pending in enumerate(batch)
+            for name in _BATCH_COLUMNS
+        }
+        _, rows = await direct.run(self._db, _batch_update(len(batch)), values)
+        updated = {int(row[0]) for row in rows}
+        return [pending.game_id in updated for pending in batch]
 
     @_serialized
     @_writes
@@ -948,18 +960,47 @@ class Store:
         ]
 
 
-def _update_all(conn: sa.Connection, updates: list[dict[str, Any]]) -> list[bool]:
-    """Apply game UPDATEs in one transaction; which ones changed a row (a stale one changes
-    nothing)."""
-    conn.exec_driver_sql(driver_of(conn).begin_write)
-    try:
-        changed = [conn.execute(_UPDATE_GAME, update).rowcount == 1 for update in updates]
-    except BaseException:
-        if not conn.invalidated and driver_of(conn).in_transaction(conn):
-            conn.exec_driver_sql("ROLLBACK")
-        raise
-    conn.exec_driver_sql("COMMIT")
-    return changed
+# The group commit's statement: every queued move's row in one UPDATE ... FROM (VALUES ...)
+# (a VALUES list's columns are column1, column2... on both engines), returning the games it
+# changed (a stale move changes nothing). The casts give PostgreSQL the columns' types (a
+# column of NULL parameters has none).
+_BATCH_COLUMNS = (
+    "game_id",
+    "based_on",
+    "host_id",
+    "status",
+    "rules",
+    "max_seats",
+    "seed",
+    "record",
+    "seats",
+    "message_id",
+    "version",
+    "updated_at",
+    "ended",
+    "settled",
+)
+_INTEGER_COLUMNS = frozenset(
+    {"game_id", "based_on", "host_id", "max_seats", "message_id", "version", "settled"}
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _batch_update(size: int) -> str:
+    def column(name: str) -> str:
+        kind = "BIGINT" if name in _INTEGER_COLUMNS else "TEXT"
+        return f"CAST(v.column{_BATCH_COLUMNS.index(name) + 1} AS {kind})"
+
+    rows = ", ".join(
+        "(" + ", ".join(f":{name}_{index}" for name in _BATCH_COLUMNS) + ")"
+        for index in range(size)
+    )
+    updates = ", ".join(f"{name} = {column(name)}" for name in _BATCH_COLUMNS[2:])
+    return (
+        f"UPDATE games SET {updates} FROM (VALUES {rows}) AS v"
+        f" WHERE games.id = {column('game_id')} AND games.version = {column('based_on')}"
+        " RETURNING games.id"
+    )
 
 
 # Upserts, in the SQL both engines run (ON CONFLICT ... DO UPDATE; the stored row's columns

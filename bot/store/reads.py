@@ -44,6 +44,7 @@ from bot.result_pages import (
     SplitStat,
 )
 
+from . import direct
 from .drivers import Opened, driver_of, rollback
 from .failures import StoreError
 from .rows import SELECT_GAME, game_from_row
@@ -145,11 +146,16 @@ class Reads:
         async with self._turn(), self._driver.scratch(self._db):
             yield
 
-    async def _run(self, sql: str | sa.Executable, params: Sequence[Any]) -> sa.CursorResult[Any]:
-        statement = sa.text(sql) if isinstance(sql, str) else sql
+    async def _run(self, sql: str | sa.Executable, params: Sequence[Any]) -> list[Any]:
+        """The rows of one statement: SQL text on the driver (direct.py: the reads are a hot
+        path), a construct (an IN list) through SQLAlchemy."""
         values = {f"p{index}": value for index, value in enumerate(params, start=1)}
         try:
-            return await self._db.execute(statement, values)
+            if isinstance(sql, str):
+                _, rows = await direct.run(self._db, sql, values)
+                return rows
+            result = await self._db.execute(sql, values)
+            return list(result) if result.returns_rows else []
         except BaseException:
             with contextlib.suppress(Exception):
                 await rollback(self._db)
@@ -159,8 +165,7 @@ class Reads:
         """Every row of ``sql``, whose parameters are named ``:p1``, ``:p2``... in the order
         of ``params``."""
         async with self._turn():
-            result = await self._run(sql, params)
-            return list(result) if result.returns_rows else []
+            return await self._run(sql, params)
 
     async def _one(self, sql: str | sa.Executable, params: Sequence[Any] = ()) -> Any:
         rows = await self._all(sql, params)
