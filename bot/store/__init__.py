@@ -591,13 +591,20 @@ class Store:
         if len({pending.game_id for pending in batch}) < len(batch):
             # A table has one move in flight at a time; should two ever meet, one at a time.
             return [changed for pending in batch for changed in await self._update_games([pending])]
+        # The statement has a slot per move; its sizes are powers of two (a spare slot names
+        # no game), so that a process renders a handful of them once, not one per batch size.
+        if len(batch) > _BATCH_MOST:
+            head, tail = batch[:_BATCH_MOST], batch[_BATCH_MOST:]
+            return [*await self._update_games(head), *await self._update_games(tail)]
+        size = 1 << (len(batch) - 1).bit_length()
+        rows = [pending.update for pending in batch] + [_NO_GAME] * (size - len(batch))
         values = {
-            f"{name}_{index}": pending.update[name]
-            for index, pending in enumerate(batch)
+            f"{name}_{index}": row[name]
+            for index, row in enumerate(rows)
             for name in _BATCH_COLUMNS
         }
-        _, rows = await direct.run(self._db, _batch_update(len(batch)), values)
-        updated = {int(row[0]) for row in rows}
+        _, returned = await direct.run(self._db, _batch_update(size), values)
+        updated = {int(row[0]) for row in returned}
         return [pending.game_id in updated for pending in batch]
 
     @_serialized
@@ -985,7 +992,12 @@ _INTEGER_COLUMNS = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=64)
+_BATCH_MOST = 64
+# A spare slot of the batch statement: no game has id 0.
+_NO_GAME: dict[str, Any] = dict.fromkeys(_BATCH_COLUMNS) | {"game_id": 0, "based_on": -1}
+
+
+@functools.lru_cache(maxsize=16)
 def _batch_update(size: int) -> str:
     def column(name: str) -> str:
         kind = "BIGINT" if name in _INTEGER_COLUMNS else "TEXT"

@@ -12,7 +12,6 @@ Those paths run here; everything else goes through SQLAlchemy as usual.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,9 +32,20 @@ class Rendered:
 _BY_OBJECT: dict[tuple[str, int], tuple[sa.Executable, Rendered]] = {}
 
 
-@functools.lru_cache(maxsize=512)
-def _render_text(dialect_name: str, sql: str, dialect: sa.Dialect) -> Rendered:
-    return _render(sa.text(sql), dialect)
+# SQL text rendered, by engine and parameter style (not by dialect object: every engine made
+# has its own, and a statement rendered for one serves every engine of its kind).
+_BY_TEXT: dict[tuple[str, str, str], Rendered] = {}
+_TEXTS_KEPT = 1024
+
+
+def _render_text(sql: str, dialect: sa.Dialect) -> Rendered:
+    key = (dialect.name, dialect.paramstyle, sql)
+    found = _BY_TEXT.get(key)
+    if found is None:
+        if len(_BY_TEXT) >= _TEXTS_KEPT:
+            _BY_TEXT.clear()
+        found = _BY_TEXT[key] = _render(sa.text(sql), dialect)
+    return found
 
 
 def _render(statement: sa.Executable, dialect: sa.Dialect) -> Rendered:
@@ -46,7 +56,7 @@ def _render(statement: sa.Executable, dialect: sa.Dialect) -> Rendered:
 
 def rendered(statement: _Statement, dialect: sa.Dialect) -> Rendered:
     if isinstance(statement, str):
-        return _render_text(dialect.name, statement, dialect)
+        return _render_text(statement, dialect)
     key = (dialect.name, id(statement))
     kept = _BY_OBJECT.get(key)
     if kept is None or kept[0] is not statement:
@@ -67,9 +77,12 @@ async def run(
     driver: Any = raw.driver_connection
     try:
         cursor = await driver.execute(shape.sql, values)
+        if cursor.description is None:
+            # A write without rows: its statement is done (nothing left open that would hold
+            # a later COMMIT), so no round trip to close its cursor.
+            return cursor.rowcount, []
         try:
-            rows = [tuple(row) for row in await cursor.fetchall()] if cursor.description else []
-            return cursor.rowcount, rows
+            return cursor.rowcount, [tuple(row) for row in await cursor.fetchall()]
         finally:
             await cursor.close()
     except BaseException:

@@ -8,10 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-pytestmark = pytest.mark.xdist_group("processes")
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
