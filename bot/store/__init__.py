@@ -203,28 +203,25 @@ def _dump_record(record: dict[str, Any] | None) -> str | None:
 
 # A move's write: the row as the move left it, if the row is still at the version the move
 # was based on.
+# The columns a move writes (the rest of a games row never changes after the lobby).
+_MOVE_COLUMNS = (
+    "host_id",
+    "status",
+    "rules",
+    "max_seats",
+    "seed",
+    "record",
+    "seats",
+    "message_id",
+    "version",
+    "updated_at",
+    "ended",
+    "settled",
+)
 _UPDATE_GAME = (
     sa.update(games)
     .where(games.c.id == sa.bindparam("game_id"), games.c.version == sa.bindparam("based_on"))
-    .values(
-        {
-            name: sa.bindparam(name)
-            for name in [
-                "host_id",
-                "status",
-                "rules",
-                "max_seats",
-                "seed",
-                "record",
-                "seats",
-                "message_id",
-                "version",
-                "updated_at",
-                "ended",
-                "settled",
-            ]
-        }
-    )
+    .values({name: sa.bindparam(name) for name in _MOVE_COLUMNS})
 )
 
 
@@ -971,24 +968,10 @@ class Store:
 # (a VALUES list's columns are column1, column2... on both engines), returning the games it
 # changed (a stale move changes nothing). The casts give PostgreSQL the columns' types (a
 # column of NULL parameters has none).
-_BATCH_COLUMNS = (
-    "game_id",
-    "based_on",
-    "host_id",
-    "status",
-    "rules",
-    "max_seats",
-    "seed",
-    "record",
-    "seats",
-    "message_id",
-    "version",
-    "updated_at",
-    "ended",
-    "settled",
-)
+_BATCH_COLUMNS = ("game_id", "based_on", *_MOVE_COLUMNS)
 _INTEGER_COLUMNS = frozenset(
-    {"game_id", "based_on", "host_id", "max_seats", "message_id", "version", "settled"}
+    {"game_id", "based_on"}
+    | {name for name in _MOVE_COLUMNS if isinstance(games.c[name].type, sa.Integer)}
 )
 
 

@@ -90,7 +90,7 @@ class Driver:
         """The database server's URL (None: a file, ``Store.path``)."""
         return None
 
-    async def opened(self, engine: AsyncEngine, made: list[int]) -> None:
+    async def opened(self, engine: AsyncEngine) -> None:
         """Checks once the first connection is made."""
 
     def lock_server(self, conn: sa.Connection, guild_id: int) -> None:
@@ -120,6 +120,19 @@ class Driver:
 
     async def before_close(self, conn: AsyncConnection) -> None:
         """The writer's last act before it closes."""
+
+
+def _one_connection(url: sa.URL, connect_args: dict[str, Any]) -> AsyncEngine:
+    """An engine of one connection in autocommit mode (transactions are the store's own
+    BEGIN ... COMMIT), which the pool hands back as it is (no reset: nothing is left open)."""
+    return create_async_engine(
+        url,
+        isolation_level="AUTOCOMMIT",
+        pool_size=1,
+        max_overflow=0,
+        pool_reset_on_return=None,
+        connect_args=connect_args,
+    )
 
 
 def _counted(engine: AsyncEngine, made: list[int], setup: Callable[[Any, Any], None]) -> None:
@@ -159,14 +172,7 @@ class SQLite(Driver):
         database = path.as_uri() + ("?mode=ro" if role == "reader" else "")
         busy = 5000 if role == "reader" else int(BUSY_TIMEOUT_SECONDS * 1000)
         url = sa.URL.create("sqlite+aiosqlite", database=database, query={"uri": "true"})
-        engine = create_async_engine(
-            url,
-            isolation_level="AUTOCOMMIT",
-            pool_size=1,
-            max_overflow=0,
-            pool_reset_on_return=None,
-            connect_args={"timeout": BUSY_TIMEOUT_SECONDS},
-        )
+        engine = _one_connection(url, {"timeout": BUSY_TIMEOUT_SECONDS})
         pragmas = (*self.PRAGMAS[role], f"busy_timeout = {busy}")
 
         def setup(dbapi_connection: Any, record: Any) -> None:
@@ -233,13 +239,8 @@ class PostgreSQL(Driver):
             # corrupt anything, as the SQLite bookkeeping's synchronous = NORMAL.
             options += " -c synchronous_commit=off"
         url = sa.make_url(str(target)).set(drivername="postgresql+psycopg")
-        engine = create_async_engine(
-            url,
-            isolation_level="AUTOCOMMIT",
-            pool_size=1,
-            max_overflow=0,
-            pool_reset_on_return=None,
-            connect_args={"options": options, "connect_timeout": CONNECT_TIMEOUT_SECONDS},
+        engine = _one_connection(
+            url, {"options": options, "connect_timeout": CONNECT_TIMEOUT_SECONDS}
         )
 
         def setup(dbapi_connection: Any, record: Any) -> None:
@@ -248,7 +249,7 @@ class PostgreSQL(Driver):
         _counted(engine, made, setup)
         return engine
 
-    async def opened(self, engine: AsyncEngine, made: list[int]) -> None:
+    async def opened(self, engine: AsyncEngine) -> None:
         version = engine.dialect.server_version_info or (0,)
         number = version[0] * 10000 + (version[1] if len(version) > 1 else 0)
         if number < postgres.MIN_SERVER_VERSION:
@@ -317,7 +318,7 @@ async def open_role(driver: Driver, target: str | Path, role: Role) -> Opened:
         raise
     opened = Opened(engine, conn, made)
     try:
-        await driver.opened(engine, made)
+        await driver.opened(engine)
     except BaseException:
         await opened.close()
         raise

@@ -162,15 +162,7 @@ def apply_finished_game(
     for seat in players:
         rate = seat.bids_exact / seat.bids if seat.bids else None
         for scope in (SERVER, channel_id):
-            common = {
-                "guild_id": guild_id,
-                "channel_id": scope,
-                "user_id": seat.user_id,
-                "wins": int(seat.won),
-                "score_sum": seat.score,
-                "bids_exact": seat.bids_exact,
-                "bids": seat.bids,
-            }
+            common = _figures(guild_id, scope, seat)
             totals.append(
                 common
                 | {
@@ -189,6 +181,19 @@ def apply_finished_game(
     _many(db, _UPSERT_DEALS, _deal_rows(guild_id, players))
     if periods:
         _add_to_periods(db, guild_id, channel_id, day, players, ordinals)
+
+
+def _figures(guild_id: int, scope: int, seat: FinishedSeat) -> dict[str, Any]:
+    """One seat's figures of a game, as a row of a server's (scope 0) or channel's totals."""
+    return {
+        "guild_id": guild_id,
+        "channel_id": scope,
+        "user_id": seat.user_id,
+        "wins": int(seat.won),
+        "score_sum": seat.score,
+        "bids_exact": seat.bids_exact,
+        "bids": seat.bids,
+    }
 
 
 def _rate(
@@ -424,15 +429,9 @@ def _add_to_periods(
             rate = seat.bids_exact / seat.bids if seat.bids else None
             for scope in (SERVER, channel_id):
                 rows.append(
-                    {
-                        "guild_id": guild_id,
+                    _figures(guild_id, scope, seat)
+                    | {
                         "days": days,
-                        "channel_id": scope,
-                        "user_id": seat.user_id,
-                        "wins": int(seat.won),
-                        "score_sum": seat.score,
-                        "bids_exact": seat.bids_exact,
-                        "bids": seat.bids,
                         "avg_score": float(seat.score),
                         "exact_rate": rate,
                         "ordinal": ordinals.get(seat.user_id),
