@@ -331,10 +331,14 @@ def posts_refused(channel: str, names: list[str], tr: Translations) -> str:
             "permission is missing there). The game goes on, and nothing is lost: its messages "
             "are posted as soon as the permission is back."
         ).format(channel=channel)
-    return tr.gettext(
+    return tr.ngettext(
+        "Discord refused to let me post your Kachuful table's messages in {channel}: I need "
+        "this permission there: {wanted}. The game goes on, and nothing is lost: its "
+        "messages are posted as soon as it is granted.",
         "Discord refused to let me post your Kachuful table's messages in {channel}: I need "
         "these permissions there: {wanted}. The game goes on, and nothing is lost: its "
-        "messages are posted as soon as they are granted."
+        "messages are posted as soon as they are granted.",
+        len(names),
     ).format(channel=channel, wanted=permission_names(names, tr))
 
 
