@@ -9,6 +9,7 @@ tests that need it fail with one line saying how to install it: they are never s
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import os
@@ -67,11 +68,14 @@ class Cluster:
     def admin(self) -> psycopg.Connection[tuple[object, ...]]:
         return psycopg.connect(self.url("postgres"), autocommit=True)
 
-    def new_database(self) -> str:
+    def new_database(self, template: str | None = None) -> str:
+        """A new database: empty, or a copy of ``template`` (a database nobody is connected
+        to, which PostgreSQL copies file by file)."""
         name = f"kachuful_test_{os.getpid()}_{next(self._names)}"
+        copied = f' TEMPLATE "{template}"' if template is not None else ""
         with self.admin() as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"{copied}')
         return name
 
     def drop_database(self, name: str) -> None:
@@ -179,6 +183,43 @@ def pg_url(pg_cluster: Cluster) -> Iterator[str]:
         yield pg_cluster.url(name)
     finally:
         pg_cluster.drop_database(name)
+
+
+@pytest.fixture(scope="session")
+def pg_migrated_template(pg_cluster: Cluster) -> Iterator[str]:
+    """A database the store has migrated to the newest schema, made once per session (and
+    per worker), for :func:`pg_migrated_url` to copy."""
+    name = pg_cluster.new_database()
+    asyncio.run(_open_and_close(pg_cluster.url(name)))
+    try:
+        yield name
+    finally:
+        pg_cluster.drop_database(name)
+
+
+@pytest.fixture
+def pg_migrated_url(pg_cluster: Cluster, pg_migrated_template: str) -> Iterator[str]:
+    """The URL of a new database holding the newest schema and no data, as the store leaves
+    an empty database at its first start (a copy: the migrations are tested on their own)."""
+    name = pg_cluster.new_database(template=pg_migrated_template)
+    try:
+        yield pg_cluster.url(name)
+    finally:
+        pg_cluster.drop_database(name)
+
+
+async def _open_and_close(target: str | Path) -> None:
+    store = await Store.open(target)
+    await store.close()
+
+
+@pytest.fixture(scope="session")
+def sqlite_migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite file the store has migrated to the newest schema, made once per session
+    (and per worker): a test's bot starts on a copy, as on a database its first start made."""
+    path = tmp_path_factory.mktemp("template") / "kachuful.sqlite3"
+    asyncio.run(_open_and_close(path))
+    return path
 
 
 def execute_raw(

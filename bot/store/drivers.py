@@ -47,6 +47,7 @@ Role = Literal["writer", "bookkeeping", "reader"]
 
 # PostgreSQL advisory lock key held while migrating ("kachuful" in ASCII).
 MIGRATION_LOCK = 0x6B61636875667C
+MIGRATION_WAIT_SECONDS = 300
 
 
 @dataclass
@@ -265,8 +266,14 @@ class PostgreSQL(Driver):
 
     @contextlib.asynccontextmanager
     async def migrating(self, conn: AsyncConnection) -> AsyncIterator[None]:
-        # The session's lock, let go when this connection's migration is done.
-        await conn.execute(sa.select(sa.func.pg_advisory_lock(MIGRATION_LOCK)))
+        # The session's lock, let go when this connection's migration is done. A process
+        # starting beside one that migrates waits for it as long as a migration may take,
+        # not the 1.5 s a click may wait for a row.
+        await conn.exec_driver_sql(f"SET lock_timeout = '{MIGRATION_WAIT_SECONDS}s'")
+        try:
+            await conn.execute(sa.select(sa.func.pg_advisory_lock(MIGRATION_LOCK)))
+        finally:
+            await conn.exec_driver_sql(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
         try:
             yield
         finally:

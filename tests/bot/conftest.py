@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import shutil
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -15,8 +16,14 @@ import simcord
 
 from bot.client import KachufulBot
 from bot.config import Settings
-from bot.table.publisher import RateLimits
-from tests.pg import pg_cluster, pg_url  # noqa: F401 (fixtures)
+from bot.table.publisher import Publisher, RateLimits
+from tests.pg import (  # noqa: F401 (fixtures)
+    pg_cluster,
+    pg_migrated_template,
+    pg_migrated_url,
+    pg_url,
+    sqlite_migrated_template,
+)
 
 from .helpers import SPEC_PATH, validate_all_requests
 
@@ -43,11 +50,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture
 def settings(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Settings:
-    url = request.getfixturevalue("pg_url") if backend == "postgresql" else None
+    """The bot's configuration, on a database of the newest schema and no data: a copy of one
+    the store migrated once per worker (migrating an empty database for every test costs the
+    suite minutes of processor time; the migrations themselves are tested in tests/bot/store)."""
+    db_path = tmp_path / "data" / "kachuful.sqlite3"
+    url = None
+    if backend == "postgresql":
+        url = request.getfixturevalue("pg_migrated_url")
+    else:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(request.getfixturevalue("sqlite_migrated_template"), db_path)
     return Settings(  # type: ignore[call-arg]
         _env_file=None,
         discord_token=FAKE_TOKEN,
-        db_path=tmp_path / "data" / "kachuful.sqlite3",
+        db_path=db_path,
         database_url=url,
         sync_global=True,
         bot_delay_seconds=0,  # computer players act at once (a pause would be real time)
@@ -101,11 +117,26 @@ def virtual_pacing(env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(RateLimits, "wait", wait)
 
 
+def _virtual_backoff(environment: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The publisher's pause before it tries a refused or failed post again runs on the
+    simulated clock, like the turn clock: a test moves past it with ``advance_time`` (SimCord
+    would otherwise let a pause shorter than its settling time pass in real time)."""
+    original = Publisher._back_off
+
+    async def back_off(self: Publisher, error: Exception | None) -> None:
+        await environment.external_wait(original(self, error), reason="publisher's backoff")
+
+    monkeypatch.setattr(Publisher, "_back_off", back_off)
+
+
 @pytest.fixture
-async def env(make_bot: Callable[[], KachufulBot]) -> AsyncIterator[simcord.Env]:
+async def env(
+    make_bot: Callable[[], KachufulBot], monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[simcord.Env]:
     # SimCord waits this long in real time for the bot to settle: the suite runs several
     # workers on two cores, where a busy moment can take longer than its default 5 s.
     environment = simcord.Env(make_bot(), settle_timeout=SETTLE_SECONDS)
+    _virtual_backoff(environment, monkeypatch)
     await environment.start()
     try:
         yield environment

@@ -5,15 +5,14 @@ from __future__ import annotations
 import copy
 import json
 import re
+import urllib.parse
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import discord
+import jsonschema_rs
 import simcord
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
 from bot.store.table_json import seat_to_json
 from kachuful_core.record import record_document
@@ -156,24 +155,27 @@ def _routes() -> list[tuple[str, re.Pattern[str], int, str]]:
     return routes
 
 
-@cache
-def _registry() -> Registry:
-    resource = Resource.from_contents(_spec(), default_specification=DRAFT202012)
-    return Registry().with_resource("urn:discord-openapi", resource)
-
-
 def _pointer(*parts: str) -> str:
-    return "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
+    """A JSON pointer as a URI fragment (the description's paths hold braces)."""
+    pointer = "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
+    return urllib.parse.quote(pointer, safe="/~")
 
 
 @cache
-def _validator(method: str, template: str) -> Draft202012Validator:
+def _validator(method: str, template: str) -> Any:
+    """The request body's schema, its references resolved inside the whole description.
+    jsonschema-rs (draft 2020-12, compiled) checks a body about 40 times faster than the
+    pure-Python jsonschema, and every test checks every body its bot sent."""
     operation = _spec()["paths"][template][method.lower()]
     content = operation.get("requestBody", {}).get("content", {})
     assert "application/json" in content, f"{method} {template} takes no JSON body"
     pointer = _pointer("paths", template, method.lower(), "requestBody", "content")
-    ref = f"urn:discord-openapi#/{pointer}/application~1json/schema"
-    return Draft202012Validator({"$ref": ref}, registry=_registry())
+    document = {
+        **_spec(),
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": f"#/{pointer}/application~1json/schema",
+    }
+    return jsonschema_rs.validator_for(document)
 
 
 def _known_library_quirks(body: Any) -> Any:
@@ -198,9 +200,9 @@ def validate_request(method: str, path: str, body: Any) -> None:
     assert candidates, f"{method} {path} is not in Discord's API description"
     _, _, _, template = max(candidates, key=lambda r: r[2])
     validator = _validator(method, template)
-    errors = sorted(validator.iter_errors(body), key=lambda e: list(e.path))
+    errors = sorted(validator.iter_errors(body), key=lambda e: [str(p) for p in e.instance_path])
     assert not errors, f"{method} {template}: " + "; ".join(
-        f"{list(e.path)}: {e.message[:200]}" for e in errors[:5]
+        f"{list(e.instance_path)}: {e.message[:200]}" for e in errors[:5]
     )
 
 

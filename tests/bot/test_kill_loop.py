@@ -13,7 +13,7 @@ import pytest
 
 # Real bot processes, several at a time: every such test runs on one pytest-xdist worker
 # (loadgroup), one after the other, so that two do not crowd the machine and miss their limits.
-pytestmark = pytest.mark.xdist_group("processes")
+pytestmark = pytest.mark.xdist_group("process-loops")
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "benchmarks" / "kill_loop.py"

@@ -22,6 +22,9 @@ from .process import bot_env, fake_discord, launch
 from .test_process import gateway_refuses
 
 SPACING = 1.0  # seconds between two identifies of a bucket (5.5 in production)
+# The fake gateway notes an identify when it reads it: on a loaded machine the one before
+# can be read late, which shortens the gap it sees (without the bucket they would be ~0 s).
+JITTER = 0.2
 
 # As tests/bot/process.py, and: the processes share one SQLite file (one machine), which the
 # settings refuse to an operator (they would use PostgreSQL); a shorter identify spacing.
@@ -97,7 +100,7 @@ def test_two_processes_identify_one_shard_at_a_time(tmp_path: Path) -> None:
     assert {i.count for i in identified} == {4}
     # One bucket: every identify at least the spacing after the one before, across processes.
     gaps = [b.at - a.at for a, b in itertools.pairwise(identified)]
-    assert min(gaps) >= SPACING - 0.05, gaps
+    assert min(gaps) >= SPACING - JITTER, gaps
     # Each process asked Discord once for its session start limits.
     assert fake.requests().count("GET /api/v10/gateway/bot") == 2
     assert "shards 0,1 of 4" in logs[0] and "shards 2,3 of 4" in logs[1]
@@ -112,7 +115,7 @@ def test_with_max_concurrency_2_two_buckets_identify_side_by_side(tmp_path: Path
     assert sorted(i.shard for i in identified) == [0, 1, 2, 3]
     for bucket in (0, 1):
         times = [i.at for i in identified if i.shard % 2 == bucket]
-        assert times[1] - times[0] >= SPACING - 0.05, identified
+        assert times[1] - times[0] >= SPACING - JITTER, identified
     # The two buckets do not wait for each other: the first two identifies come together.
     assert identified[1].at - identified[0].at < SPACING, identified
 

@@ -23,9 +23,10 @@ from bot.store import (
     StoreError,
     StoreUnavailable,
 )
+from bot.store.drivers import MIGRATION_LOCK
 from bot.store.failures import DATABASE_ERRORS
 from bot.store.migrate import newest
-from bot.store.postgres import redacted
+from bot.store.postgres import LOCK_TIMEOUT_MS, redacted
 from bot.store.values import ResultRow
 from tests import pg
 from tests.pg import execute_raw
@@ -63,6 +64,25 @@ async def test_opening_at_once_migrates_once(two: tuple[Store, Store], pg_url: s
     rows = execute_raw(pg_url, "SELECT COUNT(*), COUNT(DISTINCT version) FROM schema_version")
     assert rows == [(latest, latest)]
     assert execute_raw(pg_url, "SELECT version_num FROM alembic_version") == [(f"{latest:04d}",)]
+
+
+async def test_a_process_waits_for_a_long_migration_beside_it(pg_url: str) -> None:
+    """A migration that takes longer than a click may wait for a row lock (1.5 s), as a new
+    database's does on a busy machine: the process starting beside it waits, then opens."""
+    with psycopg.connect(pg_url, autocommit=True) as other:
+        other.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+        opening = asyncio.create_task(Store.open(pg_url))
+        await asyncio.sleep(LOCK_TIMEOUT_MS / 1000 + 1.0)
+        assert not opening.done()  # still waiting, not refused as "locked"
+        other.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+        store = await asyncio.wait_for(opening, 30)
+    try:
+        assert await store.schema_version() == newest()
+        # A click's statement still gives up after the short wait.
+        shown = await store._db.exec_driver_sql("SHOW lock_timeout")
+        assert shown.scalar() == f"{LOCK_TIMEOUT_MS}ms"
+    finally:
+        await store.close()
 
 
 async def test_two_processes_never_both_apply_a_move(two: tuple[Store, Store]) -> None:
