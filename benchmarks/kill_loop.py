@@ -973,12 +973,19 @@ def parent_main(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- the checks
 
 
-def replay(record: dict[str, Any]) -> tuple[Any, list[tuple[int, str, int]]]:
-    """The stored record replayed, with its moves in order: (seat, "bid"|"play", n or card)."""
+def replay(record: dict[str, Any]) -> tuple[Any, list[tuple[int, str, int]], int]:
+    """The stored record replayed, with its moves in order: (seat, "bid"|"play", n or card),
+    and how many cards were forced.
+
+    A move counter counts changes, not cards: the cards of a deal's forced ending are played in
+    the change of the move that left them forced, so they are left out of the list (whose
+    index is then the move counter) and counted apart."""
     from kachuful_core import load_game
+    from kachuful_core.claims import all_forced
     from kachuful_core.game import Game
 
     moves: list[tuple[int, str, int]] = []
+    forced: list[tuple[int, str, int]] = []  # the cards of the change being replayed
     bid, play = Game.bid, Game.play
 
     def logged_bid(self: Any, seat: int, n: int, blind: bool = False) -> Any:
@@ -987,8 +994,9 @@ def replay(record: dict[str, Any]) -> tuple[Any, list[tuple[int, str, int]]]:
         return events
 
     def logged_play(self: Any, seat: int, card: int) -> Any:
+        was_forced = all_forced(self)
         events = play(self, seat, card)
-        moves.append((seat, "play", card))
+        (forced if was_forced else moves).append((seat, "play", card))
         return events
 
     Game.bid, Game.play = logged_bid, logged_play  # type: ignore[method-assign]
@@ -996,7 +1004,7 @@ def replay(record: dict[str, Any]) -> tuple[Any, list[tuple[int, str, int]]]:
         game = load_game(record)
     finally:
         Game.bid, Game.play = bid, play  # type: ignore[method-assign]
-    return game, moves
+    return game, moves, len(forced)
 
 
 def expected_keys(row: Any, game: Any, posted: set[str]) -> set[str]:
@@ -1082,7 +1090,7 @@ def check(
         if not row.settled:
             violations.append(f"game {row.id}: finished but not settled")
         try:
-            game, moves = replay(row.record or {})
+            game, moves, forced = replay(row.record or {})
         except Exception as error:
             violations.append(f"game {row.id}: the record does not replay ({type(error).__name__})")
             continue
@@ -1095,7 +1103,7 @@ def check(
         cards = sum(
             len(trick) for deal in (row.record or {})["deals"] for trick in deal.get("tricks") or []
         )
-        if not (game.move_count == len(moves) == bids + cards):
+        if not (game.move_count == len(moves) + forced == bids + cards):
             violations.append(
                 f"game {row.id}: move count {game.move_count}, replayed {len(moves)}, "
                 f"bids + cards {bids + cards}"

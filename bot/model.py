@@ -87,6 +87,9 @@ class Seat:
     a player who left a running game (their seat is then a computer player).
     ``looked_deal`` is the deal in which the seat looked at its hand (blind bids): looking
     is not a move of the game record, so it is kept here to survive a restart.
+    ``claimed`` lists the seat's claims as (deal index, first trick claimed): the record holds
+    only the cards the claim played, so the channel learns from here to say "as claimed".
+    ``single_card``: the player's choice to have a single legal card played for them.
     """
 
     user_id: int | None
@@ -98,6 +101,8 @@ class Seat:
     # The level of a computer seat (kachuful_core.players.LEVELS); None: a human's seat, or a
     # computer seat made before levels existed (played at the heuristic level).
     level: str | None = None
+    claimed: list[tuple[int, int]] = field(default_factory=list)
+    single_card: bool = False
 
     @property
     def is_computer(self) -> bool:

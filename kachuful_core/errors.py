@@ -72,5 +72,13 @@ class MustFollowSuit(KachufulError):
         super().__init__(f"seat {seat} must follow suit {suit} and played {card_str(played)}")
 
 
+class ClaimNotCertain(KachufulError):
+    """A claim of every remaining trick that the claimant's cards could fail to make."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        super().__init__(f"seat {seat}: the remaining tricks are not certain to be won")
+
+
 class RecordError(KachufulError):
     """A game record that is not valid; the message is the one line a player reads."""

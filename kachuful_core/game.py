@@ -65,6 +65,10 @@ class Phase(str):
     def __repr__(self) -> str:
         return f"Phase.{self.upper()}"
 
+    def __reduce__(self) -> tuple[object, tuple[object, str]]:
+        # A copied or unpickled game keeps the one instance per phase that ``is`` compares.
+        return getattr, (Phase, self.upper())
+
 
 Phase.BIDDING = Phase("bidding")
 Phase.PLAYING = Phase("playing")

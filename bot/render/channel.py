@@ -25,7 +25,7 @@ what it delivered only once, so that a long game does not redraw every old trick
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
@@ -81,8 +81,9 @@ def public_posts(row: Table, game: Game | None, view: View) -> list[Post]:
     if mode_of(row) == "thread":
         posts.append(Post("thread", "channel", True, lambda: MessageSpec()))
     posts.append(Post("start", "game", True, lambda: start_message(row, game, _tr(row))))
-    posts += _deal_posts(row, game, view)
-    posts += _end_posts(row, game)
+    folded = _folds_last_score(row, game, view)
+    posts += _deal_posts(row, game, view, skip_score=len(game.deals) - 1 if folded else None)
+    posts += _end_posts(row, game, with_last_score=folded)
     posts += _ping(row, game, view)
     return posts
 
@@ -123,7 +124,17 @@ def _turn(game: Game, deal: int, view: View) -> deal_render.Turn | None:
     return deal_render.Turn(game.turn, view.deadline)
 
 
-def _deal_posts(row: Table, game: Game, view: View) -> list[Post]:
+def _folds_last_score(row: Table, game: Game, view: View) -> bool:
+    """Whether the final standings carry the last deal's scores: the game is over and those
+    were not posted yet. In a fast game the channel may still owe posts when it ends; one post
+    fewer brings the final standings a pacing slot sooner (in thread mode the final standings
+    go to the channel, the scores to the thread: nothing to gain there)."""
+    if row.status != "finished" or game.phase is not Phase.FINISHED or mode_of(row) == "thread":
+        return False
+    return f"d{len(game.deals) - 1}.score" not in view.delivered
+
+
+def _deal_posts(row: Table, game: Game, view: View, skip_score: int | None = None) -> list[Post]:
     posts: list[Post] = []
     for index, log in enumerate(game.deals):
         current = index == game.deal_index and game.phase is not Phase.FINISHED
@@ -148,7 +159,7 @@ def _deal_posts(row: Table, game: Game, view: View) -> list[Post]:
                 )
             )
             posts += _trick_posts(row, game, index, turn, current, view.delivered)
-        if log.scores is not None:
+        if log.scores is not None and index != skip_score:
             posts.append(Post(f"d{index}.score", "game", True, _scores(row, game, index)))
     _give_buttons(row, posts, view)
     return posts
@@ -253,12 +264,23 @@ def _with_buttons(
     return with_buttons
 
 
-def _end_posts(row: Table, game: Game) -> list[Post]:
+def _end_posts(row: Table, game: Game, *, with_last_score: bool = False) -> list[Post]:
     if row.status == "finished" and game.phase is Phase.FINISHED:
-        return [Post(FINAL_POST_KEY, "channel", True, lambda: final_standings(row, game, _tr(row)))]
+        return [Post(FINAL_POST_KEY, "channel", True, _final(row, game, with_last_score))]
     if row.status == "stopped":
         return [Post(END_POST_KEY, "game", True, lambda: ended_notice(row))]
     return []
+
+
+def _final(row: Table, game: Game, with_last_score: bool) -> Callable[[], MessageSpec]:
+    def build() -> MessageSpec:
+        spec = final_standings(row, game, _tr(row))
+        if not with_last_score:
+            return spec
+        last = deal_render.deal_scores(row, game, len(game.deals) - 1, _tr(row))
+        return replace(spec, embeds=(*spec.embeds, *last.embeds))
+
+    return build
 
 
 def ended_notice(row: Table) -> MessageSpec:

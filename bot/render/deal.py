@@ -173,6 +173,11 @@ def _standing(row: Table, log: DealLog, won: Sequence[int]) -> str:
     )
 
 
+def _claimed(row: Table, seat: int, index: int, number: int) -> bool:
+    """Whether the seat took trick ``number`` of deal ``index`` by a claim."""
+    return any(deal == index and number >= first for deal, first in row.seats[seat].claimed)
+
+
 def trick_lines(
     row: Table, game: Game, index: int, number: int, turn: Turn | None, tr: Translations
 ) -> str:
@@ -187,12 +192,15 @@ def trick_lines(
     if number < len(log.trick_winners):
         winner = log.trick_winners[number]
         won = _tricks_won(log, len(row.seats), number + 1)
+        taken = (
+            _("→ {name} takes it, as claimed. Tricks/bids: {standing}")
+            if _claimed(row, winner, index, number)
+            else _("→ {name} takes it. Tricks/bids: {standing}")
+        )
         return (
             pair(head, played, tr)
             + "\n"
-            + _("→ {name} takes it. Tricks/bids: {standing}").format(
-                name=name_of(row, winner), standing=_standing(row, log, won)
-            )
+            + taken.format(name=name_of(row, winner), standing=_standing(row, log, won))
         )
     led = " · " + _("led {suit}").format(suit=suit_symbol(cards[0][1] // 13)) if cards else ""
     verb = "lead" if not cards else "play"

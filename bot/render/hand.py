@@ -203,6 +203,22 @@ def hand_message(
         buttons.append(
             ButtonSpec(("look", table, version), _("Look at my hand"), "success", row=CONTROL_ROW)
         )
+    if view.phase is Phase.PLAYING and view.my_turn and not forehead and len(view.hand or ()) > 1:
+        # Always offered on the seat's turn: whether it is certain depends on the cards only
+        # the claimant can see, so its presence tells nothing (docs/rules.md, Claims).
+        buttons.append(
+            ButtonSpec(("claim", table, version), _("Claim the rest"), row=CONTROL_ROW, emoji="🏁")
+        )
+    if view.phase is not Phase.FINISHED:
+        on = row.seats[view.seat].single_card
+        buttons.append(
+            ButtonSpec(
+                ("single", table, not on),
+                _("Only card played for me: on") if on else _("Only card played for me: off"),
+                "success" if on else "secondary",
+                row=CONTROL_ROW,
+            )
+        )
     if view.phase is Phase.PLAYING and forehead and not played:
         buttons.append(
             ButtonSpec(

@@ -39,6 +39,13 @@ your seat until you click **I'm back**.
 `/kachuful-settings` · this channel's defaults for new games (Manage Server)
 `/kachuful help` · this message""")
 
+# Its own paragraph (a field of the help), so that each catalogue keeps HELP as it was read.
+HELP_END_OF_DEAL = N_("""\
+The last trick of a deal plays itself. On your turn to play, **Claim the rest** says you take \
+every remaining trick: if that is certain whatever the others hold, the deal is played out at \
+once; if not, only you are told, and you play on. **Only card played for me** (on your hand) \
+plays your card for you whenever you may play only one.""")
+
 GENERAL_RULES = N_("""\
 52 cards, A high. Each deal has a fixed hand size (by default from 52 ÷ players down to 1 and \
 back up) and a trump suit (♠ ♦ ♣ ♥ in turn).
@@ -52,6 +59,7 @@ equal leaders share the win.""")
 
 def help_message(tr: Translations) -> MessageSpec:
     embed = discord.Embed(title=tr.gettext("How to play Kachuful"), description=tr.gettext(HELP))
+    embed.add_field(name=tr.gettext("End of a deal"), value=tr.gettext(HELP_END_OF_DEAL))
     return MessageSpec(embeds=(embed,))
 
 

@@ -15,6 +15,7 @@ from kachuful_core import (
     BidOutOfRange,
     BlindBidAfterLooking,
     CardNotInHand,
+    ClaimNotCertain,
     DealerBidForbidden,
     InvalidSeat,
     KachufulError,
@@ -244,6 +245,10 @@ NOTICES = {
     "you_left_game": N_("You left the game."),
     "back": N_("👋 {name} is back at the table."),
     "welcome_back": N_("Welcome back: your seat is yours again."),
+    "single_card_on": N_(
+        "From now on, when you have only one card you may play, it is played for you."
+    ),
+    "single_card_off": N_("Your cards now wait for your click, even when only one may be played."),
     "damaged_stopped": N_(
         "🛑 The game that could not be restored was closed by {by}. "
         "It does not count for the leaderboard."
@@ -419,6 +424,11 @@ def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:
         if error.option == "forehead":
             return _("The forehead deal is not in play at this table.")
         return _("{option} is not in play at this table.").format(option=error.option)
+    if isinstance(error, ClaimNotCertain):
+        return _(
+            "Not certain: with the cards you cannot see, another player could still take one "
+            "of the remaining tricks. Play on."
+        )
     if isinstance(error, InvalidSeat):
         return _("There is no such seat at this table.")
     if isinstance(error, RecordError):

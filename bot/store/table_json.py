@@ -94,8 +94,28 @@ def options_to_json(options: TableOptions) -> dict[str, Any]:
     return out
 
 
+# Seat keys written only when they differ from their default: a seat saved again is the text
+# an earlier version wrote.
+_QUIET_SEAT_KEYS = {"claimed": [], "single_card": False}
+
+
 def seat_to_json(seat: Seat) -> dict[str, Any]:
-    return asdict(seat)
+    data = asdict(seat)
+    for key, default in _QUIET_SEAT_KEYS.items():
+        if data[key] == default:
+            del data[key]
+        elif key == "claimed":
+            data[key] = [list(pair) for pair in data[key]]
+    return data
+
+
+def _claims(value: Any) -> list[tuple[int, int]]:
+    """A seat's stored claims; a value this version cannot read is dropped (it only words the
+    channel's trick lines: the record holds the cards)."""
+    if not isinstance(value, list):
+        return []
+    pairs = [v for v in value if isinstance(v, list) and len(v) == 2]
+    return [(v[0], v[1]) for v in pairs if _is_int(v[0]) and _is_int(v[1])]
 
 
 def seat_from_json(data: dict[str, Any]) -> Seat:
@@ -107,4 +127,6 @@ def seat_from_json(data: dict[str, Any]) -> Seat:
         left_user_id=data.get("left_user_id"),
         looked_deal=data.get("looked_deal"),
         level=data.get("level") if isinstance(data.get("level"), str) else None,
+        claimed=_claims(data.get("claimed")),
+        single_card=data.get("single_card") is True,
     )

@@ -1,7 +1,9 @@
 """The driver of a table: computer seats and the turn clock, in one background task per table.
 
 It sleeps (a short pause for a computer seat, until the turn clock runs out for a human),
-then acts through the change path if nothing has moved in the meantime. When every seat is
+then acts through the change path if nothing has moved in the meantime. Without a pause, it
+plays out a deal whose every remaining card is forced, and a single legal card for a player
+who chose to have it played for them (bot/table/endgame.py). When every seat is
 played by the computer (everyone away) the table is paused; the driver then sleeps until the
 idle time (KACHUFUL_IDLE_HOURS) has passed since the table's last stored change, and closes
 it like /kachuful stop. That moment is derived from the stored row's ``updated_at``, so a
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kachuful_core import Phase
+from kachuful_core.claims import all_forced, play_forced, single_legal_card
 from kachuful_core.players import LEVELS, Decision, act, apply_decision
 from kachuful_core.views import view as seat_view
 
@@ -42,7 +45,7 @@ class Plan:
 
     delay: float
     version: int
-    kind: Literal["computer", "clock", "idle"]
+    kind: Literal["computer", "clock", "idle", "forced", "single"]
 
 
 class Driver:
@@ -70,12 +73,18 @@ class Driver:
         row, game = session.row, session.game
         if session.closed or row.status != "running" or game is None or game.turn is None:
             return None
+        if all_forced(game):
+            # Only a table saved in that state by an earlier version: a move that leaves the
+            # rest of a deal forced plays it out in the same change.
+            return Plan(0.0, row.version, "forced")
         if paused(row):
             # Everyone is away: the game waits for an "I'm back" rather than playing itself
             # to the end, but not for ever: an abandoned table would hold its channel.
             return Plan(self.timing.idle_remaining(row), row.version, "idle")
         if row.seats[game.turn].computer_plays:
             return Plan(self.timing.settings.bot_delay_seconds, row.version, "computer")
+        if row.seats[game.turn].single_card and single_legal_card(game, game.turn) is not None:
+            return Plan(0.0, row.version, "single")
         deadline = session.deadline
         if deadline is None:
             delay = self.timing.turn_seconds(row)
@@ -114,7 +123,8 @@ class Driver:
             if plan is None:
                 return
             await self._sleep(session, plan.delay)
-            decision = await self._think(session, plan) if plan.kind != "idle" else None
+            thinks = plan.kind in ("computer", "clock")
+            decision = await self._think(session, plan) if thinks else None
             step = self._step(plan, decision)
             result = await self.changes.run(session, step)
             if result is not None and result.failed is not None:
@@ -151,6 +161,8 @@ class Driver:
     def _step(self, plan: Plan, decision: Decision | None) -> Callable[[TableSession], Step | None]:
         if plan.kind == "idle":
             return lambda session: self._close_idle(session, plan.version)
+        if plan.kind in ("forced", "single"):
+            return lambda session: self._played_for(session, plan)
         timed_out = plan.kind == "clock"
         version = plan.version
 
@@ -170,6 +182,8 @@ class Driver:
                     player = LEVELS[level](seed_of(row.id, seat))
                     session.players[(seat, level)] = player
                 events = act(game, seat, player)
+            # A deal whose remaining cards are now all forced plays out in the same change.
+            events = [*events, *play_forced(game)]
             entry = row.seats[seat]
             if timed_out:
                 entry.timeouts += 1
@@ -181,6 +195,20 @@ class Driver:
             return Step(commit=True, events=events)
 
         return step
+
+    def _played_for(self, session: TableSession, plan: Plan) -> Step | None:
+        """Cards with no choice: the rest of a forced deal, or a player's single legal card."""
+        row, game = session.row, session.game
+        if row.version != plan.version or row.status != "running" or game is None:
+            return None
+        if plan.kind == "forced":
+            events = play_forced(game)
+        else:
+            seat = game.turn
+            card = None if seat is None else single_legal_card(game, seat)
+            events = [] if seat is None or card is None else game.play(seat, card)
+            events += play_forced(game)
+        return Step(commit=True, events=events) if events else None
 
     def _close_idle(self, session: TableSession, version: int) -> Step | None:
         """Close a table paused for the idle time, as /kachuful stop does."""

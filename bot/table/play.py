@@ -12,6 +12,7 @@ from bot import render
 from bot.i18n import Translations, language_of, reader, translation
 from bot.render.specs import MessageSpec
 from kachuful_core import Game, KachufulError
+from kachuful_core.claims import play_forced
 from kachuful_core.events import BidPlaced, CardPlayed, Event, HandLooked
 from kachuful_core.views import view as seat_view
 
@@ -91,6 +92,48 @@ def leave_running(session: TableSession, user_id: int, tr: Translations) -> Step
     return Step(reply=Reply(MessageSpec(content=render.notice("you_left_game", tr))), commit=True)
 
 
+def apply_seat_action(
+    session: TableSession,
+    user_id: int,
+    version: int,
+    action: Action,
+    tr: Translations,
+) -> Step:
+    """A seat's move by its player (under the table's lock): checked against the move
+    counter the button was drawn at, the seat and the rules, applied by ``action``; the answer is
+    the hand drawn as it will be after the commit."""
+    row, game = session.row, session.game
+    if row.status != "running" or game is None:
+        return refusal("not_running", tr)
+    seat = row.seat_of(user_id)
+    if seat is None:
+        return refusal("not_seated", tr)
+    if version != row.version:
+        done = session.recent.get((user_id, version))
+        return hand_step(session, user_id, done or render.refusal("stale", tr), tr)
+    if row.seats[seat].away:
+        return hand_step(session, user_id, render.refusal("away", tr), tr)
+    try:
+        # A deal whose remaining cards are now all forced plays out in the same change.
+        events = action(game, seat)
+        events = [*events, *play_forced(game)] if events else events
+    except KachufulError as error:
+        return hand_step(session, user_id, render.refused_move(error, row, tr), tr)
+    if not events:  # e.g. looking again: nothing changed
+        return hand_step(session, user_id, None, tr)
+    entry = row.seats[seat]
+    entry.timeouts = 0
+    if all(isinstance(e, HandLooked) for e in events):
+        # Looking is private and moves nothing: no new move counter, no public post.
+        entry.looked_deal = game.deal_index
+        step = hand_step(session, user_id, None, tr)
+        return Step(reply=step.reply, commit=True, events=events, bump=False)
+    session.remember_action(user_id, version, _what(events, tr))
+    # The hand is drawn as it will be after the commit (at the next move counter).
+    step = hand_step(session, user_id, None, tr, version=row.version + 1)
+    return Step(reply=step.reply, commit=True, events=events)
+
+
 class Play:
     def __init__(self, tables: OpenTables, responder: Responder, store: GameStore) -> None:
         self.tables = tables
@@ -150,45 +193,8 @@ class Play:
         await self.responder.change(
             session,
             interaction,
-            lambda s: self._apply(s, user_id, version, action, reader(interaction)),
+            lambda s: apply_seat_action(s, user_id, version, action, reader(interaction)),
         )
-
-    def _apply(
-        self,
-        session: TableSession,
-        user_id: int,
-        version: int,
-        action: Action,
-        tr: Translations,
-    ) -> Step:
-        row, game = session.row, session.game
-        if row.status != "running" or game is None:
-            return refusal("not_running", tr)
-        seat = row.seat_of(user_id)
-        if seat is None:
-            return refusal("not_seated", tr)
-        if version != row.version:
-            done = session.recent.get((user_id, version))
-            return hand_step(session, user_id, done or render.refusal("stale", tr), tr)
-        if row.seats[seat].away:
-            return hand_step(session, user_id, render.refusal("away", tr), tr)
-        try:
-            events = action(game, seat)
-        except KachufulError as error:
-            return hand_step(session, user_id, render.refused_move(error, row, tr), tr)
-        if not events:  # e.g. looking again: nothing changed
-            return hand_step(session, user_id, None, tr)
-        entry = row.seats[seat]
-        entry.timeouts = 0
-        if all(isinstance(e, HandLooked) for e in events):
-            # Looking is private and moves nothing: no new move counter, no public post.
-            entry.looked_deal = game.deal_index
-            step = hand_step(session, user_id, None, tr)
-            return Step(reply=step.reply, commit=True, events=events, bump=False)
-        session.remember_action(user_id, version, _what(events, tr))
-        # The hand is drawn as it will be after the commit (at the next move counter).
-        step = hand_step(session, user_id, None, tr, version=row.version + 1)
-        return Step(reply=step.reply, commit=True, events=events)
 
     async def back(self, interaction: discord.Interaction[Any], table: int, seat: int) -> None:
         """ "I'm back": the owner takes an away seat back from the computer."""
@@ -260,4 +266,4 @@ class Play:
         await self.responder.post(interaction, MessageSpec(content=text))
 
 
-__all__ = ["Play", "hand_spec", "leave_running", "paused"]
+__all__ = ["Play", "apply_seat_action", "hand_spec", "leave_running", "paused"]

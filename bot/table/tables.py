@@ -24,6 +24,7 @@ from bot.store import GameStore
 
 from .changes import Changes
 from .driver import Driver
+from .endgame import Endgame
 from .hands import HAND_WATCH_SECONDS, HandPublisher
 from .lobby import Lobby
 from .open_tables import OpenTables
@@ -80,6 +81,7 @@ class Tables:
             open_session=self.open_session,
         )
         self.play = Play(self.open, self.responder, store)
+        self.endgame = Endgame(self.responder)
         self.driver = Driver(self.open, self.changes, self.timing, self.thinker)
         self.changes.plan_next = self.driver.schedule
         self.read = ReadOnly(self.open, self.responder)

@@ -47,4 +47,6 @@ _PREFIXES = {
     "unseen": "kf:u",
     "look": "kf:k",
     "back": "kf:back",
+    "claim": "kf:m",
+    "single": "kf:s",
 }

@@ -417,6 +417,53 @@ class BackButton(
         )
 
 
+class ClaimButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"kf:m:(?P<table>{NUMBER}):(?P<ver>{NUMBER})",
+):
+    """ "Claim the rest": the seat to play says it takes every remaining trick of the deal."""
+
+    def __init__(self, table: int, version: int, **button: Any) -> None:
+        super().__init__(_button(("claim", table, version), **button))
+        self.table, self.version = table, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ClaimButton:
+        return cls(number(match["table"]), number(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        tables = _tables(interaction)
+        await _guarded(
+            self, interaction, tables.endgame.claim(interaction, self.table, self.version)
+        )
+
+
+class SingleCardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"kf:s:(?P<table>{NUMBER}):(?P<on>[01])",
+):
+    """The player's choice to have a single legal card played for them (``on``: what the
+    click sets, so a second click of the same button changes nothing)."""
+
+    def __init__(self, table: int, on: bool, **button: Any) -> None:
+        super().__init__(_button(("single", table, on), **button))
+        self.table, self.on = table, on
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SingleCardButton:
+        return cls(number(match["table"]), match["on"] == "1")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        tables = _tables(interaction)
+        await _guarded(
+            self, interaction, tables.endgame.single_card(interaction, self.table, self.on)
+        )
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     LevelButton,
@@ -429,4 +476,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     UnseenButton,
     LookButton,
     BackButton,
+    ClaimButton,
+    SingleCardButton,
 )

@@ -15,6 +15,8 @@ import jsonschema_rs
 import simcord
 
 from bot.store.table_json import seat_to_json
+from kachuful_core import Game, load_game
+from kachuful_core.claims import all_forced
 from kachuful_core.record import record_document
 
 REPO = Path(__file__).resolve().parents[2]
@@ -215,6 +217,40 @@ def validate_all_requests(env: simcord.Env) -> int:
         validate_request(entry.method, entry.path, entry.json)
         checked += 1
     return checked
+
+
+# ---- what a game's record says -------------------------------------------------------------
+
+
+def forced_cards(record: dict[str, Any] | str) -> list[tuple[int, int, int]]:
+    """The (deal index, seat, card) of every card the record's game played while all the
+    deal's remaining cards were forced: the cards the table played by itself, not clicked."""
+    forced: list[tuple[int, int, int]] = []
+    play = Game.play
+
+    def logged_play(self: Game, seat: int, card: int) -> Any:
+        if all_forced(self):
+            forced.append((self.deal_index, seat, card))
+        return play(self, seat, card)
+
+    Game.play = logged_play  # type: ignore[method-assign]
+    try:
+        load_game(record)
+    finally:
+        Game.play = play  # type: ignore[method-assign]
+    return forced
+
+
+def clicked_tricks(record: dict[str, Any]) -> int:
+    """How many tricks of the record had at least one card clicked (not all forced)."""
+    forced = {(deal, card) for deal, _, card in forced_cards(record)}
+    game = load_game(record)
+    return sum(
+        1
+        for log in game.deals
+        for trick in log.tricks
+        if any((log.index, card) not in forced for _, card in trick)
+    )
 
 
 # ---- arranging a table -----------------------------------------------------------------------

@@ -13,7 +13,7 @@ from bot.render.cards import label as card_label
 from kachuful_core import load_game, score_summary
 from kachuful_core.cards import parse_card
 
-from .helpers import Table, buttons, custom_ids, validate_all_requests, world
+from .helpers import Table, buttons, custom_ids, forced_cards, validate_all_requests, world
 
 # Whole games: on SQLite and on PostgreSQL (tests/pg.py).
 pytestmark = pytest.mark.both_backends
@@ -94,12 +94,16 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
     assert nosy.ephemeral and "not seated" in nosy.response.content
 
     actions = await table.play_to_end()
-    assert actions == 3 * (5 + 11)  # 5 deals of 3,2,1,2,3 cards: one bid a deal, one card a trick
     await env.advance_time(60)  # new messages are paced at 5 per 5 s in a channel
 
     row = await env.bot.store.load_game(table.session.row.id) if table.session else None
     stored = await env.bot.store.latest_game_in_channel(channel.id)
     assert row is None and stored is not None and stored.status == "finished"
+    # 5 deals of 3,2,1,2,3 cards: one bid a deal, one card a trick; but the cards of each
+    # deal's forced ending (its last trick at least) played themselves.
+    forced = forced_cards(stored.record)
+    assert len(forced) >= 3 * 5
+    assert actions == 3 * (5 + 11) - len(forced)
 
     # Hands: only in ephemeral messages, each visible to its owner alone.
     for member in (asha, bilal, chen):
@@ -122,14 +126,16 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
     assert len(public_tricks(table)) == 11
 
     # Scores posted after each deal and the final standings agree with the record.
+    # The last deal's scores come with the final standings, as a second embed (the game ended
+    # in the change that scored it: one post fewer, the final standings a pacing slot sooner).
     score_posts = [
-        m for m in table.public() if m.embeds and "Scores after deal" in (m.embeds[0].title or "")
+        e for m in table.public() for e in m.embeds if "Scores after deal" in (e.title or "")
     ]
     assert len(score_posts) == 5
     running = [0, 0, 0]
     for post, deal in zip(score_posts, summary["deals"], strict=True):
-        assert post.embeds[0].title == f"Scores after deal {deal['index'] + 1} of 5"
-        rows = (post.embeds[0].description or "").split("```")[1].strip().splitlines()[1:]
+        assert post.title == f"Scores after deal {deal['index'] + 1} of 5"
+        rows = (post.description or "").split("```")[1].strip().splitlines()[1:]
         for seat, line in enumerate(rows):
             running[seat] += deal["scores"][seat]
             *name, bid, won, points, total = line.split()
@@ -138,12 +144,14 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
             assert (int(points), int(total)) == (deal["scores"][seat], running[seat])
     assert running == list(summary["totals"])
     # Per deal: the bidding message, one message per trick, the scores (H + 2); besides them
-    # only the lobby, the opening draw and the final standings remain (pings are deleted).
-    assert len(table.public()) == sum(size + 2 for size in (3, 2, 1, 2, 3)) + 3
+    # only the lobby, the opening draw and the final standings remain (pings are deleted); the
+    # last deal's scores are in the final standings.
+    assert len(table.public()) == sum(size + 2 for size in (3, 2, 1, 2, 3)) + 3 - 1
     final = [
         m for m in table.public() if m.embeds and m.embeds[0].title == "Kachuful — final standings"
     ]
     assert len(final) == 1
+    assert final[0].embeds[1].title == "Scores after deal 5 of 5"
     text = final[0].embeds[0].description or ""
     for seat, total in enumerate(summary["totals"]):
         assert f"**{names[seat]}** — {total}" in text

@@ -164,7 +164,7 @@ async def test_stats_history_and_stopped_games_after_play(env: simcord.Env) -> N
 async def test_export_of_a_running_game_shows_no_unplayed_card(env: simcord.Env) -> None:
     channel, members = world(env, "asha", "bilal", "chen", "dev")
     _, bilal, _, dev = members
-    table = await start_game(env, channel, members[:3], max_hand=3, schedule="down")
+    table = await start_game(env, channel, members[:3], max_hand=5, schedule="down")
     # Play the first deal out and one trick of the next.
     while table.game.deal_index == 0 or len(table.game.completed_tricks) < 1:
         seat = table.game.turn

@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 from bot.client import KachufulBot
 from bot.config import Settings
 from kachuful_core import load_game
+from kachuful_core.claims import all_forced, single_legal_card
 from kachuful_core.game import Game
 from tests.pg import Cluster
 
@@ -223,14 +224,23 @@ class Storm:
             # The moves of players (not computers) this click made.
             old_stored, old_game, old_moves = before[table_id]
             humans = {i for i, s in enumerate(stored.seats) if not s.computer_plays}
-            made = [m for m in moves[len(old_moves) :] if m[0] in humans]
+            # A deal's forced ending plays itself (every seat's card), and a player who chose it
+            # has a single legal card played for them: not moves of a click.
+            chose = {i for i, s in enumerate(stored.seats) if s.single_card}
+            new = range(len(old_moves), len(moves))
+            auto = {
+                i for i in new if i in moves.forced or (i in moves.single and moves[i][0] in chose)
+            }
+            made = [moves[i] for i in new if moves[i][0] in humans and i not in auto]
             assert moves[: len(old_moves)] == old_moves, "a stored move changed"
             assert len(made) <= 1, f"one click, {len(made)} moves of players"
             if must_move is not None and may_move(must_move, table_id, old_stored.version):
                 parts = must_move.split(":")
                 want = (old_game.turn, "bid" if parts[1] == "b" else "play", int(parts[4]))
                 assert made == [want], f"table {table_id}: a current button did not move"
-            if stored.version != old_stored.version:
+            if stored.version != old_stored.version and not (auto and not made):
+                # (Cards played for a player, alone, follow a click of "Only card played
+                # for me", which is no move.)
                 assert made, "the move counter moved without a player's move"
                 to_act = old_stored.seats[old_game.turn].user_id
                 assert any(
@@ -245,9 +255,20 @@ class Storm:
         return after
 
 
-def replay(record: dict[str, Any]) -> tuple[Game, list[tuple[int, str, int | None]]]:
-    """The record replayed, with its moves: (seat, "bid" | "play", n or card)."""
-    moves: list[tuple[int, str, int | None]] = []
+class Moves(list[tuple[int, str, int | None]]):
+    """A record's moves: (seat, "bid" | "play", n or card); ``forced``: the indexes of the
+    cards played while every remaining card of the deal was forced; ``single``: of the cards
+    that were their player's only legal card."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forced: set[int] = set()
+        self.single: set[int] = set()
+
+
+def replay(record: dict[str, Any]) -> tuple[Game, Moves]:
+    """The record replayed, with its moves."""
+    moves = Moves()
     bid, play, unseen = Game.bid, Game.play, Game.play_unseen
 
     def logged_bid(self: Game, seat: int, n: int, blind: bool = False) -> Any:
@@ -255,10 +276,16 @@ def replay(record: dict[str, Any]) -> tuple[Game, list[tuple[int, str, int | Non
         return bid(self, seat, n, blind)
 
     def logged_play(self: Game, seat: int, card: int) -> Any:
+        if all_forced(self):
+            moves.forced.add(len(moves))
+        if single_legal_card(self, seat) is not None:
+            moves.single.add(len(moves))
         moves.append((seat, "play", card))
         return play(self, seat, card)
 
     def logged_unseen(self: Game, seat: int) -> Any:
+        if all_forced(self):
+            moves.forced.add(len(moves))
         moves.append((seat, "play", None))
         return unseen(self, seat)
 
