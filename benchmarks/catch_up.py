@@ -15,6 +15,7 @@ channel is looked at as a reader sees it, and the script reports:
     .venv/bin/python benchmarks/catch_up.py                        # this checkout
     .venv/bin/python benchmarks/catch_up.py --compare ../other     # and another, side by side
     .venv/bin/python benchmarks/catch_up.py --quick                # CI smoke run
+    .venv/bin/python benchmarks/catch_up.py --players 3 --computers 2   # two computer seats
 
 It uses only the bot's public entry points (``KachufulBot``, ``Settings``) and SimCord, so it
 runs against an earlier checkout of the bot too (``--compare`` runs it there, in a process of
@@ -138,11 +139,17 @@ async def wait(env: Any, watcher: Watcher, seconds: float, step: float) -> None:
 
 
 async def play_game(
-    env: Any, players: int, max_hand: int | None, mode: str, gap: float, step: float
+    env: Any,
+    players: int,
+    max_hand: int | None,
+    mode: str,
+    gap: float,
+    step: float,
+    computers: int = 0,
 ) -> dict[str, Any]:
     guild = env.create_guild(f"Club {players} {mode} {max_hand}")
     channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(players)]
+    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(players - computers)]
     by_id = {m.id: m for m in members}
     options: dict[str, Any] = {"players": players}
     if max_hand is not None:
@@ -152,6 +159,13 @@ async def play_game(
     await members[0].slash(channel, "kachuful start", **options)
     for member in members[1:]:
         await member.slash(channel, "kachuful join")
+    for _ in range(computers):  # the plain level, acting at once (bot_delay 0)
+        from bot.i18n import EN
+        from bot.render.words import level_name
+
+        lobby = next(m for m in channel.history() if m.embeds)
+        chooser = await members[0].click(lobby, label="Add computer player")
+        await members[0].click(chooser.response, label=level_name("heuristic", EN))
     await env.advance_time(6)  # the lobby's posts are not what is measured
     watcher = Watcher(env, channel)
     lobby = next(m for m in channel.history() if m.embeds)
@@ -163,7 +177,11 @@ async def play_game(
     moves = 0
     waited_for_hand = 0.0
     while session.row.status == "running":
-        member = by_id[session.row.seats[session.game.turn].user_id]
+        user_id = session.row.seats[session.game.turn].user_id
+        if user_id is None:  # a computer seat is to act: it does so at once
+            await wait(env, watcher, step, step)
+            continue
+        member = by_id[user_id]
         hand = None
         if member.id in hands:
             hand = next(m for m in channel_messages(watcher, member) if m.id == hands[member.id])
@@ -189,6 +207,7 @@ async def play_game(
     created = [r for r in env.http_requests if r.method == "POST" and r.path.endswith("/messages")]
     return {
         "players": players,
+        "computers": computers,
         "max_hand": max_hand,
         "mode": mode,
         "gap_s": gap,
@@ -223,7 +242,9 @@ def virtual_pacing(env: Any) -> None:
     RateLimits.wait = wait  # type: ignore[method-assign]
 
 
-async def run(games: list[tuple[int, int | None, str]], gap: float, step: float) -> list[Any]:
+async def run(
+    games: list[tuple[int, int | None, str]], gap: float, step: float, computers: int
+) -> list[Any]:
     import simcord
 
     results = []
@@ -234,7 +255,8 @@ async def run(games: list[tuple[int, int | None, str]], gap: float, step: float)
             virtual_pacing(env)
             await env.start()
             try:
-                results.append(await play_game(env, players, max_hand, mode, gap, step))
+                game = await play_game(env, players, max_hand, mode, gap, step, computers)
+                results.append(game)
             finally:
                 await env.shutdown()
                 await bot.store.close()
@@ -248,6 +270,7 @@ def main() -> int:
     parser.add_argument("--mode", default="trick", choices=("trick", "compact", "thread"))
     parser.add_argument("--gap", type=float, default=0.25, help="seconds between moves")
     parser.add_argument("--step", type=float, default=0.05, help="seconds between looks")
+    parser.add_argument("--computers", type=int, default=0, help="seats for the computer")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--bot", type=Path, help="run the bot of this checkout")
     parser.add_argument("--compare", type=Path, help="also run the bot of this checkout")
@@ -265,7 +288,7 @@ def main() -> int:
     games = [(args.players, size, args.mode) for size in sizes]
     if args.quick:
         games = [(4, 2, "trick")]
-    for result in asyncio.run(run(games, args.gap, args.step)):
+    for result in asyncio.run(run(games, args.gap, args.step, args.computers)):
         print(json.dumps(result))
     return 0
 

@@ -89,7 +89,8 @@ class Seat:
     is not a move of the game record, so it is kept here to survive a restart.
     ``claimed`` lists the seat's claims as (deal index, first trick claimed): the record holds
     only the cards the claim played, so the channel learns from here to say "as claimed".
-    ``single_card``: the player's choice to have a single legal card played for them.
+    ``single_card``: the player's choice to have a single legal card played for them;
+    ``confirm_cards``: to confirm each card before it counts (bot/table/choices.py).
     """
 
     user_id: int | None
@@ -103,6 +104,7 @@ class Seat:
     level: str | None = None
     claimed: list[tuple[int, int]] = field(default_factory=list)
     single_card: bool = False
+    confirm_cards: bool = False
 
     @property
     def is_computer(self) -> bool:

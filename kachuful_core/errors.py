@@ -80,5 +80,14 @@ class ClaimNotCertain(KachufulError):
         super().__init__(f"seat {seat}: the remaining tricks are not certain to be won")
 
 
+class NothingToTakeBack(KachufulError):
+    """The seat's last move cannot be taken back (another seat acted since, or the deal is
+    over, or the seat has not moved in this deal)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        super().__init__(f"seat {seat} has no move to take back")
+
+
 class RecordError(KachufulError):
     """A game record that is not valid; the message is the one line a player reads."""

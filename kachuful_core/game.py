@@ -338,6 +338,10 @@ class Game:
             return False
         return True
 
+    def check_play(self, seat: int, card: Card) -> None:
+        """Raise the refusal :meth:`play` would give for this card (nothing if it is legal)."""
+        self._check_play(seat, card)
+
     def can_play(self, seat: int, card: Card) -> bool:
         try:
             self._check_play(seat, card)

@@ -292,6 +292,11 @@ def chart_thread() -> concurrent.futures.ThreadPoolExecutor:
     two charts at once only share the GIL)."""
     global _THREAD
     if _THREAD is None:
+        # numpy (which matplotlib imports) is imported here, on the calling thread, first:
+        # its import is not safe while another thread imports it too (the search player's
+        # compiled loops import it on the event loop), and fails "partially initialized".
+        import numpy  # noqa: F401
+
         _THREAD = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="kachuful-chart"
         )

@@ -11,7 +11,7 @@ from bot.model import Table
 from kachuful_core import Phase, SeatView
 
 from .cards import CARD_ROWS, card_rows, hand_text, label, number_rows, trump_text
-from .specs import ButtonSpec, MessageSpec, clip
+from .specs import ButtonSpec, MessageSpec, Style, clip
 from .words import name_of, pair
 
 COLOUR_HAND = discord.Colour.dark_blue()
@@ -95,8 +95,12 @@ def hand_message(
     notice: str | None = None,
     deadline: datetime | None = None,
     stopped: bool = False,
+    undo: str | None = None,
+    chosen: int | None = None,
 ) -> MessageSpec:
-    """The seat's hand, bid buttons (its turn to bid) or card buttons (legal ones enabled)."""
+    """The seat's hand, bid buttons (its turn to bid) or card buttons (legal ones enabled);
+    ``undo``: "bid" or "card", the player's own last move, which they may still take back;
+    ``chosen``: the card a player who confirms each card has chosen, to confirm."""
     _ = tr.gettext
     table = row.id
     title = _("Your hand — deal {deal} of {deals}").format(
@@ -186,22 +190,45 @@ def hand_message(
                 )
     elif view.phase is Phase.PLAYING and view.hand is not None and choosing:
         legal_cards = set(view.legal_cards)
+        confirming = row.seats[view.seat].confirm_cards
         for row_index, cards in enumerate(card_rows(view.hand)):
             for card in cards:
+                style: Style = "success" if card == chosen else "primary"
                 buttons.append(
                     ButtonSpec(
-                        ("play", table, version, card),
+                        ("choose" if confirming else "play", table, version, card),
                         label(card, tr),
-                        style="primary" if card in legal_cards else "secondary",
+                        style=style if card in legal_cards else "secondary",
                         disabled=card not in legal_cards,
                         row=row_index,
                     )
                 )
+        if confirming and chosen in legal_cards:
+            buttons.append(
+                ButtonSpec(
+                    ("play", table, version, chosen),
+                    _("Play {card}").format(card=label(chosen, tr)),
+                    "success",
+                    row=CONTROL_ROW,
+                )
+            )
     if view.phase is not Phase.FINISHED:
         buttons.append(ButtonSpec(("refresh", table), _("Refresh"), row=CONTROL_ROW, emoji="🔄"))
     if view.may_bid_blind:
         buttons.append(
             ButtonSpec(("look", table, version), _("Look at my hand"), "success", row=CONTROL_ROW)
+        )
+    if undo is not None:
+        buttons.append(
+            ButtonSpec(
+                ("undo", table, version),
+                _("Take back my card (until the next move)")
+                if undo == "card"
+                else _("Take back my bid (until the next move)"),
+                "danger",
+                row=CONTROL_ROW,
+                emoji="↩️",
+            )
         )
     if view.phase is Phase.PLAYING and view.my_turn and not forehead and len(view.hand or ()) > 1:
         # Always offered on the seat's turn: whether it is certain depends on the cards only
@@ -209,16 +236,33 @@ def hand_message(
         buttons.append(
             ButtonSpec(("claim", table, version), _("Claim the rest"), row=CONTROL_ROW, emoji="🏁")
         )
-    if view.phase is not Phase.FINISHED:
-        on = row.seats[view.seat].single_card
-        buttons.append(
-            ButtonSpec(
-                ("single", table, not on),
-                _("Only card played for me: on") if on else _("Only card played for me: off"),
-                "success" if on else "secondary",
-                row=CONTROL_ROW,
-            )
+    if view.phase is not Phase.FINISHED and not view.my_turn:
+        # The player's choices, set between turns: on their turn the row holds what they
+        # play with (at most five buttons a row).
+        seat = row.seats[view.seat]
+        toggles = (
+            (
+                "single_card",
+                seat.single_card,
+                _("Only card played for me: on"),
+                _("Only card played for me: off"),
+            ),
+            (
+                "confirm_cards",
+                seat.confirm_cards,
+                _("Confirm each card: on"),
+                _("Confirm each card: off"),
+            ),
         )
+        for choice, on, on_label, off_label in toggles:
+            buttons.append(
+                ButtonSpec(
+                    ("choice", table, choice, not on),
+                    on_label if on else off_label,
+                    "success" if on else "secondary",
+                    row=CONTROL_ROW,
+                )
+            )
     if view.phase is Phase.PLAYING and forehead and not played:
         buttons.append(
             ButtonSpec(

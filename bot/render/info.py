@@ -46,6 +46,10 @@ every remaining trick: if that is certain whatever the others hold, the deal is 
 once; if not, only you are told, and you play on. **Only card played for me** (on your hand) \
 plays your card for you whenever you may play only one.""")
 
+HELP_TAKE_BACK = N_(
+    "Right after your bid or card, **Take back** on your hand undoes it, until anyone else moves."
+)
+
 GENERAL_RULES = N_("""\
 52 cards, A high. Each deal has a fixed hand size (by default from 52 ÷ players down to 1 and \
 back up) and a trump suit (♠ ♦ ♣ ♥ in turn).
@@ -59,6 +63,7 @@ equal leaders share the win.""")
 
 def help_message(tr: Translations) -> MessageSpec:
     embed = discord.Embed(title=tr.gettext("How to play Kachuful"), description=tr.gettext(HELP))
+    embed.add_field(name=tr.gettext("A misclick"), value=tr.gettext(HELP_TAKE_BACK))
     embed.add_field(name=tr.gettext("End of a deal"), value=tr.gettext(HELP_END_OF_DEAL))
     return MessageSpec(embeds=(embed,))
 

@@ -26,6 +26,7 @@ from kachuful_core import (
     Rules,
     WrongPhase,
 )
+from kachuful_core.errors import NothingToTakeBack
 from kachuful_core.rules import LENGTHS
 
 from . import numbers
@@ -245,6 +246,12 @@ NOTICES = {
     "you_left_game": N_("You left the game."),
     "back": N_("👋 {name} is back at the table."),
     "welcome_back": N_("Welcome back: your seat is yours again."),
+    "taken_back": N_("Taken back: it is your turn again."),
+    "confirm_cards_on": N_(
+        "From now on, a card you click counts only once you confirm it with the green button."
+    ),
+    "confirm_cards_off": N_("From now on, a card you click counts at once."),
+    "confirm_card": N_("Play {card}? Confirm with the green button, or choose another card."),
     "single_card_on": N_(
         "From now on, when you have only one card you may play, it is played for you."
     ),
@@ -424,6 +431,8 @@ def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:
         if error.option == "forehead":
             return _("The forehead deal is not in play at this table.")
         return _("{option} is not in play at this table.").format(option=error.option)
+    if isinstance(error, NothingToTakeBack):
+        return _("Too late to take it back: the table has moved on since.")
     if isinstance(error, ClaimNotCertain):
         return _(
             "Not certain: with the cards you cannot see, another player could still take one "

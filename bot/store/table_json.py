@@ -96,7 +96,7 @@ def options_to_json(options: TableOptions) -> dict[str, Any]:
 
 # Seat keys written only when they differ from their default: a seat saved again is the text
 # an earlier version wrote.
-_QUIET_SEAT_KEYS = {"claimed": [], "single_card": False}
+_QUIET_SEAT_KEYS = {"claimed": [], "single_card": False, "confirm_cards": False}
 
 
 def seat_to_json(seat: Seat) -> dict[str, Any]:
@@ -129,4 +129,5 @@ def seat_from_json(data: dict[str, Any]) -> Seat:
         level=data.get("level") if isinstance(data.get("level"), str) else None,
         claimed=_claims(data.get("claimed")),
         single_card=data.get("single_card") is True,
+        confirm_cards=data.get("confirm_cards") is True,
     )

@@ -3,8 +3,7 @@
 - "Claim the rest" on the hand message of the seat to play: a claim the engine finds certain
   is played out at once and noted on the seat (the channel then says "as claimed"); one that
   is not is refused privately, with nothing changed;
-- a player's choice to have their single legal card played for them (a toggle on the hand
-  message, kept on the seat), played by the driver like a computer move;
+- a single legal card played for a player who chose it (bot/table/choices.py), by the driver;
 - a deal whose every remaining card is forced plays itself out (the driver's "forced" step).
 """
 
@@ -14,15 +13,14 @@ from typing import Any
 
 import discord
 
-from bot import render
 from bot.i18n import reader
 from bot.model import Table
 from kachuful_core import Game
 from kachuful_core.claims import claim
 from kachuful_core.events import Event
 
-from .outcome import Step, refusal
-from .play import apply_seat_action, hand_step
+from .outcome import Step
+from .play import apply_seat_action
 from .responder import Responder
 from .session import TableSession
 
@@ -52,29 +50,5 @@ class Endgame:
                 return claim_for(session.row, game, seat)
 
             return apply_seat_action(session, user_id, version, action, tr)
-
-        await self.responder.change(session, interaction, step)
-
-    async def single_card(
-        self, interaction: discord.Interaction[Any], table: int, on: bool
-    ) -> None:
-        """The player's choice: their single legal card played for them, or not."""
-        session = await self.responder.find_or_refuse(interaction, table)
-        if session is None:
-            return
-        user_id, tr = interaction.user.id, reader(interaction)
-
-        def step(session: TableSession) -> Step:
-            row = session.row
-            seat = row.seat_of(user_id)
-            if row.status != "running" or session.game is None:
-                return refusal("not_running", tr)
-            if seat is None:
-                return refusal("not_seated", tr)
-            row.seats[seat].single_card = on
-            notice = render.notice("single_card_on" if on else "single_card_off", tr)
-            answer = hand_step(session, user_id, notice, tr)
-            # The seat's choice is not a move: no new move counter, no public post.
-            return Step(reply=answer.reply, commit=True, bump=False)
 
         await self.responder.change(session, interaction, step)

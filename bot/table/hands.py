@@ -245,6 +245,7 @@ class HandPublisher:
             notice=handle.notice if handle.notice_version == row.version else None,
             deadline=self.session.deadline,
             stopped=row.status == "stopped",
+            undo=self.session.undo_for(user_id, row.version),
         )
         if expired:
             return render.hand_expired(spec, row.id, tr)

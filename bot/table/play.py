@@ -44,20 +44,24 @@ def hand_spec(
     notice: str | None = None,
     *,
     version: int | None = None,
+    chosen: int | None = None,
 ) -> MessageSpec | None:
     """A player's hand message; ``version``: the move counter its buttons are drawn at (the
-    next one, for the answer to a move about to be committed)."""
+    next one, for the answer to a move about to be committed); ``chosen``: a card to confirm."""
     row, game = session.row, session.game
     seat = row.seat_of(user_id)
     if seat is None or game is None:
         return None
+    drawn_at = row.version if version is None else version
     return render.hand_message(
         row,
         seat_view(game, seat),
         tr,
-        version=row.version if version is None else version,
+        version=drawn_at,
         notice=notice,
         deadline=session.deadline,
+        undo=session.undo_for(user_id, drawn_at),
+        chosen=chosen,
     )
 
 
@@ -129,6 +133,7 @@ def apply_seat_action(
         step = hand_step(session, user_id, None, tr)
         return Step(reply=step.reply, commit=True, events=events, bump=False)
     session.remember_action(user_id, version, _what(events, tr))
+    session.taken_by = (user_id, row.version + 1)
     # The hand is drawn as it will be after the commit (at the next move counter).
     step = hand_step(session, user_id, None, tr, version=row.version + 1)
     return Step(reply=step.reply, commit=True, events=events)
@@ -178,6 +183,35 @@ class Play:
             await self.seat_action(interaction, table, version, lambda g, s: g.play_unseen(s))
         else:
             await self.seat_action(interaction, table, version, lambda g, s: g.play(s, card))
+
+    async def choose(
+        self, interaction: discord.Interaction[Any], table: int, version: int, card: int
+    ) -> None:
+        """A card clicked by a player who confirms each card: checked, then offered to confirm
+        (nothing is committed: the confirm button is the card's own play button)."""
+        session = await self.responder.find_or_refuse(interaction, table)
+        if session is None:
+            return
+        user_id, tr = interaction.user.id, reader(interaction)
+
+        def step(session: TableSession) -> Step:
+            row, game = session.row, session.game
+            if row.status != "running" or game is None:
+                return refusal("not_running", tr)
+            seat = row.seat_of(user_id)
+            if seat is None:
+                return refusal("not_seated", tr)
+            if version != row.version:
+                return hand_step(session, user_id, render.refusal("stale", tr), tr)
+            try:
+                game.check_play(seat, card)
+            except KachufulError as error:
+                return hand_step(session, user_id, render.refused_move(error, row, tr), tr)
+            notice = render.notice("confirm_card", tr, card=render.card_label(card, tr))
+            spec = hand_spec(session, user_id, tr, notice, chosen=card)
+            return Step(reply=Reply(spec, edit=True, hand_of=user_id)) if spec else Step()
+
+        await self.responder.change(session, interaction, step)
 
     async def look(self, interaction: discord.Interaction[Any], table: int, version: int) -> None:
         await self.seat_action(interaction, table, version, lambda game, seat: game.look(seat))

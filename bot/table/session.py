@@ -14,6 +14,7 @@ from bot.store.values import Delivered
 from kachuful_core import Game, KachufulError, Phase, Rules
 from kachuful_core.players import LEVELS, Decision, Player
 from kachuful_core.record import load_game
+from kachuful_core.takeback import last_move
 
 # How many recent seat actions a table remembers, to tell a double click what its first
 # click did.
@@ -96,9 +97,24 @@ class TableSession:
         self.decided: tuple[tuple[int, int, str], Decision] | None = None
         # (user id, move counter) -> what that click did, for a second click of the same button.
         self.recent: OrderedDict[tuple[int, int], str] = OrderedDict()
+        # The player whose own click made the table's last change, and the move counter it
+        # left: only that player may take the move back, and only at that counter (memory
+        # only: after a restart nothing is offered, which is the safe side).
+        self.taken_by: tuple[int, int] | None = None
         self.closed = False
         self.publisher: PublicMessages | None = None
         self.hand_publisher: HandMessages | None = None
+
+    def undo_for(self, user_id: int, version: int) -> str | None:
+        """What the player may still take back on a hand drawn at ``version``: "bid" or
+        "card", their own last move, if their click made the table's last change."""
+        seat = self.row.seat_of(user_id)
+        if self.taken_by != (user_id, version) or seat is None or self.game is None:
+            return None
+        if self.row.seats[seat].away:
+            return None
+        move = last_move(self.game)
+        return move[1] if move is not None and move[0] == seat else None
 
     def remember_action(self, user_id: int, version: int, what: str) -> None:
         self.recent[(user_id, version)] = what

@@ -23,6 +23,7 @@ from bot.shards import Shards
 from bot.store import GameStore
 
 from .changes import Changes
+from .choices import SeatChoices
 from .driver import Driver
 from .endgame import Endgame
 from .hands import HAND_WATCH_SECONDS, HandPublisher
@@ -34,6 +35,7 @@ from .readonly import ReadOnly
 from .responder import Responder
 from .restore import Restore
 from .session import TableSession
+from .takeback import TakeBack
 from .thinking import Thinker
 from .timing import Timing
 
@@ -82,6 +84,8 @@ class Tables:
         )
         self.play = Play(self.open, self.responder, store)
         self.endgame = Endgame(self.responder)
+        self.choices = SeatChoices(self.responder)
+        self.takeback = TakeBack(self.responder)
         self.driver = Driver(self.open, self.changes, self.timing, self.thinker)
         self.changes.plan_next = self.driver.schedule
         self.read = ReadOnly(self.open, self.responder)

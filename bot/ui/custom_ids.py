@@ -29,6 +29,8 @@ def custom_id(action: tuple[str | int | bool, ...]) -> str:
         return f"kf:c:{int(args[0])}:{int(args[1])}:{args[2]}"
     if kind == "length":
         return f"kf:n:{int(args[0])}:{args[1]}"
+    if kind == "choice":
+        return f"kf:s:{int(args[0])}:{args[1]}:{int(args[2])}"
     fields = ":".join(str(int(arg)) for arg in args)  # bools as 0/1
     if kind in LOBBY_ACTS:
         return f"kf:l:{kind}:{fields}"
@@ -48,5 +50,6 @@ _PREFIXES = {
     "look": "kf:k",
     "back": "kf:back",
     "claim": "kf:m",
-    "single": "kf:s",
+    "choose": "kf:q",
+    "undo": "kf:z",
 }

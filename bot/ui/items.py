@@ -24,6 +24,7 @@ from .not_saved import not_saved
 
 if TYPE_CHECKING:
     from bot.table import Tables
+    from bot.table.choices import Choice
 
 
 log = logging.getLogger(__name__)
@@ -440,27 +441,72 @@ class ClaimButton(
         )
 
 
-class SingleCardButton(
+class ChoiceButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"kf:s:(?P<table>{NUMBER}):(?P<on>[01])",
+    template=rf"kf:s:(?P<table>{NUMBER}):(?P<choice>single_card|confirm_cards):(?P<on>[01])",
 ):
-    """The player's choice to have a single legal card played for them (``on``: what the
-    click sets, so a second click of the same button changes nothing)."""
+    """A player's choice kept on their seat (bot/table/choices.py); ``on``: what the click
+    sets, so a second click of the same button changes nothing."""
 
-    def __init__(self, table: int, on: bool, **button: Any) -> None:
-        super().__init__(_button(("single", table, on), **button))
-        self.table, self.on = table, on
+    def __init__(self, table: int, choice: Choice, on: bool, **button: Any) -> None:
+        super().__init__(_button(("choice", table, choice, on), **button))
+        self.table, self.choice, self.on = table, choice, on
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> SingleCardButton:
-        return cls(number(match["table"]), match["on"] == "1")
+    ) -> ChoiceButton:
+        choice: Choice = "single_card" if match["choice"] == "single_card" else "confirm_cards"
+        return cls(number(match["table"]), choice, match["on"] == "1")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        setting = _tables(interaction).choices.set(interaction, self.table, self.choice, self.on)
+        await _guarded(self, interaction, setting)
+
+
+class ChooseButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"kf:q:(?P<table>{NUMBER}):(?P<ver>{NUMBER}):(?P<card>{NUMBER})",
+):
+    """A card of a player who confirms each card: chosen, not yet played."""
+
+    def __init__(self, table: int, version: int, card: int, **button: Any) -> None:
+        super().__init__(_button(("choose", table, version, card), **button))
+        self.table, self.version, self.card = table, version, card
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChooseButton:
+        return cls(number(match["table"]), number(match["ver"]), number(match["card"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        choosing = _tables(interaction).play.choose(
+            interaction, self.table, self.version, self.card
+        )
+        await _guarded(self, interaction, choosing)
+
+
+class TakeBackButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"kf:z:(?P<table>{NUMBER}):(?P<ver>{NUMBER})",
+):
+    """Take back the player's own last bid or card, at the move counter it left."""
+
+    def __init__(self, table: int, version: int, **button: Any) -> None:
+        super().__init__(_button(("undo", table, version), **button))
+        self.table, self.version = table, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TakeBackButton:
+        return cls(number(match["table"]), number(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         tables = _tables(interaction)
         await _guarded(
-            self, interaction, tables.endgame.single_card(interaction, self.table, self.on)
+            self, interaction, tables.takeback.take_back(interaction, self.table, self.version)
         )
 
 
@@ -477,5 +523,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LookButton,
     BackButton,
     ClaimButton,
-    SingleCardButton,
+    ChoiceButton,
+    ChooseButton,
+    TakeBackButton,
 )

@@ -173,7 +173,7 @@ class Storm:
                 if (
                     not item.disabled
                     and len(parts) > 3
-                    and parts[1] in ACTIONS
+                    and parts[1] in (*ACTIONS, "q")  # "q": a card to confirm
                     and parts[3] == version
                 ):
                     return owner, message, item.custom_id
@@ -232,6 +232,18 @@ class Storm:
                 i for i in new if i in moves.forced or (i in moves.single and moves[i][0] in chose)
             }
             made = [moves[i] for i in new if moves[i][0] in humans and i not in auto]
+            if list(moves) == old_moves[:-1] and old_moves:
+                # A take-back: only of the clicking player's own last move, from its button
+                # at the move counter that move left.
+                seat = old_moves[-1][0]
+                assert any(
+                    cid == f"kf:z:{table_id}:{old_stored.version}"
+                    and member.id == old_stored.seats[seat].user_id
+                    and channel_id == table.channel.id
+                    for member, channel_id, cid in clicks
+                ), f"table {table_id}: a move was taken back by a click that could not"
+                assert stored.version == old_stored.version + 1
+                continue
             assert moves[: len(old_moves)] == old_moves, "a stored move changed"
             assert len(made) <= 1, f"one click, {len(made)} moves of players"
             if must_move is not None and may_move(must_move, table_id, old_stored.version):
@@ -507,6 +519,11 @@ async def finish(storm: Storm) -> None:
                 clicks = [(member, table.channel.id, f"kf:h:{storm.ids[table.channel.id]}")]
             else:
                 owner, message, cid = current
+                if cid.startswith("kf:q:"):  # the player confirms each card: choose, then play
+                    result = await owner.click(message, custom_id=cid)
+                    assert result.acknowledged
+                    await storm.check([(owner, table.channel.id, cid)], before)
+                    cid = cid.replace("kf:q:", "kf:p:", 1)
                 result = await owner.click(message, custom_id=cid)
                 clicks = [(owner, table.channel.id, cid)]
             assert result.acknowledged

@@ -89,8 +89,9 @@ async def test_a_single_legal_card_is_played_for_a_player_who_chose_it(
 ) -> None:
     channel, members = world(env, "asha", "bilal", "chen")
     table = await start_game(env, channel, members, max_hand=8)
-    asha = members[0]
-    seat = table.session.row.seat_of(asha.id)
+    # The choices are on the hand between the player's turns.
+    seat = (table.game.turn + 1) % 3
+    asha = table.member_at(seat)
     await table.open_hand(asha)
     result = await asha.click(table.hand(asha), label="Only card played for me: off")
     assert result.acknowledged
@@ -110,7 +111,9 @@ async def test_a_single_legal_card_is_played_for_a_player_who_chose_it(
     deals = table.game.deals[:4]
     hers = sum(1 for log in deals for trick in log.tricks[:-1] for s, _ in trick if s == seat)
     assert hers - clicked > 0, "no single legal card came up for asha in four deals"
-    # Turned off again, from the same hand message: stored on the seat.
+    # Turned off again, from the hand message between her turns: stored on the seat.
+    if table.game.turn == seat:
+        await table.act(asha)
     await asha.click(table.hand(asha), label="Only card played for me: on")
     stored = await env.bot.store.load_game(table.session.row.id)
     assert not stored.seats[seat].single_card

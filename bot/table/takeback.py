@@ -1,0 +1,59 @@
+"""Taking back a misclick (the rules are kachuful_core.takeback): the player's own last bid or
+card, from the button their hand message shows right after it, while nothing else has
+happened at the table. A take-back is a change like any other: a new move counter, committed
+as one transaction (the record then holds only the moves that stood)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.i18n import Translations, reader
+from kachuful_core import KachufulError
+from kachuful_core.errors import NothingToTakeBack
+from kachuful_core.takeback import take_back
+
+from .outcome import Step, refusal
+from .play import hand_step
+from .responder import Responder
+from .session import TableSession
+
+
+def take_back_step(session: TableSession, user_id: int, version: int, tr: Translations) -> Step:
+    row, game = session.row, session.game
+    if row.status != "running" or game is None:
+        return refusal("not_running", tr)
+    seat = row.seat_of(user_id)
+    if seat is None:
+        return refusal("not_seated", tr)
+    try:
+        # Only the player's own click made the last change, and nothing moved since.
+        if version != row.version or session.taken_by != (user_id, version):
+            raise NothingToTakeBack(seat)
+        if row.seats[seat].away:
+            raise NothingToTakeBack(seat)
+        session.game = take_back(game, seat)
+    except KachufulError as error:
+        return hand_step(session, user_id, render.refused_move(error, row, tr), tr)
+    session.taken_by = None
+    notice = render.notice("taken_back", tr)
+    answer = hand_step(session, user_id, notice, tr, version=row.version + 1)
+    return Step(reply=answer.reply, commit=True)
+
+
+class TakeBack:
+    def __init__(self, responder: Responder) -> None:
+        self.responder = responder
+
+    async def take_back(
+        self, interaction: discord.Interaction[Any], table: int, version: int
+    ) -> None:
+        session = await self.responder.find_or_refuse(interaction, table)
+        if session is None:
+            return
+        user_id, tr = interaction.user.id, reader(interaction)
+        await self.responder.change(
+            session, interaction, lambda s: take_back_step(s, user_id, version, tr)
+        )
