@@ -12,8 +12,8 @@ import discord
 from bot import render
 from bot.i18n import reader
 
-from .outcome import Step, refusal
-from .play import hand_step
+from .outcome import Step
+from .play import hand_step, running_seat
 from .responder import Responder
 from .session import TableSession
 
@@ -34,13 +34,10 @@ class SeatChoices:
         user_id, tr = interaction.user.id, reader(interaction)
 
         def step(session: TableSession) -> Step:
-            row = session.row
-            seat = row.seat_of(user_id)
-            if row.status != "running" or session.game is None:
-                return refusal("not_running", tr)
-            if seat is None:
-                return refusal("not_seated", tr)
-            setattr(row.seats[seat], choice, on)
+            seat = running_seat(session, user_id, tr)
+            if isinstance(seat, Step):
+                return seat
+            setattr(session.row.seats[seat], choice, on)
             notice = render.notice(f"{choice}_{'on' if on else 'off'}", tr)
             answer = hand_step(session, user_id, notice, tr)
             return Step(reply=answer.reply, commit=True, bump=False)

@@ -96,6 +96,16 @@ def leave_running(session: TableSession, user_id: int, tr: Translations) -> Step
     return Step(reply=Reply(MessageSpec(content=render.notice("you_left_game", tr))), commit=True)
 
 
+def running_seat(session: TableSession, user_id: int, tr: Translations) -> int | Step:
+    """The clicker's seat at a running game, or the refusal to answer (not running, not
+    seated)."""
+    row = session.row
+    if row.status != "running" or session.game is None:
+        return refusal("not_running", tr)
+    seat = row.seat_of(user_id)
+    return refusal("not_seated", tr) if seat is None else seat
+
+
 def apply_seat_action(
     session: TableSession,
     user_id: int,
@@ -106,12 +116,9 @@ def apply_seat_action(
     """A seat's move by its player (under the table's lock): checked against the move
     counter the button was drawn at, the seat and the rules, applied by ``action``; the answer is
     the hand drawn as it will be after the commit."""
-    row, game = session.row, session.game
-    if row.status != "running" or game is None:
-        return refusal("not_running", tr)
-    seat = row.seat_of(user_id)
-    if seat is None:
-        return refusal("not_seated", tr)
+    row, game, seat = session.row, session.game, running_seat(session, user_id, tr)
+    if isinstance(seat, Step) or game is None:
+        return seat if isinstance(seat, Step) else refusal("not_running", tr)
     if version != row.version:
         done = session.recent.get((user_id, version))
         return hand_step(session, user_id, done or render.refusal("stale", tr), tr)
@@ -195,12 +202,9 @@ class Play:
         user_id, tr = interaction.user.id, reader(interaction)
 
         def step(session: TableSession) -> Step:
-            row, game = session.row, session.game
-            if row.status != "running" or game is None:
-                return refusal("not_running", tr)
-            seat = row.seat_of(user_id)
-            if seat is None:
-                return refusal("not_seated", tr)
+            row, game, seat = session.row, session.game, running_seat(session, user_id, tr)
+            if isinstance(seat, Step) or game is None:
+                return seat if isinstance(seat, Step) else refusal("not_running", tr)
             if version != row.version:
                 return hand_step(session, user_id, render.refusal("stale", tr), tr)
             try:
@@ -300,4 +304,4 @@ class Play:
         await self.responder.post(interaction, MessageSpec(content=text))
 
 
-__all__ = ["Play", "apply_seat_action", "hand_spec", "leave_running", "paused"]
+__all__ = ["Play", "apply_seat_action", "hand_spec", "leave_running", "paused", "running_seat"]
