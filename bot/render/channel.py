@@ -278,7 +278,7 @@ def _final(row: Table, game: Game, with_last_score: bool) -> Callable[[], Messag
         if not with_last_score:
             return spec
         last = deal_render.deal_scores(row, game, len(game.deals) - 1, _tr(row))
-        return replace(spec, embeds=(*spec.embeds, *last.embeds))
+        return replace(spec, embeds=(*last.embeds, *spec.embeds))  # in the order they happened
 
     return build
 

@@ -45,6 +45,9 @@ def public_tricks(table: Table) -> list[tuple[int, int, list[str]]]:
     return found
 
 
+FINAL = "Kachuful — final standings"
+
+
 async def test_three_players_full_game(env: simcord.Env) -> None:
     channel, (asha, bilal, chen) = world(env, "asha", "bilal", "chen")
     outsider = env.guild.add_member(env.create_user("dev"))
@@ -115,7 +118,7 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
     for message in table.public():
         assert not any(cid.startswith(("kf:p:", "kf:b:")) for cid in custom_ids(message))
         # The game is over: only the final standings keep a button, "Play again".
-        final = bool(message.embeds) and message.embeds[0].title == "Kachuful — final standings"
+        final = any(e.title == "Kachuful — final standings" for e in message.embeds)
         assert [b.label for b in buttons(message)] == (["Play again"] if final else [])
 
     # The public tricks are the engine's record, card by card.
@@ -148,11 +151,12 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
     # last deal's scores are in the final standings.
     assert len(table.public()) == sum(size + 2 for size in (3, 2, 1, 2, 3)) + 3 - 1
     final = [
-        m for m in table.public() if m.embeds and m.embeds[0].title == "Kachuful — final standings"
+        m for m in table.public() if any(e.title == "Kachuful — final standings" for e in m.embeds)
     ]
     assert len(final) == 1
-    assert final[0].embeds[1].title == "Scores after deal 5 of 5"
-    text = final[0].embeds[0].description or ""
+    # The last deal's scores come first, in the order things happened.
+    assert [e.title for e in final[0].embeds] == ["Scores after deal 5 of 5", FINAL]
+    text = final[0].embeds[1].description or ""
     for seat, total in enumerate(summary["totals"]):
         assert f"**{names[seat]}** — {total}" in text
     winners = summary["winners"]
