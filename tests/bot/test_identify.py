@@ -128,6 +128,9 @@ async def test_a_claim_from_a_clock_far_ahead_does_not_block(stores: list[Store]
     assert await second.claim_interval("identify.0", now, 5500) == 0
 
 
+JITTER = 0.1
+
+
 async def test_the_bot_asks_discord_for_max_concurrency_once(
     settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -165,7 +168,10 @@ async def test_the_bot_asks_discord_for_max_concurrency_once(
             await bot.store.close()
     assert sorted(asked) == sorted(id(bot) for bot in bots)
     identified.sort()
-    assert all(b - a >= 0.29 for a, b in itertools.pairwise(identified)), identified
+    # Spaced by the 0.3 s bucket (without it, about 0 s apart). A time is taken when a hook
+    # returns, after its wait: a busy machine can take one late, which shortens the next gap
+    # by that much (a 2-core machine running the suite on 4 workers: up to tens of ms).
+    assert all(b - a >= 0.3 - JITTER for a, b in itertools.pairwise(identified)), identified
 
 
 async def test_without_the_session_limits_every_shard_is_one_bucket(stores: list[Store]) -> None:
