@@ -303,18 +303,6 @@ def chart_thread() -> concurrent.futures.ThreadPoolExecutor:
     return _THREAD
 
 
-_WARM: concurrent.futures.Future[bytes] | None = None
-
-
-def warm_chart() -> None:
-    """Draw a first chart on the chart thread now, in the background (once per process).
-    The first chart costs about 3 s (matplotlib's import, its fonts); a game near its end
-    calls this, so that its final standings wait only for their own chart (~100 ms)."""
-    global _WARM
-    if _WARM is None:
-        _WARM = chart_thread().submit(score_chart_png, ["-"], [[0]])
-
-
 def chart_process() -> concurrent.futures.ProcessPoolExecutor:
     """One worker process for charts, started on first use ("spawn": the bot's threads and
     database connections are not copied into it). Drawing holds Python's GIL for most of its

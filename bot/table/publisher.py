@@ -34,7 +34,6 @@ import discord
 
 from bot.i18n import for_table
 from bot.render.channel import Post, View, mode_of, public_posts
-from bot.render.chart import warm_chart
 from bot.render.specs import MessageSpec, digest
 from bot.render.words import notice, posts_refused
 from bot.store import StoreError
@@ -294,9 +293,6 @@ class Publisher:
         async with self.session.lock:  # never the state of a change still being saved
             self._drawn_from = (self.session.row, self.session.game)
             posts = public_posts(self.session.row, self.session.game, self._view())
-            game = self.session.game
-        if game is not None and game.deal_index >= game.num_deals - 2:
-            warm_chart()  # the final standings then wait for their chart's ~100 ms only
         keys = {post.key for post in posts}
         for key in [key for key in self.delivered if key not in keys]:
             await self._delete(key)

@@ -55,7 +55,9 @@ def test_quick_run_side_by_side(tmp_path: Path) -> None:
     # PostgreSQL's own CPU is measured (from /proc) for the PostgreSQL runs only, and counted.
     pg = runs[("postgresql", 2, "saturation")]
     assert pg["cpu_ms_per_interaction_postgres"] is not None
-    assert pg["cpu_ms_per_interaction_postgres"] > 0
+    # Measured (not None); a quick run may stay under one clock tick (10 ms) of PostgreSQL's
+    # processor time, which /proc then reports as 0.
+    assert pg["cpu_ms_per_interaction_postgres"] >= 0
     assert pg["cpu_ms_per_interaction"] >= pg["cpu_ms_per_interaction_bots"]
     assert runs[("sqlite", 1, "saturation")]["cpu_ms_per_interaction_postgres"] is None
     # The two processes started their timed phases together (the barrier).
