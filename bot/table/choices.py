@@ -34,10 +34,10 @@ class SeatChoices:
         user_id, tr = interaction.user.id, reader(interaction)
 
         def step(session: TableSession) -> Step:
-            seat = running_seat(session, user_id, tr)
-            if isinstance(seat, Step):
-                return seat
-            setattr(session.row.seats[seat], choice, on)
+            seated = running_seat(session, user_id, tr)
+            if isinstance(seated, Step):
+                return seated
+            setattr(session.row.seats[seated[1]], choice, on)
             notice = render.notice(f"{choice}_{'on' if on else 'off'}", tr)
             answer = hand_step(session, user_id, notice, tr)
             return Step(reply=answer.reply, commit=True, bump=False)

@@ -96,14 +96,14 @@ def leave_running(session: TableSession, user_id: int, tr: Translations) -> Step
     return Step(reply=Reply(MessageSpec(content=render.notice("you_left_game", tr))), commit=True)
 
 
-def running_seat(session: TableSession, user_id: int, tr: Translations) -> int | Step:
-    """The clicker's seat at a running game, or the refusal to answer (not running, not
-    seated)."""
-    row = session.row
-    if row.status != "running" or session.game is None:
+def running_seat(session: TableSession, user_id: int, tr: Translations) -> tuple[Game, int] | Step:
+    """The running game and the clicker's seat at it, or the refusal to answer (not running,
+    not seated)."""
+    row, game = session.row, session.game
+    if row.status != "running" or game is None:
         return refusal("not_running", tr)
     seat = row.seat_of(user_id)
-    return refusal("not_seated", tr) if seat is None else seat
+    return refusal("not_seated", tr) if seat is None else (game, seat)
 
 
 def apply_seat_action(
@@ -116,9 +116,10 @@ def apply_seat_action(
     """A seat's move by its player (under the table's lock): checked against the move
     counter the button was drawn at, the seat and the rules, applied by ``action``; the answer is
     the hand drawn as it will be after the commit."""
-    row, game, seat = session.row, session.game, running_seat(session, user_id, tr)
-    if isinstance(seat, Step) or game is None:
-        return seat if isinstance(seat, Step) else refusal("not_running", tr)
+    row, seated = session.row, running_seat(session, user_id, tr)
+    if isinstance(seated, Step):
+        return seated
+    game, seat = seated
     if version != row.version:
         done = session.recent.get((user_id, version))
         return hand_step(session, user_id, done or render.refusal("stale", tr), tr)
@@ -202,9 +203,10 @@ class Play:
         user_id, tr = interaction.user.id, reader(interaction)
 
         def step(session: TableSession) -> Step:
-            row, game, seat = session.row, session.game, running_seat(session, user_id, tr)
-            if isinstance(seat, Step) or game is None:
-                return seat if isinstance(seat, Step) else refusal("not_running", tr)
+            row, seated = session.row, running_seat(session, user_id, tr)
+            if isinstance(seated, Step):
+                return seated
+            game, seat = seated
             if version != row.version:
                 return hand_step(session, user_id, render.refusal("stale", tr), tr)
             try:

@@ -15,16 +15,17 @@ from kachuful_core import KachufulError
 from kachuful_core.errors import NothingToTakeBack
 from kachuful_core.takeback import take_back
 
-from .outcome import Step, refusal
+from .outcome import Step
 from .play import hand_step, running_seat
 from .responder import Responder
 from .session import TableSession
 
 
 def take_back_step(session: TableSession, user_id: int, version: int, tr: Translations) -> Step:
-    row, game, seat = session.row, session.game, running_seat(session, user_id, tr)
-    if isinstance(seat, Step) or game is None:
-        return seat if isinstance(seat, Step) else refusal("not_running", tr)
+    row, seated = session.row, running_seat(session, user_id, tr)
+    if isinstance(seated, Step):
+        return seated
+    game, seat = seated
     try:
         # Only the player's own click made the last change, and nothing moved since.
         if version != row.version or session.taken_by != (user_id, version):
