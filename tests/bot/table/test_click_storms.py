@@ -12,9 +12,9 @@ table) — and after every click:
   before the click (ASCII digits), by the player whose turn it is, in the table's channel.
 
 Each example runs in its own SimCord environment and database (Hypothesis runs the examples
-one after another, each in ``asyncio.run``), draws its clicks as it goes (``st.data()``: what
-exists to be clicked depends on what happened), then plays both games to the end and checks
-the results: one row per seat.
+one after another, each in ``asyncio.run``), draws every click's dice before the tables exist
+(what they pick among depends on what happened, so the draws cannot), then plays both games to
+the end and checks the results: one row per seat.
 """
 
 from __future__ import annotations
@@ -336,40 +336,81 @@ def may_move(custom_id: str, table: int, version: int) -> bool:
 # ---- the clicks ------------------------------------------------------------------------------
 
 
-def forged_ids(storm: Storm) -> st.SearchStrategy[str]:
-    """Custom ids a modified client could send."""
-    version = max((t.session.row.version for t in storm.running()), default=0)
-    tables = [*storm.ids.values(), 0, max(storm.ids.values()) + 1, 10**20]
-    numbers = st.one_of(
-        st.sampled_from(tables),
-        st.integers(min_value=max(0, version - 2), max_value=version + 2),
-        st.integers(min_value=0, max_value=60),
-        st.just(10**30),
-    )
-    structured = st.builds(
-        lambda prefix, fields, digits, extra: ":".join(
-            [prefix, *[str(f) for f in fields]] + ([extra] if extra is not None else [])
-        ).translate(DIGITS[digits] if digits else {}),
+# Every draw of a click has the same shape whatever the tables did: Hypothesis replays a
+# prefix of draws and refuses ("FlakyStrategyDefinition") a draw whose bounds, or whose being
+# drawn at all, depend on the environment. So each click draws its kind, a row of dice and a
+# forged id up front, and what they pick is decided here, from what exists to be clicked.
+DICE = 12
+NUMBER = st.one_of(
+    st.tuples(st.just("table"), st.integers(min_value=0, max_value=5)),
+    st.tuples(st.just("version"), st.integers(min_value=-2, max_value=2)),
+    st.tuples(st.just("n"), st.integers(min_value=0, max_value=60)),
+    st.just(("n", 10**30)),
+)
+FORGED = st.one_of(
+    st.tuples(
         st.sampled_from(PREFIXES),
-        st.lists(numbers, min_size=0, max_size=5),
+        st.lists(NUMBER, min_size=0, max_size=5),
         st.sampled_from([None, None, *DIGITS]),
         st.sampled_from([None, None, "", "x", "-1", " 1", "1 "]),
-    )
-    text = st.text(min_size=1, max_size=100)
-    return st.one_of(structured, text)
+    ),
+    st.text(min_size=1, max_size=100),
+)
 
 
-def near_copy(storm: Storm, data: st.DataObject) -> str | None:
-    """A real button's id with one field changed. (Drawn by index and built here: a failing
-    example prints its draws, and a hand's buttons name cards not played yet.)"""
+class Roll:
+    """One click's draws: ``pick`` and ``chance`` read the dice in order (a missing choice
+    leaves the rest as they are)."""
+
+    def __init__(self, kind: str, dice: list[int], forged: Any) -> None:
+        self.kind, self.dice, self.forged, self.used = kind, dice, forged, 0
+
+    def number(self, below: int) -> int:
+        value = self.dice[self.used % DICE] % below
+        self.used += 1
+        return value
+
+    def pick(self, items: list[Any]) -> Any:
+        return items[self.number(len(items))]
+
+    def chance(self, one_in: int = 2) -> bool:
+        return self.number(one_in) == 0
+
+
+def draw_roll(data: st.DataObject) -> Roll:
+    kind = data.draw(st.sampled_from(KINDS), label="kind")
+    dice = data.draw(st.lists(st.integers(0, 2**16), min_size=DICE, max_size=DICE), label="dice")
+    return Roll(kind, dice, data.draw(FORGED, label="forged id"))
+
+
+def forged_id(storm: Storm, spec: Any) -> str:
+    """The custom id a modified client could send, from a drawn ``FORGED`` spec."""
+    if isinstance(spec, str):
+        return spec
+    prefix, numbers, digits, extra = spec
+    version = max((t.session.row.version for t in storm.running()), default=0)
+    tables = [*storm.ids.values(), 0, max(storm.ids.values()) + 1, 10**20]
+    fields = []
+    for what, value in numbers:
+        if what == "table":
+            fields.append(tables[value % len(tables)])
+        elif what == "version":
+            fields.append(max(0, version + value))
+        else:
+            fields.append(value)
+    text = ":".join([prefix, *map(str, fields)] + ([extra] if extra is not None else []))
+    return text.translate(DIGITS[digits]) if digits else text
+
+
+def near_copy(storm: Storm, roll: Roll) -> str | None:
+    """A real button's id with one field changed."""
     real = [cid for _, m in storm.hand_messages() for cid in ids_of(m)]
     if not real:
         return None
     version = max((t.session.row.version for t in storm.running()), default=0)
     values = ["０", "３", "٣", "00", "-1", "", "999999", str(version + 1), str(version - 1)]
-    custom_id = pick(data, real, "real button")
-    at = data.draw(st.integers(min_value=0, max_value=6), label="field")
-    return change_field(custom_id, at, pick(data, values, "new value"))
+    custom_id = roll.pick(real)
+    return change_field(custom_id, roll.number(7), roll.pick(values))
 
 
 def change_field(custom_id: str, at: int, value: str) -> str:
@@ -387,11 +428,6 @@ def redact(custom_id: str) -> str:
     return ":".join(parts)
 
 
-def pick(data: st.DataObject, items: list[Any], label: str) -> Any:
-    """One of ``items``, drawn by index (what Hypothesis prints is the index)."""
-    return items[data.draw(st.integers(min_value=0, max_value=len(items) - 1), label=label)]
-
-
 def ids_of(message: discord.Message) -> list[str]:
     return [b.custom_id for b in buttons(message) if getattr(b, "custom_id", None)]
 
@@ -400,8 +436,8 @@ KEEP_HANDS = 5  # hand messages kept per member
 KINDS = ("current", "open", "stale", "raced", "double", "two players", "outsider", "forged")
 
 
-async def one_click(storm: Storm, data: st.DataObject) -> None:
-    kind = data.draw(st.sampled_from(KINDS), label="kind")
+async def one_click(storm: Storm, roll: Roll) -> None:
+    kind = roll.kind
     running = storm.running()
     if not running:
         return
@@ -409,11 +445,11 @@ async def one_click(storm: Storm, data: st.DataObject) -> None:
     clicks: list[tuple[simcord.MemberActor, int, str]] = []
     results: list[simcord.InteractionResult] = []
     must_move = None
-    table = pick(data, running, "table")
+    table = roll.pick(running)
     to_act = table.member_at(table.game.turn)
     assert to_act is not None
     if kind in ("current", "double", "two players"):
-        if data.draw(st.booleans(), label="a new hand message first"):
+        if roll.chance():  # a new hand message first
             # The older one is left as it is: its buttons go stale once the player acts.
             clicks.append((to_act, table.channel.id, f"kf:h:{storm.ids[table.channel.id]}"))
             results.append(await storm.open_hand(table, to_act))
@@ -431,7 +467,7 @@ async def one_click(storm: Storm, data: st.DataObject) -> None:
         elif kind == "double":
             member, message, cid = current
             must_move = cid
-            copies = data.draw(st.integers(min_value=2, max_value=3), label="copies")
+            copies = 2 + roll.number(2)
             clicks += [(member, message.channel.id, cid)] * copies
             results += await simultaneous_clicks(storm.env, [(member, message, cid)] * copies)
         else:  # every player with a hand message clicks its first button at the same moment
@@ -443,22 +479,22 @@ async def one_click(storm: Storm, data: st.DataObject) -> None:
             results += await simultaneous_clicks(storm.env, batch)
             must_move = current[2]
     elif kind == "open":
-        member = pick(data, [to_act, *storm.members], "member")
+        member = roll.pick([to_act, *storm.members])
         clicks.append((member, table.channel.id, f"kf:h:{storm.ids[table.channel.id]}"))
         results.append(await storm.open_hand(table, member))
     elif kind == "stale":
         # Mostly an older hand message of the player to act: a stale bid or card of theirs is
         # what a missing move-counter check would let through.
         kept = [(o, m) for o, m in storm.hand_messages(to_act) if m.channel.id == table.channel.id]
-        if not kept or data.draw(st.integers(min_value=0, max_value=3), label="anyone's") == 0:
+        if not kept or roll.chance(4):  # anyone's
             kept = storm.hand_messages()
         if not kept:
             return
-        member, message = pick(data, kept, "hand message")
+        member, message = roll.pick(kept)
         choices = [b for b in buttons(message) if getattr(b, "custom_id", None)]
         if not choices:
             return
-        item = pick(data, choices, "button")
+        item = roll.pick(choices)
         clicks.append((member, message.channel.id, item.custom_id))
         if item.disabled:  # a real client cannot click it: sent as a modified client would
             results.append(await craft_click(storm.env, member, message, item.custom_id))
@@ -475,25 +511,25 @@ async def one_click(storm: Storm, data: st.DataObject) -> None:
         ]
         if not kept:
             return
-        member, message, cid = pick(data, kept, "raced button")
+        member, message, cid = roll.pick(kept)
         clicks.append((member, message.channel.id, cid))
         results.append(await craft_click(storm.env, member, message, cid))
     else:
         member = storm.chen if kind == "outsider" else None
         if member is None:
-            member = pick(data, storm.members, "member")
+            member = roll.pick(storm.members)
         targets: list[discord.Message] = storm.public()
         targets += [m for owner, m in storm.hand_messages(member)]
-        message = pick(data, targets, "clicked message")
-        if kind == "outsider" and data.draw(st.booleans(), label="a real button"):
+        message = roll.pick(targets)
+        if kind == "outsider" and roll.chance():  # a real button
             real = [b for b in buttons(message) if not b.disabled and b.custom_id]
             if real:
-                cid = pick(data, real, "button").custom_id
+                cid = roll.pick(real).custom_id
                 clicks.append((member, message.channel.id, cid))
                 results.append(await member.click(message, custom_id=cid))
         if not clicks:
-            near = near_copy(storm, data) if data.draw(st.booleans(), label="near") else None
-            cid = near if near is not None else data.draw(forged_ids(storm), label="custom id")
+            near = near_copy(storm, roll) if roll.chance() else None
+            cid = near if near is not None else forged_id(storm, roll.forged)
             clicks.append((member, message.channel.id, cid))
             results.append(await craft_click(storm.env, member, message, cid))
     for result, (member, _, cid) in zip(results, clicks, strict=True):
@@ -549,6 +585,7 @@ def fresh_database(cluster: Cluster | None) -> Iterator[str | None]:
 async def run_storm(data: st.DataObject, cluster: Cluster | None) -> None:
     max_hand = data.draw(st.integers(min_value=1, max_value=3), label="max_hand")
     clicks = data.draw(st.integers(min_value=5, max_value=25), label="clicks")
+    rolls = [draw_roll(data) for _ in range(clicks)]  # all drawn before the tables exist
     with (
         tempfile.TemporaryDirectory(prefix="click-storm-") as tmp,
         fresh_database(cluster) as url,
@@ -559,8 +596,8 @@ async def run_storm(data: st.DataObject, cluster: Cluster | None) -> None:
         try:
             storm = Storm(env)
             await storm.setup(max_hand)
-            for _ in range(clicks):
-                await one_click(storm, data)
+            for roll in rolls:
+                await one_click(storm, roll)
             await finish(storm)
         finally:
             await env.shutdown()
