@@ -36,16 +36,17 @@ class TableOptions:
     ``rules`` are the game's rules by their names (``bot.registry.RULE_OPTIONS``: every
     registry option that is a field of ``kachuful_core.Rules``), each given or at its default;
     the largest hand may be a length's name, resolved for the seats when the game starts.
-    ``turn_seconds``, ``computers`` and ``computer_levels`` are the channel's settings when the
-    table opened, None where the channel had none (the bot's turn clock, computers allowed at
-    every level). ``invited`` are the players of the last game asked back by "Play again"
-    (None for a new table). ``language`` is the public messages' language, kept from the lobby
-    to the final standings.
+    ``turn_seconds``, ``pictures``, ``computers`` and ``computer_levels`` are the channel's
+    settings when the table opened, None where the channel had none (the bot's turn clock,
+    cards drawn as pictures, computers allowed at every level). ``invited`` are the players of
+    the last game asked back by "Play again" (None for a new table). ``language`` is the public
+    messages' language, kept from the lobby to the final standings.
     """
 
     rules: Mapping[str, Any] = field(default_factory=dict)  # filled with the defaults below
     mode: Mode = OPTIONS["mode"].default
     turn_seconds: int | None = None
+    pictures: bool | None = None
     computers: bool | None = None
     computer_levels: tuple[str, ...] | None = None
     invited: tuple[int, ...] | None = None

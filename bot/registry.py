@@ -367,6 +367,14 @@ OPTIONS: dict[str, Option] = {
             setting="presentation",
         ),
         Option(
+            "pictures",
+            N_("Card pictures"),
+            N_("Show hands and tricks as pictures of cards beside the text (default on)"),
+            bool,
+            None,
+            setting="pictures",
+        ),
+        Option(
             "turn_seconds",
             N_("Turn clock"),
             N_("Turn clock in seconds (15–3600)"),

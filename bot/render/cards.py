@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Translations
 from kachuful_core.cards import RANK_NAMES, SUIT_SYMBOLS, display_order
 
+from .pictures import Card, HandPicture
 from .specs import MAX_PER_ROW
+
+if TYPE_CHECKING:
+    from bot.model import Table
 
 # Rows of a message available to cards or bids; the last row holds the controls.
 CARD_ROWS = 4
@@ -81,6 +86,31 @@ def hand_text(cards: Sequence[int], tr: Translations) -> str:
         ranks = " ".join(rank_name(c % 13, tr) for c in by_suit[suit])
         parts.append(f"{SYMBOLS[suit]} {ranks}")
     return " · ".join(parts) if parts else tr.gettext("(no cards)")
+
+
+def pictures_on(row: Table) -> bool:
+    """Whether the table shows its cards as pictures (the channel's setting; on by default)."""
+    return row.options.pictures is not False
+
+
+def picture_card(card: int, tr: Translations) -> Card:
+    """A card as a picture draws it: its corner in the reader's language, and its suit."""
+    return Card(rank_name(card % 13, tr), card // 13)
+
+
+def hand_picture(
+    cards: Sequence[int], tr: Translations, *, playable: set[int] | None, chosen: int | None
+) -> HandPicture:
+    """A hand in display order; with ``playable`` (the seat's turn to play) the other cards
+    are dimmed."""
+    ordered = display_order(cards)
+    return HandPicture(
+        tuple(picture_card(card, tr) for card in ordered),
+        dimmed=frozenset(
+            i for i, card in enumerate(ordered) if playable is not None and card not in playable
+        ),
+        chosen=ordered.index(chosen) if chosen in ordered else None,
+    )
 
 
 def card_rows(cards: Sequence[int]) -> list[list[int]]:

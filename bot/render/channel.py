@@ -259,7 +259,7 @@ def _with_buttons(
             )
         notes = deal_render.seat_notes(row, view.idle_hours, tr)
         content = "\n".join(filter(None, [spec.content, *notes])) or None
-        return MessageSpec(content=content, embeds=spec.embeds, buttons=tuple(buttons))
+        return replace(spec, content=content, buttons=tuple(buttons))
 
     return with_buttons
 

@@ -20,7 +20,8 @@ from bot.model import Seat, Table
 from kachuful_core import Game, Phase
 from kachuful_core.game import DealLog
 
-from .cards import label, suit_symbol, trump_text
+from .cards import label, picture_card, pictures_on, suit_symbol, trump_text
+from .pictures import TrickPicture
 from .specs import MessageSpec, clip
 from .words import hours_text, name_of, pair, seat_name
 
@@ -209,13 +210,52 @@ def trick_lines(
     return text + (f"\n{turn_text}" if turn_text else "")
 
 
+def trick_picture(
+    row: Table, game: Game, index: int, number: int, tr: Translations
+) -> TrickPicture | None:
+    """Trick ``number`` of deal ``index`` as a picture of the table: every seat from the leader
+    on, with its card once played; None before its first card (the text says who leads) or
+    when the channel turned pictures off."""
+    log = game.deals[index]
+    if not pictures_on(row) or not 0 <= number < len(log.tricks) or not log.tricks[number]:
+        return None
+    cards = dict(log.tricks[number])
+    leader, seats = log.tricks[number][0][0], len(row.seats)
+    order = [(leader + step) % seats for step in range(seats)]
+    winner = log.trick_winners[number] if number < len(log.trick_winners) else None
+    return TrickPicture(
+        tuple(
+            (
+                row.seats[seat].name,
+                None if seat not in cards else picture_card(cards[seat], tr),
+            )
+            for seat in order
+        ),
+        winner=None if winner is None else order.index(winner),
+        trump=_trump(game, index),
+    )
+
+
+def _with_picture(embed: discord.Embed, picture: TrickPicture | None) -> discord.Embed:
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture.file_name}")
+    return embed
+
+
+def _last_played(game: Game, index: int) -> int:
+    """The last trick of deal ``index`` with a card in it (-1: none yet)."""
+    tricks = game.deals[index].tricks
+    return max((n for n, cards in enumerate(tricks) if cards), default=-1)
+
+
 def trick(
     row: Table, game: Game, index: int, number: int, turn: Turn | None, tr: Translations
 ) -> MessageSpec:
-    """One trick's message (per-trick mode)."""
+    """One trick's message (per-trick mode), with its picture under the text."""
     title = deal_heading(game, index, tr)
     return MessageSpec(
-        content=clip(f"-# {title}\n" + trick_lines(row, game, index, number, turn, tr), 2000)
+        content=clip(f"-# {title}\n" + trick_lines(row, game, index, number, turn, tr), 2000),
+        picture=trick_picture(row, game, index, number, tr),
     )
 
 
@@ -236,7 +276,8 @@ def tricks_from(
     ]
     title = deal_heading(game, index, tr)
     embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096))
-    return MessageSpec(embeds=(embed,))
+    picture = trick_picture(row, game, index, max(first, _last_played(game, index)), tr)
+    return MessageSpec(embeds=(_with_picture(embed, picture),), picture=picture)
 
 
 def compact(row: Table, game: Game, index: int, turn: Turn | None, tr: Translations) -> MessageSpec:
@@ -254,7 +295,8 @@ def compact(row: Table, game: Game, index: int, turn: Turn | None, tr: Translati
     content = spec.content if game.phase is Phase.BIDDING and game.deal_index == index else None
     if content is None and playing and not lines:
         content = _turn_text(row, game, turn, "lead", tr) or None
-    return MessageSpec(content=content, embeds=(embed,))
+    picture = trick_picture(row, game, index, _last_played(game, index), tr)
+    return MessageSpec(content=content, embeds=(_with_picture(embed, picture),), picture=picture)
 
 
 def _display_width(text: str) -> int:

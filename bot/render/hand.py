@@ -10,7 +10,16 @@ from bot.i18n import Translations
 from bot.model import Table
 from kachuful_core import Phase, SeatView
 
-from .cards import CARD_ROWS, card_rows, hand_text, label, number_rows, trump_text
+from .cards import (
+    CARD_ROWS,
+    card_rows,
+    hand_picture,
+    hand_text,
+    label,
+    number_rows,
+    pictures_on,
+    trump_text,
+)
 from .specs import ButtonSpec, MessageSpec, Style, clip
 from .words import name_of, pair
 
@@ -126,6 +135,13 @@ def hand_message(
     else:
         description = _("(no cards)")
     embed = discord.Embed(title=title, description=description, colour=COLOUR_HAND)
+    picture = None
+    if view.hand and pictures_on(row) and view.phase is not Phase.FINISHED:
+        playing = view.phase is Phase.PLAYING and view.my_turn
+        picture = hand_picture(
+            view.hand, tr, playable=set(view.legal_cards) if playing else None, chosen=chosen
+        )
+        embed.set_image(url=f"attachment://{picture.file_name}")
     if view.phase is not Phase.FINISHED:
         turned = (
             " " + _("(turned {card})").format(card=label(view.turned, tr))
@@ -273,4 +289,6 @@ def hand_message(
                 row=CONTROL_ROW,
             )
         )
-    return MessageSpec(content=notice, embeds=(embed,), buttons=tuple(buttons))
+    return MessageSpec(
+        content=notice, embeds=(embed,), buttons=tuple(buttons), picture=picture, keep_files=False
+    )

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import discord
+
+from .pictures import Picture
 
 Style = Literal["primary", "secondary", "success", "danger"]
 
@@ -56,6 +58,14 @@ class MessageSpec:
     mention_ids: tuple[int, ...] = ()
     # A file attachment: (file name, bytes), e.g. a game record export.
     attachment: tuple[str, bytes] | None = None
+    # Cards drawn as cards (bot.render.pictures): the description, and the PNG drawn from it
+    # off the event loop by the sender (``bot.ui.payloads.drawn``), which is not part of what
+    # the message shows (``digest``): the description is.
+    picture: Picture | None = None
+    picture_png: bytes | None = field(default=None, compare=False, repr=False)
+    # On an edit, whether files the message already has stay (a chart, a record) or go (a
+    # hand message whose picture is gone with its cards).
+    keep_files: bool = True
 
     @property
     def allowed_mentions(self) -> discord.AllowedMentions:
@@ -124,6 +134,7 @@ def digest(spec: MessageSpec) -> str:
         "b": [(b.action, b.label, b.style, b.disabled, b.row, b.emoji) for b in spec.buttons],
         "m": spec.mention_ids,
         "a": None if spec.attachment is None else spec.attachment[0],
+        "p": None if spec.picture is None else repr(spec.picture),
     }
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]

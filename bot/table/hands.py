@@ -26,13 +26,14 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 from discord.http import handle_message_parameters
+from discord.utils import MISSING
 from discord.webhook.async_ import async_context
 
 from bot import render
 from bot.i18n import translation
 from bot.render.specs import MessageSpec, digest
 from bot.store import StoreError
-from bot.ui.payloads import send_kwargs
+from bot.ui.payloads import drawn, send_kwargs
 from kachuful_core.views import view as seat_view
 
 from .session import HandHandle
@@ -63,16 +64,25 @@ def webhook_session(client: discord.Client) -> dict[str, Any]:
 
 
 async def edit_original(
-    client: discord.Client, token: str, spec: MessageSpec, message_id: int | None = None
+    client: discord.Client,
+    token: str,
+    spec: MessageSpec,
+    message_id: int | None = None,
+    shown: Any = None,
 ) -> None:
     """Edit the message that answered an interaction, knowing only its token (as discord.py's
     ``Interaction.edit_original_response`` does), so that it works after a restart too; or,
-    with ``message_id``, that follow-up message of the interaction."""
-    kwargs = send_kwargs(spec, edit=True)
+    with ``message_id``, that follow-up message of the interaction. ``shown``: the picture the
+    message has, not uploaded again (a watcher's hand is redrawn at every move, its cards
+    are not)."""
+    if spec.picture is None or spec.picture != shown:
+        spec = await drawn(spec)
+    kwargs = send_kwargs(spec, edit=True, shown=shown)
     with handle_message_parameters(
         content=kwargs["content"],
         embeds=kwargs["embeds"],
         view=kwargs["view"],
+        attachments=kwargs.get("attachments", MISSING),
         allowed_mentions=kwargs["allowed_mentions"],
         previous_allowed_mentions=client.allowed_mentions,
     ) as params:
@@ -255,7 +265,9 @@ class HandPublisher:
         if spec is None:
             return
         try:
-            await edit_original(self.client, handle.token, spec, handle.message_id)
+            await edit_original(
+                self.client, handle.token, spec, handle.message_id, shown=handle.picture
+            )
         except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
             # An expired token or a dismissed message: the player can open a fresh one.
             log.debug(
@@ -266,6 +278,7 @@ class HandPublisher:
             handle.opened_at -= timedelta(seconds=HAND_TOKEN_SECONDS)
             return
         handle.digest = digest(spec)
+        handle.picture = spec.picture
 
     async def _drop(self, user_id: int, handle: HandHandle) -> None:
         if self.session.hands.get(user_id) is handle:

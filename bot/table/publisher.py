@@ -39,7 +39,7 @@ from bot.render.words import notice, posts_refused
 from bot.store import StoreError
 from bot.store.failures import is_expected
 from bot.store.values import Delivered
-from bot.ui.payloads import send_kwargs
+from bot.ui.payloads import drawn, send_kwargs
 
 from .permissions import lacking_in
 
@@ -362,7 +362,7 @@ class Publisher:
         spec = await self._draw(post)
         if spec is None:
             return
-        spec = await self._with_chart(spec)
+        spec = await drawn(await self._with_chart(spec))
         if not self.limits.take(channel_id):
             self._wake.set()  # another table of the channel took the slot meanwhile
             return
@@ -428,7 +428,8 @@ class Publisher:
         if done.message_id:
             channel = channel_of(self.client, done.channel_id, self.session.row)
             message = channel.get_partial_message(done.message_id)
-            await self._call(message.edit(**send_kwargs(spec, edit=True)), done.channel_id)
+            kwargs = send_kwargs(await drawn(spec), edit=True)
+            await self._call(message.edit(**kwargs), done.channel_id)
         # Also when refused for good (deleted by a moderator, too old): do not try again.
         await self._remember(key, Delivered(done.channel_id, done.message_id, digest(spec)))
 

@@ -19,7 +19,7 @@ from bot.i18n import language_of, reader
 from bot.render.specs import MessageSpec, digest
 from bot.store import GameStore, StoreError
 from bot.store.failures import is_expected
-from bot.ui.payloads import send_kwargs
+from bot.ui.payloads import drawn, send_kwargs
 
 from .changes import Changes, StepFn
 from .hands import hand_stage
@@ -118,13 +118,14 @@ class Responder:
         self, session: TableSession | None, interaction: discord.Interaction[Any], reply: Reply
     ) -> None:
         edit = reply.edit and (reply.public_edit or _clicked_private(interaction))
-        kwargs = send_kwargs(reply.spec, edit=edit)
+        spec = await drawn(reply.spec)
+        kwargs = send_kwargs(spec, edit=edit)
         deferred = interaction.response.is_done()  # deferred: the change took long
         followup: int | None = None  # a new message sent after deferring: its id
         try:
             if deferred and interaction.type is discord.InteractionType.application_command:
                 # A deferred command shows "thinking…" until its response is edited.
-                await interaction.edit_original_response(**send_kwargs(reply.spec, edit=True))
+                await interaction.edit_original_response(**send_kwargs(spec, edit=True))
             elif edit and deferred:
                 await interaction.edit_original_response(**kwargs)
             elif edit:
@@ -140,7 +141,7 @@ class Responder:
             log.warning("could not answer an interaction", exc_info=True)
             return
         if reply.hand_of is not None and session is not None:
-            await self.opened_hand(session, reply.hand_of, interaction, reply.spec, followup)
+            await self.opened_hand(session, reply.hand_of, interaction, spec, followup)
 
     async def opened_hand(
         self,
@@ -162,6 +163,7 @@ class Responder:
             stage=hand_stage(session, user_id),
             message_id=message_id,
             language=language_of(interaction.locale),
+            picture=spec.picture,
         )
         if session.hand_publisher is not None:
             session.hand_publisher.opened()

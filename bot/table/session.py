@@ -43,6 +43,9 @@ class HandHandle:
     # The language of the player's last interaction with the hand (bot.i18n): redraws, which
     # have no interaction of their own, stay in it.
     language: str = "en"
+    # The picture of the cards the message has (bot.render.pictures), not uploaded again while
+    # it stays the same; None: not known (after a restart).
+    picture: object | None = None
 
 
 class PublicMessages(Protocol):

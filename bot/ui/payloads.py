@@ -4,16 +4,22 @@ the keyword arguments of a send or an edit. Below the table code and the buttons
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import io
+import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import discord
 
+from bot.render.pictures import draw
 from bot.render.specs import ButtonSpec, MessageSpec
 
 from .custom_ids import custom_id
+
+log = logging.getLogger(__name__)
 
 MAX_ROWS = 5
 MAX_ROW_BUTTONS = 5
@@ -115,10 +121,12 @@ def build_view(buttons: tuple[ButtonSpec, ...]) -> ComponentsView | None:
     return ComponentsView([{"type": 1, "components": rows[row]} for row in sorted(rows)])
 
 
-def send_kwargs(spec: MessageSpec, *, edit: bool = False) -> dict[str, Any]:
+def send_kwargs(spec: MessageSpec, *, edit: bool = False, shown: Any = None) -> dict[str, Any]:
     """Keyword arguments for send / edit / send_message / edit_message from a spec.
 
-    On an edit every part is given, so that what the spec leaves out is removed.
+    On an edit every part is given, so that what the spec leaves out is removed; but a picture
+    equal to ``shown`` (the one the message has) is not sent again: Discord keeps a message's
+    files when an edit does not name them.
     """
     kwargs: dict[str, Any] = {
         "content": spec.content,
@@ -126,12 +134,45 @@ def send_kwargs(spec: MessageSpec, *, edit: bool = False) -> dict[str, Any]:
         "view": build_view(spec.buttons),
         "allowed_mentions": spec.allowed_mentions,
     }
+    files = _files(spec)
     if not edit:
         if kwargs["content"] is None:
             del kwargs["content"]
         if kwargs["view"] is None:
             del kwargs["view"]
-        if spec.attachment is not None and spec.attachment[1]:
-            name, data = spec.attachment
-            kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
+        if files:
+            kwargs["files"] = files
+    elif spec.picture is not None and spec.picture == shown:
+        pass
+    elif spec.picture_png is not None:
+        kwargs["attachments"] = files  # the picture replaces the one the message had
+    elif not spec.keep_files:
+        kwargs["attachments"] = []
     return kwargs
+
+
+def _files(spec: MessageSpec) -> list[discord.File]:
+    named = [spec.attachment] if spec.attachment is not None else []
+    if spec.picture is not None and spec.picture_png is not None:
+        named.append((spec.picture.file_name, spec.picture_png))
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in named if data]
+
+
+async def drawn(spec: MessageSpec) -> MessageSpec:
+    """``spec`` with its picture drawn, off the event loop (a picture drawn before comes from
+    the cache at once). A picture that cannot be drawn is left out: the text says it all."""
+    if spec.picture is None or spec.picture_png is not None:
+        return spec
+    try:
+        png = await asyncio.to_thread(draw, spec.picture)
+    except Exception as error:
+        log.warning("no card picture (%s)", type(error).__name__)
+        return replace(spec, picture=None, embeds=tuple(_unpictured(e) for e in spec.embeds))
+    return replace(spec, picture_png=png)
+
+
+def _unpictured(embed: discord.Embed) -> discord.Embed:
+    if embed.image and (embed.image.url or "").startswith("attachment://"):
+        embed = embed.copy()
+        embed.set_image(url=None)
+    return embed

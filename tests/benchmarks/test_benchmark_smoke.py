@@ -98,3 +98,10 @@ def test_catch_up_smoke() -> None:
     assert result["moves"] > 0 and result["game_s"] > 0
     assert result["final_lag_s"] is not None and result["final_lag_s"] >= 0
     assert result["longest_without_hand_s"] == 0.0
+
+
+def test_card_pictures_smoke() -> None:
+    result = run_script("card_pictures.py")
+    rows = result["pictures"]
+    assert isinstance(rows, dict) and "hand of 5" in rows and "trick of 4, complete" in rows
+    assert all(row["bytes"] > 0 and row["ms"] > 0 for row in rows.values())
