@@ -235,8 +235,9 @@ def virtual_pacing(env: Any) -> None:
 
     original = getattr(RateLimits, "_unpaced_wait", RateLimits.wait)
 
-    async def wait(self: Any, channel_id: int) -> None:
-        await env.external_wait(original(self, channel_id), reason="pacing of new messages")
+    async def wait(self: Any, channel_id: int, *more: Any) -> None:  # fewer arguments before
+        paced = original(self, channel_id, *more)
+        await env.external_wait(paced, reason="pacing of new messages")
 
     RateLimits._unpaced_wait = original  # type: ignore[attr-defined]
     RateLimits.wait = wait  # type: ignore[method-assign]

@@ -29,13 +29,15 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
+import discord
+
 from bot.i18n import Translations, for_table
 from bot.model import END_POST_KEY, FINAL_POST_KEY, MODES, Mode, Table
 from bot.pace import DEFAULT_PACE, Pace
 from kachuful_core import Game, Phase
 
 from . import deal as deal_render
-from .specs import ButtonSpec, MessageSpec
+from .specs import MAX_EMBED_TOTAL, MAX_FIELDS, ButtonSpec, MessageSpec, embed_size
 from .table import final_standings, hand_button, lobby, lobby_started, start_message
 from .words import notice, seat_name
 
@@ -81,9 +83,11 @@ def public_posts(row: Table, game: Game | None, view: View) -> list[Post]:
     if mode_of(row) == "thread":
         posts.append(Post("thread", "channel", True, lambda: MessageSpec()))
     posts.append(Post("start", "game", True, lambda: start_message(row, game, _tr(row))))
-    folded = _folds_last_score(row, game, view)
-    posts += _deal_posts(row, game, view, skip_score=len(game.deals) - 1 if folded else None)
-    posts += _end_posts(row, game, with_last_score=folded)
+    posts += _deal_posts(row, game, view)
+    end = _end_posts(row, game)
+    if end and end[0].key == FINAL_POST_KEY and mode_of(row) != "thread":
+        posts, end = _fold_owed(row, game, view, posts, end[0])
+    posts += end
     posts += _ping(row, game, view)
     return posts
 
@@ -124,17 +128,7 @@ def _turn(game: Game, deal: int, view: View) -> deal_render.Turn | None:
     return deal_render.Turn(game.turn, view.deadline)
 
 
-def _folds_last_score(row: Table, game: Game, view: View) -> bool:
-    """Whether the final standings carry the last deal's scores: the game is over and those
-    were not posted yet. In a fast game the channel may still owe posts when it ends; one post
-    fewer brings the final standings a pacing slot sooner (in thread mode the final standings
-    go to the channel, the scores to the thread: nothing to gain there)."""
-    if row.status != "finished" or game.phase is not Phase.FINISHED or mode_of(row) == "thread":
-        return False
-    return f"d{len(game.deals) - 1}.score" not in view.delivered
-
-
-def _deal_posts(row: Table, game: Game, view: View, skip_score: int | None = None) -> list[Post]:
+def _deal_posts(row: Table, game: Game, view: View) -> list[Post]:
     posts: list[Post] = []
     for index, log in enumerate(game.deals):
         current = index == game.deal_index and game.phase is not Phase.FINISHED
@@ -159,7 +153,7 @@ def _deal_posts(row: Table, game: Game, view: View, skip_score: int | None = Non
                 )
             )
             posts += _trick_posts(row, game, index, turn, current, view.delivered)
-        if log.scores is not None and index != skip_score:
+        if log.scores is not None:
             posts.append(Post(f"d{index}.score", "game", True, _scores(row, game, index)))
     _give_buttons(row, posts, view)
     return posts
@@ -264,23 +258,118 @@ def _with_buttons(
     return with_buttons
 
 
-def _end_posts(row: Table, game: Game, *, with_last_score: bool = False) -> list[Post]:
+def _end_posts(row: Table, game: Game) -> list[Post]:
     if row.status == "finished" and game.phase is Phase.FINISHED:
-        return [Post(FINAL_POST_KEY, "channel", True, _final(row, game, with_last_score))]
+        return [Post(FINAL_POST_KEY, "channel", True, lambda: final_standings(row, game, _tr(row)))]
     if row.status == "stopped":
         return [Post(END_POST_KEY, "game", True, lambda: ended_notice(row))]
     return []
 
 
-def _final(row: Table, game: Game, with_last_score: bool) -> Callable[[], MessageSpec]:
-    def build() -> MessageSpec:
-        spec = final_standings(row, game, _tr(row))
-        if not with_last_score:
-            return spec
-        last = deal_render.deal_scores(row, game, len(game.deals) - 1, _tr(row))
-        return replace(spec, embeds=(*last.embeds, *spec.embeds))  # in the order they happened
+# Discord's limit of embeds in one message (with 6000 characters in all, MAX_EMBED_TOTAL):
+# the final standings and what they carry of the deals still owed.
+MAX_EMBEDS = 10
 
-    return build
+
+def _fold_owed(
+    row: Table, game: Game, view: View, posts: list[Post], final: Post
+) -> tuple[list[Post], list[Post]]:
+    """At the end of a fast game the channel may still owe deals' messages (Discord takes 5 new
+    messages in 5 s): the final standings carry them, before the standings, in the order they
+    happened, so that they come with the next message rather than after a queue. The latest
+    owed deals are shown in full (pictures stay with the messages that were posted: a folded
+    trick is its text line); those before them, when the full forms do not all fit in one
+    message, by their score tables only, in one embed. What fits in neither is posted first,
+    as it is."""
+    start = len(posts)
+    while start > 0 and posts[start - 1].key.startswith("d"):
+        if posts[start - 1].key in view.delivered:
+            break
+        start -= 1
+    keys = [post.key for post in posts]
+    standings = final.build()
+    tr = _tr(row)
+    for first, begin in _fold_choices(keys, start):
+        summary = _summary(row, game, keys[first:begin], tr)
+        if first == len(posts) or summary is None:
+            continue  # nothing owed, or too many deals for one embed
+        embeds = (*summary, *_owed_embeds(row, game, keys[begin:], tr), *standings.embeds)
+        if len(embeds) <= MAX_EMBEDS and sum(map(embed_size, embeds)) <= MAX_EMBED_TOTAL:
+            return posts[:first], [_posted_as(final, replace(standings, embeds=embeds))]
+    return posts, [final]
+
+
+def _posted_as(post: Post, spec: MessageSpec) -> Post:
+    return Post(post.key, post.where, post.final, lambda: spec)
+
+
+def _fold_choices(keys: list[str], start: int) -> list[tuple[int, int]]:
+    """(first folded, first in full), from the most folded in full to the least folded; each a
+    deal's first owed post, so that no deal is told both ways."""
+    end = len(keys)
+    cuts = [
+        i
+        for i in range(start, end + 1)
+        if i in (start, end) or _deal(keys[i]) != _deal(keys[i - 1])
+    ]
+    return [(start, begin) for begin in cuts] + [(first, end) for first in cuts[1:]]
+
+
+def _deal(key: str) -> int:
+    """The deal index of a deal's post key ("d3.t4" is deal 3)."""
+    return int(key[1 : key.index(".")])
+
+
+def _summary(
+    row: Table, game: Game, keys: list[str], tr: Translations
+) -> tuple[discord.Embed, ...] | None:
+    """Owed deals by their score tables only: a field each, in one embed (None: too many)."""
+    deals = sorted({_deal(key) for key in keys})
+    if not deals:
+        return ()
+    if len(deals) > MAX_FIELDS:
+        return None
+    embed = discord.Embed(
+        title=tr.gettext("Deals played faster than the channel could show them"),
+        description=tr.gettext("Every card of them is in the game record: /kachuful export."),
+        colour=deal_render.COLOUR_SCORES,
+    )
+    for deal in deals:
+        table = deal_render.deal_scores(row, game, deal, tr).embeds[0].description or ""
+        embed.add_field(name=deal_render.deal_title(game, deal, tr), value=table, inline=False)
+    return (embed,)
+
+
+def _owed_embeds(
+    row: Table, game: Game, keys: list[str], tr: Translations
+) -> tuple[discord.Embed, ...]:
+    """What owed posts of finished deals show, as embeds, in order: the first trick message
+    of a deal folds the rest of its tricks (later ones add nothing)."""
+    embeds: list[discord.Embed] = []
+    tricks_shown: set[int] = set()
+    for key in keys:
+        deal, kind = _deal(key), key[key.index(".") + 1 :]
+        if kind == "score":
+            spec = deal_render.deal_scores(row, game, deal, tr)
+        elif kind == "bids":
+            spec = deal_render.bidding(row, game, deal, None, tr)
+        elif kind == "live":
+            spec = deal_render.compact(row, game, deal, None, tr)
+        elif deal in tricks_shown:
+            continue
+        else:
+            tricks_shown.add(deal)
+            spec = deal_render.tricks_from(row, game, deal, int(kind[1:]), None, tr)
+        embeds += (_without_picture(embed) for embed in spec.embeds)
+    return tuple(embeds)
+
+
+def _without_picture(embed: discord.Embed) -> discord.Embed:
+    if not embed.image:
+        return embed
+    copy = embed.copy()
+    copy.set_image(url=None)
+    return copy
 
 
 def ended_notice(row: Table) -> MessageSpec:

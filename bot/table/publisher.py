@@ -33,6 +33,7 @@ import aiohttp
 import discord
 
 from bot.i18n import for_table
+from bot.model import FINAL_POST_KEY
 from bot.render.channel import Post, View, mode_of, public_posts
 from bot.render.specs import MessageSpec, digest
 from bot.render.words import notice, posts_refused
@@ -69,6 +70,9 @@ def nonce(game_id: int, key: str) -> str:
     return hashlib.sha256(f"kachuful:{game_id}:{key}".encode()).hexdigest()[:25]
 
 
+STOP_CHECK = 0.1  # seconds between two looks at whether a wait for a slot is still wanted
+
+
 class RateLimits:
     """New messages per channel, kept within Discord's limit for every table together (a
     computer seat at a 0 s delay would otherwise post faster than Discord takes)."""
@@ -82,24 +86,33 @@ class RateLimits:
         self.clock, self.count, self.window = clock, count, window
         self._sent: dict[int, deque[float]] = {}
 
-    async def wait(self, channel_id: int) -> None:
-        """Until the channel may take a new message (the slot is taken by :meth:`take`)."""
-        while (delay := self._delay(channel_id)) > 0:
-            await asyncio.sleep(delay)
+    async def wait(
+        self, channel_id: int, reserve: int = 0, stop: asyncio.Event | None = None
+    ) -> None:
+        """Until the channel may take a new message (the slot is taken by :meth:`take`),
+        leaving ``reserve`` slots of the window free; or until ``stop`` is set (looked at
+        every ``STOP_CHECK`` seconds: a plain timer, which a simulated clock can run)."""
+        while (delay := self._delay(channel_id, reserve)) > 0:
+            if stop is not None and stop.is_set():
+                return
+            await asyncio.sleep(delay if stop is None else min(delay, STOP_CHECK))
 
-    def take(self, channel_id: int) -> bool:
+    def take(self, channel_id: int, reserve: int = 0) -> bool:
         """Count a new message now, if the channel may take it."""
-        if self._delay(channel_id) > 0:
+        if self._delay(channel_id, reserve) > 0:
             return False
         self._sent.setdefault(channel_id, deque()).append(self.clock().timestamp())
         return True
 
-    def _delay(self, channel_id: int) -> float:
+    def _delay(self, channel_id: int, reserve: int = 0) -> float:
         sent = self._sent.setdefault(channel_id, deque())
         now = self.clock().timestamp()
         while sent and now - sent[0] >= self.window:
             sent.popleft()
-        return 0.0 if len(sent) < self.count else self.window - (now - sent[0]) + 0.001
+        allowed = self.count - reserve
+        if len(sent) < allowed:
+            return 0.0
+        return self.window - (now - sent[len(sent) - allowed]) + 0.001
 
     def forget(self, channel_id: int) -> None:
         """The channel's table is gone: drop its times (kept, a channel whose games have
@@ -356,14 +369,14 @@ class Publisher:
             await self._open_thread()
             return
         channel_id = self._channel_id(post)
-        await self.limits.wait(channel_id)
-        if self._wake.is_set():
+        reserve = self._reserve(post)
+        if not await self._slot(channel_id, reserve):
             return  # the game moved on meanwhile: plan again (a fast deal is folded)
         spec = await self._draw(post)
         if spec is None:
             return
         spec = await drawn(await self._with_chart(spec))
-        if not self.limits.take(channel_id):
+        if not self.limits.take(channel_id, reserve):
             self._wake.set()  # another table of the channel took the slot meanwhile
             return
         # Plan again after every new message: the one before it may have to give up "Your
@@ -381,6 +394,20 @@ class Publisher:
         if post.key == "lobby":
             row.message_id = message.id
             await self.store.set_message_id(row.id, message.id)
+
+    async def _slot(self, channel_id: int, reserve: int) -> bool:
+        """Wait for a free slot of the channel; False as soon as the table changes meanwhile
+        (the post waited for may be folded now, or the game over: plan again)."""
+        await self.limits.wait(channel_id, reserve, self._wake)
+        return not self._wake.is_set()
+
+    def _reserve(self, post: Post) -> int:
+        """Slots of the channel's window kept free: one, for the final standings, so that they
+        are posted as soon as the last card is played, however fast the game went (what the
+        channel still owes then is folded into them). The game's own messages take at most
+        4 new messages in 5 s; what they cannot keep up with is folded too (bot.render.channel).
+        """
+        return 0 if post.key == FINAL_POST_KEY else 1
 
     async def _with_chart(self, spec: MessageSpec) -> MessageSpec:
         """The final standings' score chart, drawn off the event loop (its bytes are left

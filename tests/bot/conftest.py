@@ -10,6 +10,7 @@ import itertools
 import shutil
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
@@ -111,8 +112,9 @@ def virtual_pacing(env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
     than its settling time pass in real time, during a click)."""
     original = RateLimits.wait
 
-    async def wait(self: RateLimits, channel_id: int) -> None:
-        await env.external_wait(original(self, channel_id), reason="pacing of new messages")
+    async def wait(self: RateLimits, channel_id: int, *more: Any) -> None:
+        paced = original(self, channel_id, *more)
+        await env.external_wait(paced, reason="pacing of new messages")
 
     monkeypatch.setattr(RateLimits, "wait", wait)
 

@@ -148,15 +148,17 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
     assert running == list(summary["totals"])
     # Per deal: the bidding message, one message per trick, the scores (H + 2); besides them
     # only the lobby, the opening draw and the final standings remain (pings are deleted); the
-    # last deal's scores are in the final standings.
-    assert len(table.public()) == sum(size + 2 for size in (3, 2, 1, 2, 3)) + 3 - 1
+    # last deal's last trick (it plays itself with the card before it, so the channel still
+    # owes it when the game ends) and scores are in the final standings.
+    assert len(table.public()) == sum(size + 2 for size in (3, 2, 1, 2, 3)) + 3 - 2
     final = [
         m for m in table.public() if any(e.title == "Kachuful — final standings" for e in m.embeds)
     ]
     assert len(final) == 1
-    # The last deal's scores come first, in the order things happened.
-    assert [e.title for e in final[0].embeds] == ["Scores after deal 5 of 5", FINAL]
-    text = final[0].embeds[1].description or ""
+    # What the channel owed comes first, in the order things happened.
+    titles = [e.title for e in final[0].embeds]
+    assert titles == ["Deal 5 of 5 · trump ♠︎ Spades", "Scores after deal 5 of 5", FINAL]
+    text = final[0].embeds[2].description or ""
     for seat, total in enumerate(summary["totals"]):
         assert f"**{names[seat]}** — {total}" in text
     winners = summary["winners"]

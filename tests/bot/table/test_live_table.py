@@ -119,8 +119,9 @@ async def test_per_trick_mode_leaves_h_plus_2_messages_a_deal(env: simcord.Env) 
     await env.advance_time(60)
     stored = await env.bot.store.latest_game_in_channel(channel.id)
     public = table.public()
-    # Lobby, start, final (which carries the last deal's scores).
-    assert len(public) == 3 + sum(size + 2 for size in SIZES) - 1
+    # Lobby, start, final, which carries what the channel still owed when the game ended: the
+    # last trick (which plays itself with the card before it) and the last deal's scores.
+    assert len(public) == 3 + sum(size + 2 for size in SIZES) - 2
     assert shown_tricks(public) == record_tricks(stored.record)
     # A new ping for every move clicked (the last trick of each deal plays itself).
     clicked = 3 * sum(size + 1 for size in SIZES) - len(forced_cards(stored.record))
@@ -216,7 +217,8 @@ async def test_a_crash_after_the_last_card_delivers_every_missing_post_once(
     await env.restart_bot(make_bot())
     await env.advance_time(60)
     public = table.public()
-    assert len(public) == 3 + sum(size + 2 for size in SIZES) - 1  # last scores in the final
+    # The last trick and the last deal's scores are in the final standings.
+    assert len(public) == 3 + sum(size + 2 for size in SIZES) - 2
     titles = [e.title for m in public for e in m.embeds]
     assert titles.count("Kachuful — final standings") == 1
     assert titles.count("Scores after deal 5 of 5") == 1
