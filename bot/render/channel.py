@@ -14,6 +14,12 @@ behind shows its remaining tricks in one message, ``d3.r5`` (from trick 6 on), l
 deal is played. Which form a deal has follows from what was delivered (``View.delivered``), so
 it never changes once posted: every trick appears exactly once, in order.
 
+The end of the game. The final standings carry what the channel still owes when the game ends
+(``_fold_owed``), so that they come at once: the owed deals in full, as embeds before the
+standings, or, when those do not all fit in one message, the earlier ones by their score tables
+only (their cards are in the game record). The publisher keeps one slot of the channel's five
+free for them (``Publisher._reserve``).
+
 "Your hand" is on the newest message of the game: the live one once it is posted; until then,
 the newest message delivered keeps it, and each message posted while catching up carries it
 (the publisher plans again after every new message, and the one before loses it).
