@@ -29,11 +29,15 @@ COLOUR_BIDDING = discord.Colour.dark_green()
 COLOUR_SCORES = discord.Colour.teal()
 
 
-def countdown(deadline: datetime | None, tr: Translations) -> str:
-    """A Discord timestamp that counts down in every reader's client."""
+def countdown(deadline: datetime | None) -> str:
+    """A Discord timestamp that counts down in every reader's client, after an hourglass.
+
+    No words of the table's language go with it: each client writes the timestamp in its own
+    language ("in 30 seconds", "dans 30 secondes"), so a phrase around it would mix two
+    languages for any reader whose client is not in the table's."""
     if deadline is None:
         return ""
-    return " · " + tr.gettext("clock {when}").format(when=f"<t:{int(deadline.timestamp())}:R>")
+    return f" · ⏳ <t:{int(deadline.timestamp())}:R>"
 
 
 @dataclass(frozen=True)
@@ -45,21 +49,31 @@ class Turn:
 
 
 def deal_heading(game: Game, index: int, tr: Translations) -> str:
-    """ "Deal 3 of 19 · trump ♥ Hearts"."""
+    """ "Deal 3 of 19 · trump ♥ Hearts", or "Deal 3 of 19 · no trump": a whole sentence each
+    (a trump put into the first would read "atout Sans atout" in French)."""
+    trump = _trump(game, index)
+    if trump is None:
+        return tr.gettext("Deal {deal} of {deals} · no trump").format(
+            deal=index + 1, deals=game.num_deals
+        )
     return tr.gettext("Deal {deal} of {deals} · trump {trump}").format(
-        deal=index + 1, deals=game.num_deals, trump=trump_text(_trump(game, index), tr)
+        deal=index + 1, deals=game.num_deals, trump=trump_text(trump, tr)
     )
 
 
 def deal_title(game: Game, index: int, tr: Translations) -> str:
-    size = game.rules.hand_sizes[index]
+    size, trump = game.rules.hand_sizes[index], _trump(game, index)
+    if trump is None:
+        return tr.ngettext(
+            "Deal {deal} of {deals} · {n} card · no trump",
+            "Deal {deal} of {deals} · {n} cards · no trump",
+            size,
+        ).format(deal=index + 1, deals=game.num_deals, n=size)
     return tr.ngettext(
         "Deal {deal} of {deals} · {n} card · trump {trump}",
         "Deal {deal} of {deals} · {n} cards · trump {trump}",
         size,
-    ).format(
-        deal=index + 1, deals=game.num_deals, n=size, trump=trump_text(_trump(game, index), tr)
-    )
+    ).format(deal=index + 1, deals=game.num_deals, n=size, trump=trump_text(trump, tr))
 
 
 def _trump(game: Game, index: int) -> int | None:
@@ -112,7 +126,7 @@ def _turn_text(row: Table, game: Game, turn: Turn | None, verb: str, tr: Transla
         thinking, waiting = _("▶ {name} to play: computer thinking…"), _("▶ {name} to play{clock}")
     if entry.computer_plays:
         return thinking.format(name=seat_name(entry))
-    return waiting.format(name=seat_name(entry), clock=countdown(turn.deadline, tr))
+    return waiting.format(name=seat_name(entry), clock=countdown(turn.deadline))
 
 
 def bidding(

@@ -153,7 +153,8 @@ def hand_message(
         points = view.totals[view.seat]
         embed.add_field(
             name=_("Totals"),
-            value=tr.ngettext("You: {n} point", "You: {n} points", points).format(n=points),
+            # The plural follows the count's size: French writes "−1 point" as "1 point".
+            value=tr.ngettext("You: {n} point", "You: {n} points", abs(points)).format(n=points),
             inline=True,
         )
         if view.visible_cards:
@@ -171,7 +172,7 @@ def hand_message(
     status = _status(row, view, tr)
     if deadline is not None and view.my_turn and view.phase is not Phase.FINISHED:
         when = f"<t:{int(deadline.timestamp())}:R>"
-        status += " " + _("Clock runs out {when}.").format(when=when)
+        status += f" ⏳ {when}"  # the reader's client writes it in its language (countdown)
     reason = _forbidden_reason(view, tr)
     embed.add_field(
         name=_("Now"), value=clip(status + (f"\n{reason}" if reason else ""), 1024), inline=False

@@ -171,15 +171,49 @@ def _trend(values: list[float], tr: Translations) -> str:
     ).format(line=line, arrow=arrow, change=f"{change:+,}", n=len(numbers))
 
 
+def _games_lines(stats: PlayerStats, tr: Translations) -> str:
+    """Games played and won, each count with its own plural (a whole phrase each)."""
+    played = tr.ngettext("{n} game played", "{n} games played", stats.games).format(n=stats.games)
+    won = tr.ngettext(
+        "{n} won ({rate}, shared wins count)", "{n} won ({rate}, shared wins count)", stats.wins
+    ).format(n=stats.wins, rate=numbers.percent(stats.wins / stats.games, tr))
+    best = tr.gettext("average {average} · best {best} (game {game})").format(
+        average=numbers.tenths(stats.average_score, tr),
+        best=stats.best_score,
+        game=stats.best_game_id,
+    )
+    return f"{played} · {won}\n{best}"
+
+
+def _bids_line(stats: PlayerStats, tr: Translations) -> str:
+    """Exact bids overall and zero bids: one sentence for a player who bid zero, another for
+    one who never did (a filled-in "never" would read "zero bids made: never")."""
+    rate = _percent(stats.exact_bid_rate, tr)
+    if not stats.zero_bids:
+        return tr.gettext("exact {rate} overall · never bid zero").format(rate=rate)
+    return tr.ngettext(
+        "exact {rate} overall · zero bids made {made} of {n} ({zero_rate})",
+        "exact {rate} overall · zero bids made {made} of {n} ({zero_rate})",
+        stats.zero_bids,
+    ).format(
+        rate=rate,
+        made=stats.zero_exact,
+        n=stats.zero_bids,
+        zero_rate=numbers.percent(stats.zero_exact / stats.zero_bids, tr),
+    )
+
+
 def player_stats(stats: PlayerStats, tr: Translations, name: str | None = None) -> MessageSpec:
     _ = tr.gettext
     who = _name(name or stats.name)
     embed = discord.Embed(title=_("Kachuful statistics — {name}").format(name=who), colour=COLOUR)
     rank = (
         " "
-        + _("(#{rank} of {players} in this server)").format(
-            rank=stats.rating_rank, players=stats.rated_players
-        )
+        + tr.ngettext(
+            "(#{rank} of {n} player in this server)",
+            "(#{rank} of {n} players in this server)",
+            stats.rated_players,
+        ).format(rank=stats.rating_rank, n=stats.rated_players)
         if stats.rating_rank is not None
         else ""
     )
@@ -190,30 +224,12 @@ def player_stats(stats: PlayerStats, tr: Translations, name: str | None = None) 
     )
     embed.add_field(
         name=_("Games"),
-        value=_(
-            "{games} played · {wins} won ({rate}, shared wins count)\n"
-            "average {average} · best {best} (game {game})"
-        ).format(
-            games=stats.games,
-            wins=stats.wins,
-            rate=numbers.percent(stats.wins / stats.games, tr),
-            average=numbers.tenths(stats.average_score, tr),
-            best=stats.best_score,
-            game=stats.best_game_id,
-        ),
+        value=_games_lines(stats, tr),
         inline=False,
-    )
-    zero = (
-        f"{stats.zero_exact}/{stats.zero_bids} "
-        f"({numbers.percent(stats.zero_exact / stats.zero_bids, tr)})"
-        if stats.zero_bids
-        else _("never bid zero")
     )
     embed.add_field(
         name=_("Bids"),
-        value=_("exact {rate} overall · zero bids made {zero}").format(
-            rate=_percent(stats.exact_bid_rate, tr), zero=zero
-        ),
+        value=_bids_line(stats, tr),
         inline=False,
     )
     if stats.by_hand_size:

@@ -144,7 +144,7 @@ async def test_stats_history_and_stopped_games_after_play(env: simcord.Env) -> N
     stats = await asha.slash(channel, "kachuful stats")
     assert stats.response.ephemeral  # only the asker sees it
     fields = {f.name: f.value for f in stats.response.embeds[0].fields}
-    assert "1 played" in fields["Games"]
+    assert "1 game played" in fields["Games"]
     assert "1 card" in fields["By hand size"] and "2 cards" in fields["By hand size"]
     assert "By trump" in fields and "Rating" in fields
     other = await asha.slash(channel, "kachuful stats", member=members[1])
@@ -158,7 +158,7 @@ async def test_stats_history_and_stopped_games_after_play(env: simcord.Env) -> N
     assert "stopped" in first and "won by" in second and "asha" in second
     assert f"https://discord.com/channels/{env.guild.id}/{channel.id}/" in second
     again = await asha.slash(channel, "kachuful stats")
-    assert "1 played" in {f.name: f.value for f in again.response.embeds[0].fields}["Games"]
+    assert "1 game played" in {f.name: f.value for f in again.response.embeds[0].fields}["Games"]
 
 
 async def test_export_of_a_running_game_shows_no_unplayed_card(env: simcord.Env) -> None:

@@ -1,0 +1,214 @@
+"""Every kind of message, rendered with edge values (0, 1, 2 and negative counts, 1.5 hours, a
+no-trump deal, the dealer's forbidden bid, the longest names), in every language: no placeholder
+is left raw, no English word is left in a French, Italian or Hindi message, and the sentences
+that were once assembled from fragments read whole."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+from bot import render
+from bot.i18n import translation
+from bot.model import TableOptions
+from bot.render import deal as deal_render
+from bot.render.channel import View, public_posts
+from bot.render.results_commands import player_stats
+from bot.render.specs import MessageSpec
+from bot.result_pages import PlayerStats
+from kachuful_core import Game, Phase, Rules
+from kachuful_core.players import RandomPlayer, act
+from kachuful_core.views import view as seat_view
+
+from .test_render import LONG, row_for
+
+LANGUAGES = ("fr", "it", "hi")
+PLACEHOLDER = re.compile(r"\{[a-z_]*\}")
+# English words that no translated message may keep (names, commands and card ranks aside).
+ENGLISH = re.compile(
+    r"\b(the|of|your|you|and|bid|bids|trick|tricks|played|won|never|dealer|points?|clock|"
+    r"deal|trump|hours?|players?|games?|exact|overall|average|best)\b",
+    re.IGNORECASE,
+)
+# English words that are words of the language too.
+SAME_WORDS = {"fr": {"point", "points", "exact"}, "it": set(), "hi": set()}
+QUOTED = re.compile(r"`[^`]*`|<[^>]*>|\*\*[^*]*\*\*|/kachuful[\w -]*")
+
+
+def texts(spec: MessageSpec) -> Iterator[str]:
+    yield spec.content or ""
+    for embed in spec.embeds:
+        yield embed.title or ""
+        yield embed.description or ""
+        yield embed.footer.text or "" if embed.footer else ""
+        for item in embed.fields:
+            yield item.name or ""
+            yield item.value or ""
+    for button in spec.buttons:
+        yield button.label
+
+
+def stats(games: int, wins: int, zero_bids: int, rated: int) -> PlayerStats:
+    return PlayerStats(
+        user_id=1,
+        name="asha",
+        games=games,
+        wins=wins,
+        average_score=-1.5,
+        best_score=-1,
+        best_game_id=7,
+        exact_bid_rate=0.5,
+        zero_bids=zero_bids,
+        zero_exact=min(1, zero_bids),
+        rating=12.5,
+        rating_rank=1,
+        rated_players=rated,
+    )
+
+
+def whole_game(language: str, trump: str, scoring: str) -> Iterator[MessageSpec]:
+    """Every public message and every hand of a 4-seat game, move by move."""
+    names = [f"{LONG[:-1]}{n}" for n in range(4)]
+    game = Game.new(Rules(players=4, max_hand=3, trump=trump, scoring=scoring), "words", names)
+    row = row_for(4)
+    row.options = TableOptions.of(trump=trump, scoring=scoring, language=language)
+    tr = translation(language)
+    row.seats[0].timeouts = 2
+    row.seats[-1].away = True
+    view = View(lobby_minutes=15, idle_hours=1.5)
+    while True:
+        for post in public_posts(row, game, view):
+            yield post.build()
+        for seat in range(4):
+            yield render.hand_message(row, seat_view(game, seat), tr, version=row.version)
+        if game.phase is Phase.FINISHED:
+            finished = replace(row, status="finished")
+            yield from (post.build() for post in public_posts(finished, game, view))
+            return
+        act(game, game.turn, RandomPlayer(game.turn))
+
+
+def every_message(language: str) -> Iterator[MessageSpec]:
+    tr = translation(language)
+    for trump, scoring in (("cycle-notrump", "judgement"), ("turned", "exact")):
+        yield from whole_game(language, trump, scoring)
+    for games, wins, zero_bids, rated in ((1, 1, 0, 1), (2, 0, 1, 2), (0 + 1, 0, 2, 0)):
+        yield player_stats(stats(games, wins, zero_bids, rated), tr)
+    yield render.help_message(tr)
+    yield render.general_rules(tr)
+    for seats in (1, 2):
+        lobby = row_for(4)
+        lobby.status, lobby.seats = "lobby", lobby.seats[:seats]
+        lobby.options = TableOptions.of(language=language, blind_bids=True, forehead=True)
+        yield render.lobby(lobby, tr, timeout_minutes=seats)
+    game = Game.new(Rules(players=4, max_hand=3), "scoreboard", list("ABCD"))
+    yield render.scoreboard(row_for(4), game, tr)
+    yield render.game_rules(game, tr)
+    yield render.level_chooser(row_for(4), ["random", "heuristic", "search"], tr)
+
+
+@pytest.fixture(scope="module", params=LANGUAGES)
+def rendered(request: pytest.FixtureRequest) -> tuple[str, list[str]]:
+    language: str = request.param
+    # Each distinct text once (the game redraws the same messages at every move).
+    found = dict.fromkeys(text for spec in every_message(language) for text in texts(spec))
+    return language, [text for text in found if text]
+
+
+def test_no_placeholder_is_left_raw(rendered: tuple[str, list[str]]) -> None:
+    language, found = rendered
+    raw = [text for text in found if PLACEHOLDER.search(text)]
+    assert raw == [], f"{language}: {raw[:3]}"
+
+
+def test_no_english_word_is_left(rendered: tuple[str, list[str]]) -> None:
+    language, found = rendered
+    left = [
+        (word, text[:80])
+        for text in found
+        for word in ENGLISH.findall(QUOTED.sub(" ", text).replace(LONG[:-1], " "))
+        if word.lower() not in SAME_WORDS[language]
+    ]
+    assert left == [], f"{language}: {left[:5]}"
+
+
+def no_trump_game() -> Game:
+    """A game played to its end, one of whose deals has no trump."""
+    game = Game.new(Rules(players=4, max_hand=3, trump="cycle-notrump"), "no-trump", list("ABCD"))
+    while game.turn is not None:
+        act(game, game.turn, RandomPlayer(game.turn))
+    return game
+
+
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [
+        ("en", "Deal 5 of 5 · 3 cards · no trump"),
+        ("fr", "Donne 5 sur 5 · 3\xa0cartes · sans atout"),
+        ("it", "Smazzata 5 di 5 · 3 carte · senza briscola"),
+        ("hi", "राउंड 5/5 · 3 पत्ते · बिना तुरुप"),
+    ],
+)
+def test_a_no_trump_deal_is_named_in_one_sentence(language: str, title: str) -> None:
+    game = no_trump_game()
+    index = next(i for i in range(game.num_deals) if deal_render._trump(game, i) is None)
+    assert deal_render.deal_title(game, index, translation(language)) == title
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [
+        ("fr", "1\xa0partie jouée · 1\xa0gagnée", "2\xa0parties jouées · 0\xa0gagnée"),
+        ("it", "1 partita giocata · 1 vinta", "2 partite giocate · 0 vinte"),
+        ("hi", "1 गेम खेला · 1 जीता", "2 गेम खेले · 0 जीता"),
+    ],
+)
+def test_each_count_of_the_statistics_has_its_own_plural(language: str, one: str, two: str) -> None:
+    tr = translation(language)
+    games = [f.value or "" for f in player_stats(stats(1, 1, 0, 1), tr).embeds[0].fields]
+    assert any(one in value for value in games)
+    games = [f.value or "" for f in player_stats(stats(2, 0, 1, 2), tr).embeds[0].fields]
+    assert any(two in value for value in games)
+
+
+def test_a_player_who_never_bid_zero_reads_one_sentence() -> None:
+    fr = translation("fr")
+    [bids] = [
+        f.value
+        for f in player_stats(stats(1, 1, 0, 1), fr).embeds[0].fields
+        if f.value and "réussies" in f.value
+    ]
+    assert bids.endswith("jamais d’annonce à zéro")
+    assert "à zéro\xa0: jamais" not in bids
+
+
+@pytest.mark.parametrize(
+    ("language", "dealer"),
+    [("fr", "(à la donne)"), ("it", "(dà le carte)"), ("hi", "(पत्ते इन्होंने बाँटे)")],
+)
+def test_the_dealer_is_named_without_a_gendered_noun(language: str, dealer: str) -> None:
+    tr = translation(language)
+    game = no_trump_game()
+    row = row_for(4)
+    spec = deal_render.bidding(row, game, 0, None, tr)
+    assert dealer in (spec.embeds[0].description or "") + "".join(
+        f.value or "" for f in spec.embeds[0].fields
+    )
+
+
+def test_the_countdown_has_no_words_beside_the_timestamp() -> None:
+    from datetime import UTC, datetime
+
+    assert deal_render.countdown(datetime(2026, 1, 1, tzinfo=UTC)) == " · ⏳ <t:1767225600:R>"
+
+
+@pytest.mark.parametrize(("points", "shown"), [(-1, "-1\xa0point"), (-10, "-10\xa0points")])
+def test_a_negative_count_takes_the_plural_of_its_size(points: int, shown: str) -> None:
+    """French says "−1 point" as it says "1 point": the plural follows the count's size."""
+    game = Game.new(Rules(players=4, max_hand=3, scoring="judgement"), "signed", list("ABCD"))
+    view = replace(seat_view(game, 0), totals=(points, 0, 0, 0))
+    spec = render.hand_message(row_for(4), view, translation("fr"), version=1)
+    assert any(f.value == f"Toi\xa0: {shown}" for f in spec.embeds[0].fields)
