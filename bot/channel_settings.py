@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import EN, Translations
-from bot.registry import LEVEL_NAMES, SETTINGS_OPTIONS, level_names, option, without_replaced
+from bot.registry import (
+    LEVEL_NAMES,
+    MUST_BE_SETTING,
+    SETTINGS_OPTIONS,
+    level_names,
+    option,
+    without_replaced,
+)
 
 
 class BadSetting(ValueError):
@@ -37,11 +44,7 @@ def check(changes: dict[str, Any], tr: Translations = EN) -> dict[str, Any]:
                 )
             value = levels
         elif not option(key).allows(value):
-            raise BadSetting(
-                tr.gettext("{key} must be {allowed}.").format(
-                    key=key, allowed=option(key).allowed_text(tr)
-                )
-            )
+            raise BadSetting(option(key).must_be(tr, MUST_BE_SETTING, name=key))
         out[key] = value
     return out
 

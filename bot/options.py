@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.i18n import EN, Translations
 from bot.model import TableOptions
-from bot.registry import OPTIONS, RULE_OPTIONS, START_OPTIONS, Option
+from bot.registry import MUST_BE_START, OPTIONS, RULE_OPTIONS, START_OPTIONS, Option
 from kachuful_core import Rules
 
 
@@ -29,9 +29,7 @@ def refusal(option: Option, tr: Translations) -> str:
     if option.refused is not None:
         low, high = option.choices[0].value, option.choices[-1].value
         return tr.gettext(option.refused).format(low=low, high=high)
-    return tr.gettext("`{name}` must be {allowed}: nothing was created.").format(
-        name=option.name, allowed=option.allowed_text(tr)
-    )
+    return option.must_be(tr, MUST_BE_START)
 
 
 def kept_values(given: dict[str, Any]) -> dict[str, Any]:

@@ -110,16 +110,20 @@ class Option:
     def allows_kept(self, value: Any) -> bool:
         return self.allows(value) if self.kept_allows is None else self.kept_allows(value)
 
-    def allowed_text(self, tr: Translations) -> str:
-        """The values allowed, for a refusal: "one of down-up, down, double"."""
+    def must_be(
+        self, tr: Translations, sentences: Mapping[str, str], name: str | None = None
+    ) -> str:
+        """The sentence saying which values the option allows, from ``sentences`` (one whole
+        sentence per kind of option, ``MUST_BE_START`` or ``MUST_BE_SETTING``: "`trump` must be
+        one of cycle, turned", never a list put into a sentence of another language's order);
+        ``name``: the option as the command names it, where that is not the option's name."""
+        name = name or self.name
         if self.kind is bool:
-            return tr.gettext("true or false")
+            return tr.gettext(sentences["bool"]).format(name=name)
         if self.choices:
-            values = ", ".join(str(c.value) for c in self.choices)
-            return tr.gettext("one of {values}").format(values=values)
-        return tr.gettext("a whole number from {low} to {high}").format(
-            low=self.low, high=self.high
-        )
+            values = ", ".join(f"`{c.value}`" for c in self.choices)  # typed as they are
+            return tr.gettext(sentences["choices"]).format(name=name, values=values)
+        return tr.gettext(sentences["range"]).format(name=name, low=self.low, high=self.high)
 
     def title(self, tr: Translations) -> str:
         """The option's label in the language of ``tr``."""
@@ -141,6 +145,18 @@ class Option:
 
 
 # ---- what players see ------------------------------------------------------------------------
+
+# A value an option does not allow, refused by /kachuful start and by /kachuful-settings.
+MUST_BE_START = {
+    "bool": N_("`{name}` must be true or false: nothing was created."),
+    "choices": N_("`{name}` must be one of {values}: nothing was created."),
+    "range": N_("`{name}` must be a whole number from {low} to {high}: nothing was created."),
+}
+MUST_BE_SETTING = {
+    "bool": N_("`{name}` must be true or false."),
+    "choices": N_("`{name}` must be one of {values}."),
+    "range": N_("`{name}` must be a whole number from {low} to {high}."),
+}
 
 # Computer levels by their players' names, weakest first (the engine's names are the values).
 # (English, the source: each is translated where it is shown, e.g. tr.gettext(LEVEL_NAMES[x]).)

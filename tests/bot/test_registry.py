@@ -63,7 +63,7 @@ def test_start_lengths_and_max_hand() -> None:
     assert max_hand(max_hand=0) == "classic"
     assert max_hand(length="quick", max_hand=8) == 8  # a max_hand given wins
     refused = check_start(length="marathon")
-    assert isinstance(refused, str) and "quick, classic, full" in refused
+    assert isinstance(refused, str) and "`quick`, `classic`, `full`" in refused
 
 
 @pytest.mark.parametrize(
@@ -84,7 +84,7 @@ def test_settings_keep_one_largest_hand() -> None:
     }
     assert merge({"length": "quick"}, {"max_hand": 4}) == {"max_hand": 4}
     assert merge({}, {"length": "quick", "max_hand": 4}) == {"max_hand": 4}
-    with pytest.raises(BadSetting, match="quick, classic, full"):
+    with pytest.raises(BadSetting, match="`quick`, `classic`, `full`"):
         merge({}, {"length": "long"})
 
 

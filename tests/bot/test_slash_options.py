@@ -60,12 +60,12 @@ def _games(env: simcord.Env) -> int:
         ({"max_hand": -3}, "`max_hand`", "1 to 17"),
         ({"max_hand": 18}, "`max_hand`", "1 to 17"),
         ({"max_hand": 10**15}, "`max_hand`", "1 to 17"),
-        ({"schedule": "sideways"}, "`schedule`", "down-up, down, double"),
-        ({"trump": "hearts"}, "`trump`", "cycle, cycle-notrump, turned"),
-        ({"scoring": ""}, "`scoring`", "exact, penalty, per-trick, judgement"),
-        ({"mode": "cinema"}, "`mode`", "trick, compact, thread"),
-        ({"length": "marathon"}, "`length`", "quick, classic, full"),
-        ({"length": ""}, "`length`", "quick, classic, full"),
+        ({"schedule": "sideways"}, "`schedule`", "`down-up`, `down`, `double`"),
+        ({"trump": "hearts"}, "`trump`", "`cycle`, `cycle-notrump`, `turned`"),
+        ({"scoring": ""}, "`scoring`", "`exact`, `penalty`, `per-trick`, `judgement`"),
+        ({"mode": "cinema"}, "`mode`", "`trick`, `compact`, `thread`"),
+        ({"length": "marathon"}, "`length`", "`quick`, `classic`, `full`"),
+        ({"length": ""}, "`length`", "`quick`, `classic`, `full`"),
     ],
 )
 async def test_start_with_an_option_outside_its_choices_is_refused(

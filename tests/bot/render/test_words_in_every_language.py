@@ -14,6 +14,7 @@ import pytest
 from bot import render
 from bot.i18n import translation
 from bot.model import TableOptions
+from bot.registry import MUST_BE_SETTING, MUST_BE_START, OPTIONS
 from bot.render import deal as deal_render
 from bot.render.channel import View, public_posts
 from bot.render.results_commands import player_stats
@@ -108,6 +109,9 @@ def every_message(language: str) -> Iterator[MessageSpec]:
     yield render.scoreboard(row_for(4), game, tr)
     yield render.game_rules(game, tr)
     yield render.level_chooser(row_for(4), ["random", "heuristic", "search"], tr)
+    for option in OPTIONS.values():  # a value refused by /kachuful start or /kachuful-settings
+        yield MessageSpec(content=option.must_be(tr, MUST_BE_START))
+        yield MessageSpec(content=option.must_be(tr, MUST_BE_SETTING, name=option.setting))
 
 
 @pytest.fixture(scope="module", params=LANGUAGES)
@@ -212,3 +216,10 @@ def test_a_negative_count_takes_the_plural_of_its_size(points: int, shown: str) 
     view = replace(seat_view(game, 0), totals=(points, 0, 0, 0))
     spec = render.hand_message(row_for(4), view, translation("fr"), version=1)
     assert any(f.value == f"Toi\xa0: {shown}" for f in spec.embeds[0].fields)
+
+
+def test_a_refused_value_is_one_sentence_in_hindi() -> None:
+    """The allowed values close the sentence that names them (Hindi puts its verb last: a list
+    put into "must be {allowed}" read "`trump` इनमें से एक: cycle, turned होना चाहिए")."""
+    refused = OPTIONS["trump"].must_be(translation("hi"), MUST_BE_START)
+    assert refused.startswith("`trump` का मान इनमें से कोई एक होना चाहिए: `cycle`")
