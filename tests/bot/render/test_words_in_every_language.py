@@ -223,3 +223,12 @@ def test_a_refused_value_is_one_sentence_in_hindi() -> None:
     put into "must be {allowed}" read "`trump` इनमें से एक: cycle, turned होना चाहिए")."""
     refused = OPTIONS["trump"].must_be(translation("hi"), MUST_BE_START)
     assert refused.startswith("`trump` का मान इनमें से कोई एक होना चाहिए: `cycle`")
+
+
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [("fr", ("Kachufool", "Rikiki")), ("it", ("Kachufool",)), ("hi", ("Kari-Chukat-Falli-Lal",))],
+)
+def test_the_help_gives_the_games_local_names(language: str, names: tuple[str, ...]) -> None:
+    help_text = "".join(texts(render.help_message(translation(language))))
+    assert all(name in help_text for name in names)
