@@ -124,7 +124,11 @@ def _lobby_closed_text(row: Table, view: View) -> str:
     if ended.startswith("stop:"):
         return notice("lobby_closed_by", tr, by=f"<@{ended[5:]}>")
     if ended == "lobby_timeout":
-        return notice("lobby_timed_out", tr, minutes=view.lobby_minutes)
+        return tr.ngettext(
+            "Nobody started the game within {n} minute.",
+            "Nobody started the game within {n} minutes.",
+            view.lobby_minutes,
+        ).format(n=view.lobby_minutes)
     return notice("host_left_lobby_closed", tr)
 
 

@@ -236,9 +236,12 @@ NOTICES = {
     "host_left_lobby_closed": N_("The host left; the lobby is closed."),
     "you_left_lobby_closed": N_("You left; the lobby is closed."),
     "lobby_closed_by": N_("The lobby was closed by {by}."),
-    "lobby_timed_out": N_("Nobody started the game within {minutes} minutes."),
     "game_started": N_("The game has started."),
-    "length_already": N_("This table is already set for a {length}."),
+    # One sentence per length (a length put into one sentence would need another case of it
+    # in Hindi: "छोटे गेम के लिए", not "छोटा गेम के लिए").
+    "length_already_quick": N_("This table is already set for a quick game."),
+    "length_already_classic": N_("This table is already set for a classic game."),
+    "length_already_full": N_("This table is already set for a full game."),
     "max_hand_lowered": N_("Note: {note}."),
     "busy": N_("A game is already open in this channel."),
     "busy_running": N_("A game is already running in this channel: {link}"),

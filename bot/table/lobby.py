@@ -12,7 +12,6 @@ import discord
 from bot import render
 from bot.i18n import Translations, for_table, reader
 from bot.model import Seat, Table, TableOptions
-from bot.registry import LENGTH_BUTTONS
 from bot.render.channel import mode_of
 from bot.render.specs import MessageSpec, digest
 from bot.store import ChannelBusy, StoreError
@@ -360,8 +359,7 @@ class Lobby:
             if length not in LENGTHS:
                 return refusal("bad_length", tr)
             if row.options.rules["max_hand"] == length:
-                words = tr.gettext(LENGTH_BUTTONS[length]).lower()
-                return private(render.notice("length_already", tr, length=words))
+                return private(render.notice(f"length_already_{length}", tr))
             row.options = row.options.with_rules(max_hand=length)
             return self._changed(session, True, "")
 

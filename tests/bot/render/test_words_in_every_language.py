@@ -19,6 +19,7 @@ from bot.render import deal as deal_render
 from bot.render.channel import View, public_posts
 from bot.render.results_commands import player_stats
 from bot.render.specs import MessageSpec
+from bot.render.words import NOTICES, REFUSALS, notice
 from bot.result_pages import PlayerStats
 from kachuful_core import Game, Phase, Rules
 from kachuful_core.players import RandomPlayer, act
@@ -37,6 +38,13 @@ ENGLISH = re.compile(
 # English words that are words of the language too.
 SAME_WORDS = {"fr": {"point", "points", "exact"}, "it": set(), "hi": set()}
 QUOTED = re.compile(r"`[^`]*`|<[^>]*>|\*\*[^*]*\*\*|/kachuful[\w -]*")
+
+
+class Filler(dict[str, str]):
+    """Any placeholder filled with a name (what the bot puts there is a name or a number)."""
+
+    def __missing__(self, key: str) -> str:
+        return "asha"
 
 
 def texts(spec: MessageSpec) -> Iterator[str]:
@@ -109,6 +117,8 @@ def every_message(language: str) -> Iterator[MessageSpec]:
     yield render.scoreboard(row_for(4), game, tr)
     yield render.game_rules(game, tr)
     yield render.level_chooser(row_for(4), ["random", "heuristic", "search"], tr)
+    for text in (*REFUSALS.values(), *NOTICES.values()):  # names and numbers filled in
+        yield MessageSpec(content=tr.gettext(text).format_map(Filler()))
     for option in OPTIONS.values():  # a value refused by /kachuful start or /kachuful-settings
         yield MessageSpec(content=option.must_be(tr, MUST_BE_START))
         yield MessageSpec(content=option.must_be(tr, MUST_BE_SETTING, name=option.setting))
@@ -232,3 +242,19 @@ def test_a_refused_value_is_one_sentence_in_hindi() -> None:
 def test_the_help_gives_the_games_local_names(language: str, names: tuple[str, ...]) -> None:
     help_text = "".join(texts(render.help_message(translation(language))))
     assert all(name in help_text for name in names)
+
+
+def test_a_length_is_named_in_its_own_sentence() -> None:
+    hindi = translation("hi")
+    assert "छोटे गेम के लिए" in notice("length_already_quick", hindi)
+    assert "पूरे गेम के लिए" in notice("length_already_full", hindi)
+
+
+def test_the_bids_field_does_not_repeat_its_name() -> None:
+    game = no_trump_game()
+    for language, label in (("fr", "Annonces"), ("it", "Dichiarazioni")):
+        [field] = (
+            deal_render.bidding(row_for(4), game, 0, None, translation(language)).embeds[0].fields
+        )
+        assert field.name == label
+        assert not (field.value or "").lower().startswith(("total annoncé", "dichiarate"))
