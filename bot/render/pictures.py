@@ -8,9 +8,9 @@ drawing.
 
 Suits have four colours *and* four shapes (the four-colour deck of online rooms: spades black,
 hearts red, diamonds blue, clubs green), so a colour-blind player tells them apart by shape.
-The glyphs come from DejaVu Sans, which matplotlib (a dependency, for the score chart) ships;
-a name the font cannot write (Devanagari, say) is shown by its seat number, which the text
-beside the picture also gives.
+The glyphs come from DejaVu Sans, which matplotlib (a dependency, for the score chart) ships,
+and Devanagari names from the bundled Lohit Devanagari (as on the chart); a name neither can
+write (an emoji, say) is shown by its seat number, which the text beside the picture gives too.
 """
 
 from __future__ import annotations
@@ -86,24 +86,42 @@ def _font_file(name: str) -> Path:
 
 
 @cache
+def _devanagari(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(DEVANAGARI_FONT), size, layout_engine=ImageFont.Layout.RAQM)
+
+
+@cache
 def _font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(_font_file(name)), size)
 
 
+# Devanagari names are written with the font the score chart uses for them (Lohit Devanagari,
+# bundled), shaped by Pillow's Raqm layout.
+DEVANAGARI_FONT = Path(__file__).parent / "fonts" / "Lohit-Devanagari.ttf"
+
+
 @cache
-def _writable() -> frozenset[int]:
-    """The code points DejaVu Sans has a glyph for (fontTools comes with matplotlib)."""
+def _writable(path: Path) -> frozenset[int]:
+    """The code points the font at ``path`` has a glyph for (fontTools comes with matplotlib)."""
     from fontTools.ttLib import TTFont
 
-    with TTFont(str(_font_file("DejaVuSans.ttf")), lazy=True) as font:
+    with TTFont(str(path), lazy=True) as font:
         return frozenset(font.getBestCmap())
 
 
+def _name_font(name: str) -> Path | None:
+    """The font that writes every character of ``name``, or None."""
+    for path in (_font_file("DejaVuSans.ttf"), DEVANAGARI_FONT):
+        if all(ord(ch) in _writable(path) for ch in name):
+            return path
+    return None
+
+
 def name_label(name: str, place: int) -> str:
-    """A seat's name as the picture can write it: shortened, or its number when the font
-    lacks one of its characters."""
-    if not name or any(ord(ch) not in _writable() for ch in name):
+    """A seat's name as the picture can write it: shortened, or its number when no font here
+    has one of its characters (an emoji, say)."""
+    if not name or _name_font(name) is None:
         return f"#{place + 1}"
     return name if len(name) <= NAME_LEN else name[: NAME_LEN - 1] + "…"
 
@@ -133,7 +151,11 @@ def _face(card: Card, dim: bool) -> Image.Image:
 @lru_cache(maxsize=512)
 def _name(label: str, won: bool) -> Image.Image:
     """A seat's name as drawn under its card, on the felt, once per name."""
-    font = _font(13 * S, bold=won)
+    path = _name_font(label)
+    if path is None or path == DEVANAGARI_FONT:
+        font = _devanagari(13 * S)
+    else:
+        font = _font(13 * S, bold=won)
     left, top, right, bottom = font.getbbox(label)
     image = Image.new("RGB", (max(1, right - left), max(1, bottom - top)), FELT)
     ImageDraw.Draw(image).text((-left, -top), label, font=font, fill=WINNER if won else NAME)

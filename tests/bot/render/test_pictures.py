@@ -76,10 +76,14 @@ def test_a_trick_marks_its_winner_and_shows_places_still_to_play() -> None:
     assert seven.size[0] < done.size[0] * 2 and seven.size[1] > done.size[1] * 1.5
 
 
-def test_a_name_the_font_cannot_write_is_shown_by_its_seat_number() -> None:
+def test_a_name_no_font_can_write_is_shown_by_its_seat_number() -> None:
     assert name_label("Asha", 0) == "Asha"
-    assert name_label("राहुल", 2) == "#3"
+    assert name_label("राहुल", 2) == "राहुल"  # Lohit Devanagari, as on the score chart
+    assert name_label("🎴 cards", 2) == "#3"
     assert name_label("A very long display name", 1) == "A very long…"
+    # Each name is written with a font that has every one of its characters.
+    assert pictures._name_font("राहुल") == pictures.DEVANAGARI_FONT
+    assert pictures._name_font("Amélie") != pictures.DEVANAGARI_FONT
 
 
 def test_equal_pictures_are_drawn_once() -> None:
