@@ -104,7 +104,7 @@ DEVANAGARI_FONT = Path(__file__).parent / "fonts" / "Lohit-Devanagari.ttf"
 @cache
 def _writable(path: Path) -> frozenset[int]:
     """The code points the font at ``path`` has a glyph for (fontTools comes with matplotlib)."""
-    from fontTools.ttLib import TTFont
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
     with TTFont(str(path), lazy=True) as font:
         return frozenset(font.getBestCmap())
@@ -156,7 +156,7 @@ def _name(label: str, won: bool) -> Image.Image:
         font = _devanagari(13 * S)
     else:
         font = _font(13 * S, bold=won)
-    left, top, right, bottom = font.getbbox(label)
+    left, top, right, bottom = (int(edge) for edge in font.getbbox(label))
     image = Image.new("RGB", (max(1, right - left), max(1, bottom - top)), FELT)
     ImageDraw.Draw(image).text((-left, -top), label, font=font, fill=WINNER if won else NAME)
     return image
