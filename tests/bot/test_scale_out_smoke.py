@@ -89,11 +89,21 @@ def test_two_processes_play_only_their_own_guild(pg_url: str, tmp_path: Path) ->
         for index in (0, 1)
     ]
     results = []
+    outputs: list[tuple[str, str]] = []
     try:
         for child in children:
-            out, err = child.communicate(timeout=120)
+            out, err = child.communicate(timeout=240)
+            outputs.append((out, err))
             assert child.returncode == 0, out + err[-3000:]
             results.append(json.loads(out.strip().splitlines()[-1]))
+    except subprocess.TimeoutExpired as error:
+        # One process waits at the barrier for the other: say what the other said.
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+            outputs.append(child.communicate())
+        said = [err[-2000:] for _, err in outputs]
+        raise AssertionError(f"a process did not finish: {said}") from error
     finally:
         for child in children:  # a failed run leaves no process behind
             if child.poll() is None:
