@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -266,9 +268,37 @@ def _trick(picture: TrickPicture) -> bytes:
     return _png(canvas)
 
 
-@lru_cache(maxsize=256)
+# Pictures drawn lately, by description, newest last (a live trick is redrawn for each reader,
+# a watcher's hand at every move): looked up on the event loop without a thread's hop.
+_DRAWN: OrderedDict[Picture, bytes] = OrderedDict()
+_DRAWN_LOCK = threading.Lock()
+DRAWN_KEPT = 256
+
+
+def drawn_before(picture: Picture) -> bytes | None:
+    """The PNG of ``picture`` if it was drawn lately (cheap: safe on the event loop)."""
+    with _DRAWN_LOCK:
+        png = _DRAWN.get(picture)
+        if png is not None:
+            _DRAWN.move_to_end(picture)
+        return png
+
+
 def draw(picture: Picture) -> bytes:
-    """The picture as PNG bytes. Pure and thread-safe: called off the event loop."""
+    """The picture as PNG bytes, kept for the next time. Thread-safe: called off the event
+    loop."""
+    png = drawn_before(picture)
+    if png is None:
+        png = draw_anew(picture)
+        with _DRAWN_LOCK:
+            _DRAWN[picture] = png
+            while len(_DRAWN) > DRAWN_KEPT:
+                _DRAWN.popitem(last=False)
+    return png
+
+
+def draw_anew(picture: Picture) -> bytes:
+    """The picture drawn now, whatever was drawn before (the card faces and names aside)."""
     if isinstance(picture, HandPicture):
         return _hand(picture)
     return _trick(picture)

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.render.pictures import draw
+from bot.render.pictures import draw, drawn_before
 from bot.render.specs import ButtonSpec, MessageSpec
 
 from .custom_ids import custom_id
@@ -163,6 +163,9 @@ async def drawn(spec: MessageSpec) -> MessageSpec:
     the cache at once). A picture that cannot be drawn is left out: the text says it all."""
     if spec.picture is None or spec.picture_png is not None:
         return spec
+    png = drawn_before(spec.picture)
+    if png is not None:
+        return replace(spec, picture_png=png)
     try:
         png = await asyncio.to_thread(draw, spec.picture)
     except Exception as error:
