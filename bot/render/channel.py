@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cache
 from typing import Literal
 
 import discord
@@ -43,7 +44,14 @@ from bot.pace import DEFAULT_PACE, Pace
 from kachuful_core import Game, Phase
 
 from . import deal as deal_render
-from .specs import MAX_EMBED_TOTAL, MAX_FIELDS, ButtonSpec, MessageSpec, embed_size
+from .specs import (
+    MAX_EMBED_TOTAL,
+    MAX_FIELDS,
+    ButtonSpec,
+    MessageSpec,
+    embed_size,
+    without_picture,
+)
 from .table import final_standings, hand_button, lobby, lobby_started, start_message
 from .words import notice, seat_name
 
@@ -290,39 +298,59 @@ def _fold_owed(
     owed deals are shown in full (pictures stay with the messages that were posted: a folded
     trick is its text line); those before them, when the full forms do not all fit in one
     message, by their score tables only, in one embed. What fits in neither is posted first,
-    as it is."""
+    as it is.
+
+    This runs at every plan of a finished game (under the table's lock): each owed deal is
+    drawn at most once in each form, and full forms only for the latest deals that fit."""
+    groups = _owed_deals(posts, view)
+    if not groups:
+        return posts, [final]
+    standings = final.build()
+    tr = _tr(row)
+    full = cache(lambda g: _owed_embeds(row, game, groups[g][1], tr))
+    field = cache(lambda g: _score_field(row, game, _deal(groups[g][1][0]), tr))
+
+    def folded(first: int, cut: int) -> tuple[discord.Embed, ...] | None:
+        """Groups ``first``..``cut`` by their scores, the rest in full; None if too much."""
+        if cut - first > MAX_FIELDS:
+            return None
+        summary = _summary([field(g) for g in range(first, cut)], tr)
+        embeds = (*summary, *(e for g in range(cut, len(groups)) for e in full(g)))
+        embeds += standings.embeds
+        if len(embeds) > MAX_EMBEDS or sum(map(embed_size, embeds)) > MAX_EMBED_TOTAL:
+            return None
+        return embeds
+
+    # The fewest deals left out (posted as they are), then the most of the rest in full: each
+    # deal moved from scores to full only grows the message, so the first that fails ends it.
+    first = next(f for f in range(len(groups) + 1) if folded(f, len(groups)) is not None)
+    if first == len(groups):
+        return posts, [final]  # not even the last owed deal's scores fit
+    cut = len(groups)
+    while cut > first and folded(first, cut - 1) is not None:
+        cut -= 1
+    embeds = folded(first, cut)
+    assert embeds is not None
+    spec = replace(standings, embeds=embeds)
+    return posts[: groups[first][0]], [Post(final.key, final.where, True, lambda: spec)]
+
+
+def _owed_deals(posts: list[Post], view: View) -> list[tuple[int, list[str]]]:
+    """The deals whose posts at the end of ``posts`` were not delivered: for each, the index of
+    its first owed post and the keys of its owed posts, in order."""
     start = len(posts)
     while start > 0 and posts[start - 1].key.startswith("d"):
         if posts[start - 1].key in view.delivered:
             break
         start -= 1
-    keys = [post.key for post in posts]
-    standings = final.build()
-    tr = _tr(row)
-    for first, begin in _fold_choices(keys, start):
-        summary = _summary(row, game, keys[first:begin], tr)
-        if first == len(posts) or summary is None:
-            continue  # nothing owed, or too many deals for one embed
-        embeds = (*summary, *_owed_embeds(row, game, keys[begin:], tr), *standings.embeds)
-        if len(embeds) <= MAX_EMBEDS and sum(map(embed_size, embeds)) <= MAX_EMBED_TOTAL:
-            return posts[:first], [_posted_as(final, replace(standings, embeds=embeds))]
-    return posts, [final]
-
-
-def _posted_as(post: Post, spec: MessageSpec) -> Post:
-    return Post(post.key, post.where, post.final, lambda: spec)
-
-
-def _fold_choices(keys: list[str], start: int) -> list[tuple[int, int]]:
-    """(first folded, first in full), from the most folded in full to the least folded; each a
-    deal's first owed post, so that no deal is told both ways."""
-    end = len(keys)
-    cuts = [
-        i
-        for i in range(start, end + 1)
-        if i in (start, end) or _deal(keys[i]) != _deal(keys[i - 1])
-    ]
-    return [(start, begin) for begin in cuts] + [(first, end) for first in cuts[1:]]
+    groups: list[tuple[int, list[str]]] = []
+    for index in range(start, len(posts)):
+        key = posts[index].key
+        if groups and _deal(groups[-1][1][0]) == _deal(key):
+            groups[-1][1].append(key)
+        else:
+            groups.append((index, [key]))
+    return groups
 
 
 def _deal(key: str) -> int:
@@ -330,33 +358,33 @@ def _deal(key: str) -> int:
     return int(key[1 : key.index(".")])
 
 
-def _summary(
-    row: Table, game: Game, keys: list[str], tr: Translations
-) -> tuple[discord.Embed, ...] | None:
-    """Owed deals by their score tables only: a field each, in one embed (None: too many)."""
-    deals = sorted({_deal(key) for key in keys})
-    if not deals:
+def _score_field(row: Table, game: Game, deal: int, tr: Translations) -> tuple[str, str]:
+    """A deal as a field of the summary: its title, and its score table."""
+    table = deal_render.deal_scores(row, game, deal, tr).embeds[0].description or ""
+    return deal_render.deal_title(game, deal, tr), table
+
+
+def _summary(fields: list[tuple[str, str]], tr: Translations) -> tuple[discord.Embed, ...]:
+    """Owed deals by their score tables only, a field each, in one embed (none: no embed)."""
+    if not fields:
         return ()
-    if len(deals) > MAX_FIELDS:
-        return None
     embed = discord.Embed(
         title=tr.gettext("Deals played faster than the channel could show them"),
         description=tr.gettext("Every card of them is in the game record: /kachuful export."),
         colour=deal_render.COLOUR_SCORES,
     )
-    for deal in deals:
-        table = deal_render.deal_scores(row, game, deal, tr).embeds[0].description or ""
-        embed.add_field(name=deal_render.deal_title(game, deal, tr), value=table, inline=False)
+    for name, value in fields:
+        embed.add_field(name=name, value=value, inline=False)
     return (embed,)
 
 
 def _owed_embeds(
     row: Table, game: Game, keys: list[str], tr: Translations
 ) -> tuple[discord.Embed, ...]:
-    """What owed posts of finished deals show, as embeds, in order: the first trick message
-    of a deal folds the rest of its tricks (later ones add nothing)."""
+    """What the owed posts of one finished deal show, as embeds, in order: its first owed trick
+    message shows the rest of its tricks (the later ones add nothing)."""
     embeds: list[discord.Embed] = []
-    tricks_shown: set[int] = set()
+    tricks_shown = False
     for key in keys:
         deal, kind = _deal(key), key[key.index(".") + 1 :]
         if kind == "score":
@@ -365,21 +393,13 @@ def _owed_embeds(
             spec = deal_render.bidding(row, game, deal, None, tr)
         elif kind == "live":
             spec = deal_render.compact(row, game, deal, None, tr)
-        elif deal in tricks_shown:
+        elif tricks_shown:
             continue
         else:
-            tricks_shown.add(deal)
+            tricks_shown = True
             spec = deal_render.tricks_from(row, game, deal, int(kind[1:]), None, tr)
-        embeds += (_without_picture(embed) for embed in spec.embeds)
+        embeds += (without_picture(embed) for embed in spec.embeds)
     return tuple(embeds)
-
-
-def _without_picture(embed: discord.Embed) -> discord.Embed:
-    if not embed.image:
-        return embed
-    copy = embed.copy()
-    copy.set_image(url=None)
-    return copy
 
 
 def ended_notice(row: Table) -> MessageSpec:

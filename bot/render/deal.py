@@ -22,7 +22,7 @@ from kachuful_core.game import DealLog
 
 from .cards import label, picture_card, pictures_on, suit_symbol, trump_text
 from .pictures import TrickPicture
-from .specs import MessageSpec, clip
+from .specs import MessageSpec, clip, with_picture
 from .words import hours_text, name_of, pair, seat_name
 
 COLOUR_BIDDING = discord.Colour.dark_green()
@@ -250,12 +250,6 @@ def trick_picture(
     )
 
 
-def _with_picture(embed: discord.Embed, picture: TrickPicture | None) -> discord.Embed:
-    if picture is not None:
-        embed.set_image(url=f"attachment://{picture.file_name}")
-    return embed
-
-
 def _last_played(game: Game, index: int) -> int:
     """The last trick of deal ``index`` with a card in it (-1: none yet)."""
     tricks = game.deals[index].tricks
@@ -291,7 +285,7 @@ def tricks_from(
     title = deal_heading(game, index, tr)
     embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096))
     picture = trick_picture(row, game, index, max(first, _last_played(game, index)), tr)
-    return MessageSpec(embeds=(_with_picture(embed, picture),), picture=picture)
+    return MessageSpec(embeds=(with_picture(embed, picture),), picture=picture)
 
 
 def compact(row: Table, game: Game, index: int, turn: Turn | None, tr: Translations) -> MessageSpec:
@@ -310,7 +304,7 @@ def compact(row: Table, game: Game, index: int, turn: Turn | None, tr: Translati
     if content is None and playing and not lines:
         content = _turn_text(row, game, turn, "lead", tr) or None
     picture = trick_picture(row, game, index, _last_played(game, index), tr)
-    return MessageSpec(content=content, embeds=(_with_picture(embed, picture),), picture=picture)
+    return MessageSpec(content=content, embeds=(with_picture(embed, picture),), picture=picture)
 
 
 def _display_width(text: str) -> int:

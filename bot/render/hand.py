@@ -20,7 +20,7 @@ from .cards import (
     pictures_on,
     trump_text,
 )
-from .specs import ButtonSpec, MessageSpec, Style, clip
+from .specs import ButtonSpec, MessageSpec, Style, clip, with_picture
 from .words import name_of, pair
 
 COLOUR_HAND = discord.Colour.dark_blue()
@@ -141,7 +141,7 @@ def hand_message(
         picture = hand_picture(
             view.hand, tr, playable=set(view.legal_cards) if playing else None, chosen=chosen
         )
-        embed.set_image(url=f"attachment://{picture.file_name}")
+        with_picture(embed, picture)
     if view.phase is not Phase.FINISHED:
         turned = (
             " " + _("(turned {card})").format(card=label(view.turned, tr))

@@ -78,6 +78,22 @@ class MessageSpec:
         )
 
 
+def with_picture(embed: discord.Embed, picture: Picture | None) -> discord.Embed:
+    """``embed`` showing ``picture`` (attached by the sender under its file name), if any."""
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture.file_name}")
+    return embed
+
+
+def without_picture(embed: discord.Embed) -> discord.Embed:
+    """``embed`` without the attached picture it shows (a copy; ``embed`` itself if none)."""
+    if not (embed.image and (embed.image.url or "").startswith("attachment://")):
+        return embed
+    copy = embed.copy()
+    copy.set_image(url=None)
+    return copy
+
+
 def clip(text: str, limit: int) -> str:
     """Cut ``text`` to ``limit`` characters, marking the cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.render.pictures import draw, drawn_before
-from bot.render.specs import ButtonSpec, MessageSpec
+from bot.render.specs import ButtonSpec, MessageSpec, without_picture
 
 from .custom_ids import custom_id
 
@@ -170,12 +170,5 @@ async def drawn(spec: MessageSpec) -> MessageSpec:
         png = await asyncio.to_thread(draw, spec.picture)
     except Exception as error:
         log.warning("no card picture (%s)", type(error).__name__)
-        return replace(spec, picture=None, embeds=tuple(_unpictured(e) for e in spec.embeds))
+        return replace(spec, picture=None, embeds=tuple(map(without_picture, spec.embeds)))
     return replace(spec, picture_png=png)
-
-
-def _unpictured(embed: discord.Embed) -> discord.Embed:
-    if embed.image and (embed.image.url or "").startswith("attachment://"):
-        embed = embed.copy()
-        embed.set_image(url=None)
-    return embed
