@@ -75,7 +75,7 @@ async def edit_original(
     with ``message_id``, that follow-up message of the interaction. ``shown``: the picture the
     message has, not uploaded again (a watcher's hand is redrawn at every move, its cards
     are not)."""
-    if spec.picture is None or spec.picture != shown:
+    if spec.picture != shown:
         spec = await drawn(spec)
     kwargs = send_kwargs(spec, edit=True, shown=shown)
     with handle_message_parameters(

@@ -142,13 +142,17 @@ def send_kwargs(spec: MessageSpec, *, edit: bool = False, shown: Any = None) -> 
             del kwargs["view"]
         if files:
             kwargs["files"] = files
-    elif spec.picture is not None and spec.picture == shown:
-        pass
-    elif spec.picture_png is not None:
-        kwargs["attachments"] = files  # the picture replaces the one the message had
-    elif not spec.keep_files:
-        kwargs["attachments"] = []
+    elif _replaces_files(spec, shown):
+        kwargs["attachments"] = files  # what the message shows now, in place of its files
     return kwargs
+
+
+def _replaces_files(spec: MessageSpec, shown: Any) -> bool:
+    """Whether an edit names the message's files anew: a new picture, or none where the
+    message's files must go; an equal picture (``shown``) stays as it is."""
+    if spec.picture is not None and spec.picture == shown:
+        return False
+    return spec.picture_png is not None or not spec.keep_files
 
 
 def _files(spec: MessageSpec) -> list[discord.File]:

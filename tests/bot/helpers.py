@@ -122,6 +122,19 @@ class Table:
         choice = choices[min(pick, len(choices) - 1)]
         return await member.click(message, custom_id=choice.custom_id)
 
+    async def bid_all(self, pick: int = 0) -> simcord.MemberActor:
+        """Every seat bids (its ``pick``-th enabled bid) until the play starts; returns the
+        member to lead."""
+        from kachuful_core import Phase
+
+        while self.game.phase is Phase.BIDDING:
+            member = self.member_at(self.game.turn)
+            assert member is not None, "a computer seat is bidding"
+            await self.act(member, pick=pick)
+        leader = self.member_at(self.game.turn)
+        assert leader is not None, "a computer seat leads"
+        return leader
+
     async def play_to_end(self, max_actions: int = 2000) -> int:
         """Every human acts when it is their turn until the game ends; returns the clicks."""
         actions = 0

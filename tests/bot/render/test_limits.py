@@ -10,7 +10,6 @@ import simcord
 
 from bot.i18n import EN
 from bot.render.cards import label  # the engine's card_label, every suit in text presentation
-from kachuful_core import Phase
 
 from ..helpers import buttons, enabled_actions, start_game, world
 
@@ -23,9 +22,7 @@ async def test_seventeen_card_hand_fits_in_five_rows(env: simcord.Env) -> None:
     hand = await table.open_hand(first)
     assert len(hand.components) == 5  # 18 bids in four rows, Refresh below
     assert [b.label for b in buttons(hand)][:18] == [str(n) for n in range(18)]
-    while table.game.phase is Phase.BIDDING:
-        await table.act(table.member_at(table.game.turn), pick=1)
-    leader = table.member_at(table.game.turn)
+    leader = await table.bid_all(pick=1)
     hand = await table.open_hand(leader)
     seat = table.session.row.seat_of(leader.id)
     cards = [b for b in buttons(hand) if (b.custom_id or "").startswith("kf:p:")]
@@ -40,9 +37,7 @@ async def test_a_failed_card_click_does_not_log_the_card(
 ) -> None:
     channel, members = world(env, "asha", "bilal", "chen")
     table = await start_game(env, channel, members, max_hand=3)
-    while table.game.phase is Phase.BIDDING:
-        await table.act(table.member_at(table.game.turn))
-    leader = table.member_at(table.game.turn)
+    leader = await table.bid_all()
     hand = await table.open_hand(leader)
     card = enabled_actions(hand)[0]
     store = env.bot.store

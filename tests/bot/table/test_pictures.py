@@ -15,7 +15,6 @@ import simcord
 from PIL import Image
 
 import bot.ui.payloads
-from kachuful_core import Phase
 
 from ..helpers import Table, start_game, validate_all_requests, world
 
@@ -52,10 +51,7 @@ async def test_the_hand_and_the_trick_are_pictures_drawn_off_the_loop(
 ) -> None:
     channel, members = world(env, "asha", "bilal", "chen")
     table = await start_game(env, channel, members, max_hand=3)
-    while table.game.phase is Phase.BIDDING:
-        await table.act(table.member_at(table.game.turn))
-    member = table.member_at(table.game.turn)
-    assert member is not None
+    member = await table.bid_all()
     hand = await table.open_hand(member)
     [embed] = hand.embeds
     assert embed.image.url is not None and embed.image.url.endswith("hand.png")
@@ -95,10 +91,7 @@ async def test_a_channel_can_turn_pictures_off(env: simcord.Env) -> None:
         answer.response.embeds[0].to_dict()
     )
     table: Table = await start_game(env, channel, members, max_hand=2)
-    while table.game.phase is Phase.BIDDING:
-        await table.act(table.member_at(table.game.turn))
-    member = table.member_at(table.game.turn)
-    assert member is not None
+    member = await table.bid_all()
     hand = await table.open_hand(member)
     await table.act(member)
     assert not hand.embeds[0].image.url

@@ -405,8 +405,7 @@ async def test_after_a_restart_what_was_not_posted_is_delivered(
 
     channel, members = world(env, "asha", "bilal", "chen")
     table = await start_game(env, channel, members, max_hand=3, schedule="down")
-    while table.game.phase is Phase.BIDDING:
-        await table.act(table.member_at(table.game.turn))
+    await table.bid_all()
 
     async def dies_before_posting() -> bool:
         return True

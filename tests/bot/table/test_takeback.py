@@ -12,7 +12,6 @@ import simcord
 
 from bot.client import KachufulBot
 from bot.table.hands import HandPublisher
-from kachuful_core import Phase
 
 from ..helpers import Table, buttons, start_game, world
 
@@ -26,17 +25,12 @@ def labels(table: Table, member: simcord.MemberActor) -> list[str]:
     return [b.label for b in buttons(table.hand(member))]
 
 
-async def bid_round(table: Table) -> None:
-    while table.game.phase is Phase.BIDDING:
-        await table.act(table.member_at(table.game.turn))
-
-
 async def test_a_card_taken_back_is_in_the_hand_again_and_nowhere_in_the_record(
     env: simcord.Env, make_bot: Callable[[], KachufulBot]
 ) -> None:
     channel, members = world(env, "asha", "bilal", "chen")
     table = await start_game(env, channel, members, max_hand=3)
-    await bid_round(table)
+    await table.bid_all()
     member = table.member_at(table.game.turn)
     seat = table.game.turn
     hand_before = table.game.hand(seat)
