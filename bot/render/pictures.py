@@ -25,6 +25,8 @@ from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
+from .chart import DEVANAGARI_FONT  # the bundled Lohit Devanagari (chart.py imports no more)
+
 HAND_FILE = "hand.png"
 TRICK_FILE = "trick.png"
 
@@ -89,6 +91,7 @@ def _font_file(name: str) -> Path:
 
 @cache
 def _devanagari(size: int) -> ImageFont.FreeTypeFont:
+    """Devanagari names in the font the score chart writes them with, shaped by Raqm."""
     return ImageFont.truetype(str(DEVANAGARI_FONT), size, layout_engine=ImageFont.Layout.RAQM)
 
 
@@ -96,11 +99,6 @@ def _devanagari(size: int) -> ImageFont.FreeTypeFont:
 def _font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(_font_file(name)), size)
-
-
-# Devanagari names are written with the font the score chart uses for them (Lohit Devanagari,
-# bundled), shaped by Pillow's Raqm layout.
-DEVANAGARI_FONT = Path(__file__).parent / "fonts" / "Lohit-Devanagari.ttf"
 
 
 @cache
