@@ -1,0 +1,31 @@
+"""Club play: events of several rounds over several tables (docs/events.md).
+
+Pure rules, like the rest of the engine: how players are seated each round (rotation, or the
+same seating for duplicate play, where every table of a round plays the same deals) and how
+finished tables are scored into an event's standings. No Discord, no storage, no clock.
+"""
+
+from .scoring import (
+    FORMATS,
+    Standing,
+    TableResult,
+    duplicate_points,
+    event_standings,
+    round_points,
+    table_points,
+)
+from .seating import computer_seats, meetings, seat_round, table_count
+
+__all__ = [
+    "FORMATS",
+    "Standing",
+    "TableResult",
+    "computer_seats",
+    "duplicate_points",
+    "event_standings",
+    "meetings",
+    "round_points",
+    "seat_round",
+    "table_count",
+    "table_points",
+]
