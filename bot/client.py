@@ -16,6 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import command_sync, render, ui
+from bot.club.conductor import Conductor
+from bot.club.organiser import Organiser
 from bot.command_translator import CommandTranslator
 from bot.config import Settings
 from bot.health import HEARTBEAT_SECONDS
@@ -38,6 +40,7 @@ EXTENSIONS = (
     "cogs.stats",
     "cogs.history",
     "cogs.settings",
+    "cogs.event",
 )
 
 
@@ -144,12 +147,16 @@ class KachufulBot(commands.Bot):
             post_limit=self.post_limit,
             hand_delay=self.hand_delay,
         )
+        # Club play (bot/club): events over many tables, moved on by their conductor.
+        self.club = Conductor(self, self.store, self.tables, new_seed=self.tables.lobby.new_seed)
+        self.organiser = Organiser(self.store, self.club, discord.utils.utcnow)
         # Descriptions and choices in the users' languages (names stay English).
         await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         ui.register(self)
         await self.tables.restore.run()
+        await self.club.restore(self.tables.shards)
         await self.sync_commands()
         if self.heartbeat_file is not None:
             # A beat left by the previous run must not report this one healthy.
@@ -226,6 +233,9 @@ class KachufulBot(commands.Bot):
         if self.heartbeat_file is not None:
             with contextlib.suppress(OSError):
                 self.heartbeat_file.unlink(missing_ok=True)
+        club = getattr(self, "club", None)
+        if club is not None:
+            club.stop()
         tables = getattr(self, "tables", None)
         if tables is not None:
             await tables.shutdown()

@@ -53,6 +53,9 @@ class TableOptions:
     # The language of the table's public messages (bot/i18n.py), fixed when the table opens;
     # None for a table opened before languages existed (English).
     language: str | None = None
+    # An event's table (docs/events.md): "<event> · round r · table t", shown at the head of
+    # the table's thread; None for a casual table.
+    event_title: str | None = None
     # Keys of the stored JSON this version does not know (a later version wrote them): kept and
     # written back, so running an older bot on a newer database loses nothing.
     extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))

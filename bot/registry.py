@@ -435,6 +435,10 @@ OPTIONS: dict[str, Option] = {
 # The options of /kachuful start and of /kachuful-settings, in the order the commands list
 # them (the order declared above).
 START_OPTIONS = tuple(o.name for o in OPTIONS.values() if o.start)
+# An event's tables (/kachuful event open, docs/events.md): the quick game at tables of four
+# unless the organiser chooses otherwise; each table has its own thread, so no mode is asked.
+EVENT_DEFAULTS: dict[str, Any] = {"length": "quick", "players": 4}
+EVENT_OPTIONS = tuple(name for name in START_OPTIONS if name != "mode")
 SETTINGS_OPTIONS = tuple(o.setting for o in OPTIONS.values() if o.setting is not None)
 SETTING_ALIASES = {
     o.setting: o.name for o in OPTIONS.values() if o.setting is not None and o.setting != o.name

@@ -43,6 +43,7 @@ from bot.model import END_POST_KEY, FINAL_POST_KEY, MODES, Mode, Table
 from bot.pace import DEFAULT_PACE, Pace
 from kachuful_core import Game, Phase
 
+from . import club
 from . import deal as deal_render
 from .specs import (
     MAX_EMBED_TOTAL,
@@ -107,6 +108,9 @@ def public_posts(row: Table, game: Game | None, view: View) -> list[Post]:
 
 
 def _lobby_post(row: Table, game: Game | None, view: View) -> Post:
+    if row.options.event_title is not None:
+        # An event's table has no lobby: its thread opens with whose table it is.
+        return Post("lobby", "channel", True, lambda: club.table_head(row, _tr(row)))
     if row.status == "lobby":
         return Post(
             "lobby",

@@ -40,6 +40,7 @@ from bot import rating as _rating
 from bot.model import HISTORY_POST_KEYS, OPEN_STATUSES, GameStatus, Seat, Table, TableOptions
 from bot.shards import ALL_SHARDS, Shards
 
+from . import club as _club
 from . import direct
 from . import migrate as _migrate
 from . import reads as _reads
@@ -284,6 +285,18 @@ class Store:
         # Moves waiting for the next group commit (see _write_move), and its task.
         self._moves: list[_PendingMove] = []
         self._mover: asyncio.Task[None] | None = None
+
+    @_serialized
+    @_writes
+    async def run(self, work: Callable[[AsyncConnection], Awaitable[R]]) -> R:
+        """A unit of work of a feature's store module (``club.py``), on the writer connection
+        under the store's lock, failures classified as for every write."""
+        return await work(self._db)
+
+    @property
+    def club(self) -> _club.Club:
+        """Events (club play): bot/store/club.py."""
+        return _club.Club(self.run, self._clock)
 
     def busy(self) -> bool:
         """Whether a write is under way (a new one would wait for it)."""

@@ -20,6 +20,7 @@ from .failures import FailureLog
 from .values import Delivered, GameRef, ResultRow
 
 if TYPE_CHECKING:
+    from .club import Club
     from .reads import Reads
 
 
@@ -33,6 +34,9 @@ class GameStore(Protocol):
 
     @property
     def reads(self) -> Reads: ...
+
+    @property
+    def club(self) -> Club: ...
 
     def describe(self) -> str: ...
 

@@ -217,3 +217,50 @@ bot_state = sa.Table(
     _text("value"),
     _text("updated_at"),
 )
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("id", Id, sa.Identity(), primary_key=True),
+    _int("guild_id"),
+    _int("channel_id"),
+    _int("organiser_id"),
+    _text("name"),
+    _text("format"),
+    _int("table_size"),
+    _int("rounds"),
+    _text("level"),
+    _text("options"),
+    _text("status"),
+    _int("round"),
+    _text("starts_at", nullable=True),
+    _int("scheduled_event_id", nullable=True),
+    _int("message_id", nullable=True),
+    _int("reminded"),
+    _int("version"),
+    _text("created_at"),
+    _text("updated_at"),
+)
+
+event_players = sa.Table(
+    "event_players",
+    metadata,
+    _int("event_id", primary_key=True),
+    _int("user_id", primary_key=True),
+    _text("name"),
+    _text("status"),
+    _int("remind_by_dm"),
+    _text("joined_at"),
+)
+
+event_tables = sa.Table(
+    "event_tables",
+    metadata,
+    _int("event_id", primary_key=True),
+    _int("round", primary_key=True, autoincrement=False),
+    _int("table_no", primary_key=True, autoincrement=False),
+    _text("seats"),
+    _text("seed"),
+    _int("thread_id", nullable=True),
+    _int("game_id", nullable=True),
+)

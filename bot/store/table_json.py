@@ -47,12 +47,16 @@ def _list_of(kind: type, value: Any) -> tuple[Any, ...] | None:
 
 # Settings kept as lists (not registry options of one value): computer levels, invited players.
 _LISTS = {"computer_levels": str, "invited": int}
+# Settings kept as free text.
+_TEXTS = ("event_title",)
 
 
 def _checked(key: str, value: Any) -> Any:
     """The model's value of a stored option; raises ValueError if the option does not allow
     it."""
-    if key in _LISTS:
+    if key in _TEXTS:
+        ok = isinstance(value, str)
+    elif key in _LISTS:
         listed = _list_of(_LISTS[key], value)
         ok, value = listed is not None, value if listed is None else listed
     else:

@@ -41,6 +41,9 @@ class Changes:
         # The driver plans a table's next computer move or turn clock after each commit (set
         # by the composition root: the driver makes its own changes through this path).
         self.plan_next: Callable[[TableSession], None] = lambda session: None
+        # Told of every table that has just closed (finished or stopped), once its last
+        # change is committed: club play moves its event on (bot/club/conductor.py).
+        self.on_close: list[Callable[[TableSession], None]] = []
 
     async def apply(self, session: TableSession, step: StepFn, tr: Translations) -> Step | None:
         """Lock, check and apply (``step``), commit, unlock. Discord is not touched."""
@@ -83,6 +86,8 @@ class Changes:
             session.hand_publisher.poke()
         if close:
             self.tables.forget(session)
+            for hook in self.on_close:
+                hook(session)
         else:
             self.plan_next(session)
 

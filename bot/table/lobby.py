@@ -307,7 +307,7 @@ class Lobby:
                 return refusal("not_host", tr)
             if len(row.seats) < 3:
                 return refusal("need_players", tr)
-            return self._start(session, tr)
+            return self.start_step(session, tr)
         raise ValueError(act)
 
     async def add_computer(
@@ -375,10 +375,12 @@ class Lobby:
             return Step(reply=Reply(spec, edit=True, public_edit=True), commit=True)
         return Step(reply=Reply(MessageSpec(content=words)), commit=True)
 
-    def _start(self, session: TableSession, tr: Translations) -> Step:
+    def start_step(self, session: TableSession, tr: Translations, seed: str | None = None) -> Step:
+        """Start the game of a lobby (lock held): with a new secret seed, or ``seed`` (an
+        event's table, whose seed was chosen when its round was seated)."""
         row = session.row
         rules, _ = build_rules(row.options, len(row.seats))
-        seed = self.new_seed()
+        seed = seed or self.new_seed()
         game = Game.new(rules, seed, players=[seat.name for seat in row.seats])
         events = game.opening_events()
         session.game = game

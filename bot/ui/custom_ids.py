@@ -29,6 +29,8 @@ def custom_id(action: tuple[str | int | bool, ...]) -> str:
         return f"kf:c:{int(args[0])}:{int(args[1])}:{args[2]}"
     if kind == "length":
         return f"kf:n:{int(args[0])}:{args[1]}"
+    if kind == "event":  # Register · Withdraw · Remind me, on an event's message
+        return f"kf:e:{args[1]}:{int(args[0])}"
     if kind == "choice":
         return f"kf:s:{int(args[0])}:{args[1]}:{int(args[2])}"
     fields = ":".join(str(int(arg)) for arg in args)  # bools as 0/1

@@ -1,0 +1,418 @@
+"""The conductor moves each event on from what is committed, like the table's publisher: it
+looks at the stored event, its round's tables and their games, and does what is missing,
+one idempotent step at a time (docs/events.md#crashes):
+
+- a seated table without its thread gets one (a thread made before a crash, whose id was not
+  stored, is found again by its name);
+- a table with a thread but no game gets its game, started with the seed chosen at seating
+  (the same at every table of a duplicate round);
+- a round whose tables have all finished seats the next one (one transaction, refused if
+  the round moved on: a round is never seated twice) or ends the event;
+- the event's message in its channel is brought up to date with the standings.
+
+It runs after every change of an event, after an event table closes, and at start for every
+open event; one pass at a time per event (a pass asked for meanwhile runs after it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+
+from bot.i18n import for_table
+from bot.model import Seat, Table
+from bot.render import club as words
+from bot.render.specs import digest
+from bot.render.words import computer_name
+from bot.shards import Shards
+from bot.store import ChannelBusy, GameStore, StoreError
+from bot.table import Tables
+from bot.table.session import TableSession
+from bot.ui.payloads import send_kwargs
+from kachuful_core.club import (
+    Standing,
+    TableResult,
+    event_standings,
+    meetings,
+    seat_round,
+)
+from kachuful_core.record import load_game
+
+from .model import MIN_PLAYERS, Event, EventSeat, EventTable
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 5.0
+# The reminder before a scheduled event goes out this long before it starts.
+REMIND_BEFORE = timedelta(minutes=15)
+CLOSED_STATUSES = ("finished", "stopped")
+
+
+def event_nonce(event_id: int, what: str) -> str:
+    """The nonce of an event's post: the same for every attempt (Discord drops a repeat)."""
+    return hashlib.sha256(f"kachuful:event:{event_id}:{what}".encode()).hexdigest()[:25]
+
+
+def table_result(table: EventTable, row: Table) -> TableResult | None:
+    """A finished event table's scores, read from its game's record."""
+    if row.status != "finished" or row.record is None:
+        return None
+    game = load_game(row.record)
+    players = tuple(seat.user_id for seat in table.seats)
+    return TableResult(table.round - 1, table.table_no, players, tuple(game.deal_scores))
+
+
+class Conductor:
+    def __init__(
+        self,
+        client: discord.Client,
+        store: GameStore,
+        tables: Tables,
+        *,
+        new_seed: Callable[[], str],
+        clock: Callable[[], datetime] = discord.utils.utcnow,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.tables = tables
+        self.new_seed = new_seed
+        self.clock = clock
+        self._passes: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._shown: dict[int, str] = {}  # the digest of each event message as last sent
+        self._reminders: dict[int, asyncio.Task[None]] = {}
+        self.passes = 0  # for tests and the benchmark
+        self.pass_seconds = 0.0
+        tables.changes.on_close.append(self.table_closed)
+
+    # ---- when to look again
+
+    def poke(self, event_id: int) -> None:
+        task = self._passes.get(event_id)
+        if task is not None and not task.done():
+            self._again.add(event_id)
+            return
+        self._passes[event_id] = asyncio.get_running_loop().create_task(
+            self._run(event_id), name=f"kachuful-event-{event_id}"
+        )
+
+    async def settled(self, event_id: int) -> None:
+        """Until no pass of the event is running or due (tests, shutdown)."""
+        while (task := self._passes.get(event_id)) is not None and not task.done():
+            await asyncio.shield(task)
+
+    def table_closed(self, session: TableSession) -> None:
+        asyncio.get_running_loop().create_task(self._table_closed(session.row.id))
+
+    async def _table_closed(self, game_id: int) -> None:
+        try:
+            event_id = await self.store.club.event_of_game(game_id)
+        except StoreError:
+            return  # the next start looks at every open event again
+        if event_id is not None:
+            self.poke(event_id)
+
+    async def restore(self, shards: Shards) -> None:
+        """At start: every open event of this process's servers is looked at again."""
+        try:
+            events = await self.store.club.open_events(shards)
+        except StoreError:
+            log.warning("events not restored: the database cannot be read")
+            return
+        for event in events:
+            self.poke(event.id)
+
+    def stop(self) -> None:
+        for task in [*self._passes.values(), *self._reminders.values()]:
+            task.cancel()
+
+    async def _run(self, event_id: int) -> None:
+        while True:
+            self._again.discard(event_id)
+            started = time.perf_counter()
+            try:
+                await self.conduct(event_id)
+            except StoreError:
+                await asyncio.sleep(RETRY_SECONDS)
+                self._again.add(event_id)
+            except discord.HTTPException as error:
+                log.warning("event %s: Discord refused a request (%s)", event_id, error.status)
+                await asyncio.sleep(RETRY_SECONDS)
+                self._again.add(event_id)
+            except Exception:
+                log.exception("event %s: a pass failed", event_id)
+                return
+            finally:
+                self.passes += 1
+                self.pass_seconds += time.perf_counter() - started
+            if event_id not in self._again:
+                return
+
+    # ---- one pass
+
+    async def conduct(self, event_id: int) -> None:
+        event = await self.store.club.load_event(event_id)
+        if event is None:
+            return
+        if event.status in ("running", "paused"):
+            await self._play(event)
+        if event.status == "registering":
+            self._plan_reminder(event)
+        await self.show(event)
+
+    async def _play(self, event: Event) -> None:
+        current = [t for t in await self.store.club.tables(event.id) if t.round == event.round]
+        for table in current:
+            await self._open_table(event, table)
+        games = await self._games(event)
+        done = all(
+            t.game_id in games and games[t.game_id].status in CLOSED_STATUSES for t in current
+        )
+        if not done or event.status != "running":
+            return
+        if event.round < event.rounds and await self.seat_next(event):
+            self._again.add(event.id)  # open the new round's tables
+            return
+        if event.status == "running":
+            await self.store.club.update_event(event, status="finished")
+
+    async def _games(self, event: Event) -> dict[int, Table]:
+        games: dict[int, Table] = {}
+        for table in await self.store.club.tables(event.id):
+            if table.game_id is not None:
+                session = self.tables.open.by_id.get(table.game_id)
+                row = session.row if session is not None else None
+                if row is None:
+                    row = await self.store.load_game(table.game_id)
+                if row is not None:
+                    games[table.game_id] = row
+        return games
+
+    # ---- seating
+
+    async def standings(self, event: Event) -> list[Standing]:
+        entrants = await self.store.club.entrants(event.id)
+        games = await self._games(event)
+        results = []
+        for table in await self.store.club.tables(event.id):
+            row = games.get(table.game_id) if table.game_id is not None else None
+            result = table_result(table, row) if row is not None else None
+            if result is not None:
+                results.append(result)
+        players = [e.user_id for e in entrants if e.status != "withdrawn"]
+        return event_standings(event.format, results, players)
+
+    async def seat_next(self, event: Event) -> bool:
+        """Seat the event's next round (the first at the start). False: fewer than two
+        players are left, or the round was seated meanwhile (by another pass)."""
+        entrants = await self.store.club.entrants(event.id)
+        active = {e.user_id: e for e in entrants if e.status == "registered"}
+        if len(active) < MIN_PLAYERS:
+            return False
+        order = [s.player for s in await self.standings(event) if s.player in active]
+        seated = await self.store.club.tables(event.id)
+        met = meetings(
+            [
+                [[s.user_id for s in t.seats] for t in seated if t.round == number]
+                for number in range(1, event.round + 1)
+            ]
+        )
+        seed = hashlib.sha256(f"kachuful:event:{event.id}:{event.created_at}".encode()).digest()
+        plan = await asyncio.to_thread(
+            seat_round,
+            order,
+            table_size=event.table_size,
+            round_index=event.round,
+            rounds=event.rounds,
+            met=met,
+            seed=seed,
+        )
+        round_seed = self.new_seed()  # duplicate: one seed for every table of the round
+        tables = []
+        for number, seats in enumerate(plan, start=1):
+            taken = {active[user].name for user in seats if user is not None}
+            named = []
+            for place, user in enumerate(seats, start=1):
+                if user is None:
+                    name = computer_name(taken, place)
+                    taken.add(name)
+                    named.append(EventSeat(None, name))
+                else:
+                    named.append(EventSeat(user, active[user].name))
+            table_seed = round_seed if event.format == "duplicate" else self.new_seed()
+            tables.append(EventTable(event.id, event.round + 1, number, tuple(named), table_seed))
+        return await self.store.club.seat_round(event, tables)
+
+    # ---- one table
+
+    async def _open_table(self, event: Event, table: EventTable) -> None:
+        if table.game_id is not None:
+            session = self.tables.open.by_id.get(table.game_id)
+            if session is not None and session.row.status == "lobby":
+                await self._start(session, table)
+            return
+        thread_id = table.thread_id or await self._thread(event, table)
+        if thread_id is None:
+            return
+        if table.thread_id is None:
+            await self.store.club.set_table(table, thread_id=thread_id)
+        session = await self._game(event, table, thread_id)
+        await self.store.club.set_table(table, game_id=session.row.id)
+        if session.row.status == "lobby":
+            await self._start(session, table)
+
+    async def _thread(self, event: Event, table: EventTable) -> int | None:
+        tr = for_table(event.options)
+        name = words.table_title(event, table.round, table.table_no, tr)
+        channel = self.client.get_channel(event.channel_id)
+        if channel is None:
+            channel = await self.client.fetch_channel(event.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            log.warning("event %s: its channel is not a text channel", event.id)
+            return None
+        me = self.client.user.id if self.client.user else None
+        # A thread made before a crash, before its id was stored: found again by its name.
+        for thread in channel.threads:
+            if thread.name == name and thread.owner_id == me:
+                return thread.id
+        thread = await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
+        return thread.id
+
+    async def _game(self, event: Event, table: EventTable, thread_id: int) -> TableSession:
+        for session in self.tables.open.all_sessions():
+            if session.row.channel_id == thread_id and not session.closed:
+                return session
+        tr = for_table(event.options)
+        title = words.table_title(event, table.round, table.table_no, tr)
+        seats = [
+            Seat(user_id=s.user_id, name=s.name, level=None if s.user_id else event.level)
+            for s in table.seats
+        ]
+        try:
+            async with self.tables.open.create_lock:
+                row = await self.store.create_game(
+                    guild_id=event.guild_id,
+                    channel_id=thread_id,
+                    host_id=event.organiser_id,
+                    options=replace(event.options, event_title=title, mode="trick"),
+                    max_seats=event.table_size,
+                    seats=seats,
+                )
+        except ChannelBusy as busy:
+            stored = await self.store.load_game(busy.game_id) if busy.game_id else None
+            if stored is None:
+                raise StoreError("an event table's thread holds a game not found") from None
+            row = stored
+        known = self.tables.open.by_id.get(row.id)
+        if known is not None:
+            return known
+        session = TableSession(row)
+        self.tables.open_session(session)
+        assert session.publisher is not None
+        session.publisher.delivered = {}
+        return session
+
+    async def _start(self, session: TableSession, table: EventTable) -> None:
+        tr = for_table(session.row.options)
+
+        def step(session: TableSession) -> Any:
+            if session.row.status != "lobby":
+                return None
+            return self.tables.lobby.start_step(session, tr, seed=table.seed)
+
+        outcome = await self.tables.changes.run(session, step)
+        if outcome is not None and outcome.failed is not None:
+            raise outcome.failed
+
+    # ---- the event's message
+
+    async def view(self, event: Event) -> words.EventView:
+        games = await self._games(event)
+        tables = await self.store.club.tables(event.id)
+        finished = frozenset(
+            t.key
+            for t in tables
+            if t.game_id in games and games[t.game_id].status in CLOSED_STATUSES
+        )
+        return words.EventView(
+            event=event,
+            entrants=await self.store.club.entrants(event.id),
+            standings=await self.standings(event) if event.round else [],
+            tables=tables,
+            finished=finished,
+        )
+
+    async def show(self, event: Event) -> None:
+        spec = words.event_message(await self.view(event), for_table(event.options))
+        shown = digest(spec)
+        if event.message_id is not None and self._shown.get(event.id) == shown:
+            return
+        channel = self.client.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
+        if event.message_id is None:
+            message = await channel.send(**send_kwargs(spec), nonce=event_nonce(event.id, "main"))
+            await self.store.club.update_event(event, message_id=message.id)
+        else:
+            try:
+                await channel.get_partial_message(event.message_id).edit(
+                    **send_kwargs(spec, edit=True)
+                )
+            except discord.NotFound:
+                # Deleted by someone: post it again (a new message, stored anew).
+                message = await channel.send(**send_kwargs(spec))
+                await self.store.club.update_event(event, message_id=message.id)
+        self._shown[event.id] = shown
+
+    # ---- the reminder before a scheduled event
+
+    def _plan_reminder(self, event: Event) -> None:
+        if event.starts_at is None or event.reminded:
+            return
+        task = self._reminders.get(event.id)
+        if task is not None and not task.done():
+            return
+        delay = (event.starts_at - REMIND_BEFORE - self.clock()).total_seconds()
+        self._reminders[event.id] = asyncio.get_running_loop().create_task(
+            self._remind_later(event.id, max(0.0, delay))
+        )
+
+    async def _remind_later(self, event_id: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await self.remind(event_id)
+        except (StoreError, discord.HTTPException) as error:
+            log.warning("event %s: reminder not sent (%s)", event_id, type(error).__name__)
+
+    async def remind(self, event_id: int) -> None:
+        """The one reminder: a new message in the event's channel mentioning the registered
+        players (a mention notifies only in a new message), and a direct message to those
+        who asked for one. Marked sent first: a crash loses a reminder rather than doubles
+        it."""
+        event = await self.store.club.load_event(event_id)
+        if event is None or event.reminded or event.status != "registering":
+            return
+        if not await self.store.club.update_event(event, reminded=True):
+            return
+        entrants = [e for e in await self.store.club.entrants(event_id) if e.status == "registered"]
+        tr = for_table(event.options)
+        in_channel = [e.user_id for e in entrants if not e.remind_by_dm]
+        channel = self.client.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
+        if in_channel:
+            spec = words.reminder(event, in_channel, tr)
+            await channel.send(**send_kwargs(spec), nonce=event_nonce(event.id, "reminder"))
+        for entrant in entrants:
+            if entrant.remind_by_dm:
+                try:
+                    user = await self.client.fetch_user(entrant.user_id)
+                    await user.send(**send_kwargs(words.reminder(event, [], tr)))
+                except discord.HTTPException:
+                    continue  # direct messages closed: nothing else to do

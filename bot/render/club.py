@@ -1,0 +1,306 @@
+"""Everything a player or an organiser reads about an event (docs/events.md): the event's one
+live message in its channel (registration, then the standings and each round's tables, then
+the final standings), the head of each event table's thread, and the private answers.
+
+Pure functions of plain data, like the rest of ``bot/render``: the conductor (bot/club) hands
+them what is committed and posts or edits what they return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.club.model import Entrant, Event, EventTable
+from bot.i18n import N_, Translations
+from bot.model import Table
+from bot.options import table_rules
+from kachuful_core.club import Standing
+
+from .numbers import short, whole
+from .specs import ButtonSpec, MessageSpec, clip
+from .words import level_name, plain, rules_lines
+
+COLOUR_EVENT = discord.Colour.gold()
+THREAD_NAME_LIMIT = 100
+# Lines of the standings shown (the rest are counted): the field holds 1,024 characters.
+STANDING_LINES = 20
+
+
+@dataclass(frozen=True)
+class EventView:
+    """What the event's message shows: the event, its players, the standings so far, every
+    table seated (with its thread) and which tables have finished."""
+
+    event: Event
+    entrants: Sequence[Entrant]
+    standings: Sequence[Standing]
+    tables: Sequence[EventTable]
+    finished: frozenset[tuple[int, int]]  # (round, table) of the tables whose game is over
+
+
+FORMAT_WORDS = {
+    "rotation": N_(
+        "Rotation: every round you meet new opponents; the leaders meet in the last rounds. "
+        "At each table you earn a point for every opponent you outscore (half for a tie)."
+    ),
+    "duplicate": N_(
+        "Duplicate: every table of a round plays the same deals, seat for seat. Each deal "
+        "scores you a point for every other table where the same seat scored less (half for "
+        "a tie): you are measured against players who held your cards."
+    ),
+}
+SINGLE_TABLE = N_(
+    "With a single table there is no other table to compare with: duplicate rounds are "
+    "scored as in rotation."
+)
+STATUS_WORDS = {
+    "registering": N_("Registration is open: click Register to play."),
+    "running": N_("Round {round} of {rounds} is being played."),
+    "paused": N_("Paused by the organiser after round {round} of {rounds}."),
+    "finished": N_("Final standings."),
+    "closed": N_("Closed by the organiser after round {round} of {rounds}: final standings."),
+}
+
+NOTICES = {
+    "opened": N_("Event **{name}** is open: players register with the button below it."),
+    "registered": N_("You are registered for **{name}**."),
+    "withdrawn": N_("You have withdrawn from **{name}**."),
+    "remind_on": N_("You will get a direct message before **{name}** starts."),
+    "remind_off": N_("No direct message before **{name}**: the reminder is in the channel."),
+    "started": N_("**{name}** has started: round 1 is seated."),
+    "paused": N_("**{name}** is paused: the next round waits until you resume it."),
+    "resumed": N_("**{name}** goes on."),
+    "dropped": N_("{player} is out of **{name}**; a computer player takes their seat."),
+    "closed": N_("**{name}** is closed; its final standings are posted."),
+    "role_set": N_("Members with {role} may now organise events."),
+    "role_cleared": N_("Only members with Manage Server may organise events now."),
+    "reminder": N_("**{name}** starts {when}: {players}"),
+}
+
+REFUSALS = {
+    "no_event": N_("There is no such event in this server."),
+    "not_organiser": N_(
+        "Only the organiser, a member with Manage Server or with the server's event role "
+        "may do that."
+    ),
+    "registration_closed": N_("Registration for this event is closed."),
+    "already_registered": N_("You are registered already."),
+    "not_registered": N_("You are not registered for this event."),
+    "too_few": N_("An event needs at least {n} registered players; it has {count}."),
+    "already_started": N_("This event has started already."),
+    "not_running": N_("This event is not being played."),
+    "not_paused": N_("This event is not paused."),
+    "over": N_("This event is over."),
+    "bad_start_time": N_(
+        "Write the start time as YYYY-MM-DD HH:MM (UTC) or paste a Discord timestamp "
+        "like <t:1767225600:F>; it must be in the future."
+    ),
+    "bad_name": N_("An event's name needs 1 to 60 characters."),
+    "bad_rounds": N_("An event has 1 to 20 rounds."),
+    "bad_choice": N_("That is not one of the choices offered."),
+    "no_threads": N_(
+        "The bot cannot open threads here (it needs: {permissions}). Give it these "
+        "permissions in this channel, then start the event."
+    ),
+    "thread_channel": N_("Open events in a text channel: their tables play in its threads."),
+}
+
+
+def notice(code: str, tr: Translations, **values: Any) -> str:
+    return tr.gettext(NOTICES[code]).format(**values)
+
+
+def refusal(code: str, tr: Translations, **values: Any) -> str:
+    return "⚠️ " + tr.gettext(REFUSALS[code]).format(**values)
+
+
+def table_title(event: Event, round_number: int, table_no: int, tr: Translations) -> str:
+    """The name of a table's thread: the event, round and table (Discord allows 100)."""
+    title = tr.gettext("{event} · round {round} · table {table}").format(
+        event=event.name, round=round_number, table=table_no
+    )
+    return title[:THREAD_NAME_LIMIT]
+
+
+def _standing_lines(view: EventView, tr: Translations) -> list[str]:
+    names = {e.user_id: e.name for e in view.entrants}
+    out: list[str] = []
+    for standing in view.standings[:STANDING_LINES]:
+        out.append(
+            tr.ngettext(
+                "{rank}. **{name}** — {points} pts · tiebreak {tiebreak} · {n} table",
+                "{rank}. **{name}** — {points} pts · tiebreak {tiebreak} · {n} tables",
+                standing.tables,
+            ).format(
+                rank=standing.rank,
+                name=plain(names.get(standing.player, "?")),
+                points=short(standing.points, tr),
+                tiebreak=whole(standing.tiebreak, tr),
+                n=standing.tables,
+            )
+        )
+    hidden = len(view.standings) - STANDING_LINES
+    if hidden > 0:
+        out.append(tr.ngettext("… and {n} more", "… and {n} more", hidden).format(n=hidden))
+    return out
+
+
+def _table_line(table: EventTable, finished: bool, tr: Translations) -> str:
+    where = f"<#{table.thread_id}>" if table.thread_id else tr.gettext("opening…")
+    names = ", ".join(plain(seat.name) for seat in table.seats)
+    mark = "✅ " if finished else "▶ "
+    return tr.gettext("{mark}Table {table} {where}: {names}").format(
+        mark=mark, table=table.table_no, where=where, names=names
+    )
+
+
+def _winners(view: EventView, tr: Translations) -> str | None:
+    best = [s for s in view.standings if s.rank == 1 and s.tables > 0]
+    if not best:
+        return None
+    names = ", ".join(f"<@{s.player}>" for s in best)
+    return tr.ngettext("🏆 Winner: {names}", "🏆 Winners: {names}", len(best)).format(names=names)
+
+
+def event_message(view: EventView, tr: Translations) -> MessageSpec:
+    """The event's live message: registration, standings and tables, final standings."""
+    event = view.event
+    _ = tr.gettext
+    lines = [_(FORMAT_WORDS[event.format])]
+    tables_per_round = max((t.table_no for t in view.tables if t.round == 1), default=0)
+    if event.format == "duplicate" and tables_per_round == 1:
+        lines.append(_(SINGLE_TABLE))
+    if event.starts_at is not None and event.status == "registering":
+        stamp = int(event.starts_at.timestamp())
+        lines.append(_("Starts <t:{stamp}:F> (<t:{stamp}:R>).").format(stamp=stamp))
+    lines.append(_(STATUS_WORDS[event.status]).format(round=event.round, rounds=event.rounds))
+    embed = discord.Embed(
+        title=f"🏆 {clip(event.name, 200)}", description="\n".join(lines), colour=COLOUR_EVENT
+    )
+    over = event.status in ("finished", "closed")
+    if over:
+        winners = _winners(view, tr)
+        if winners:
+            embed.description = f"{embed.description}\n\n{winners}"
+    rules = table_rules(event.options, event.table_size)[0]
+    settings = [
+        tr.ngettext("{n} round", "{n} rounds", event.rounds).format(n=event.rounds),
+        tr.ngettext("tables of {n}", "tables of {n}", event.table_size).format(n=event.table_size),
+        _("computer players: {level}").format(level=level_name(event.level, tr)),
+    ]
+    embed.add_field(
+        name=_("Event"),
+        value=clip(" · ".join(settings) + "\n" + "\n".join(rules_lines(rules, tr)[1:3]), 1024),
+        inline=False,
+    )
+    active = [e for e in view.entrants if e.status == "registered"]
+    if event.status == "registering":
+        names = "\n".join(f"{i + 1}. {plain(e.name)}" for i, e in enumerate(active))
+        embed.add_field(
+            name=tr.ngettext("{n} player registered", "{n} players registered", len(active)).format(
+                n=len(active)
+            ),
+            value=clip(names or _("Nobody yet."), 1024),
+            inline=False,
+        )
+    else:
+        standing = "\n".join(_standing_lines(view, tr)) or _("No table has finished yet.")
+        embed.add_field(name=_("Standings"), value=clip(standing, 1024), inline=False)
+        _round_fields(embed, view, tr, every_round=over)
+    buttons: tuple[ButtonSpec, ...] = ()
+    if event.status == "registering":
+        buttons = (
+            ButtonSpec(("event", event.id, "register"), _("Register"), "success"),
+            ButtonSpec(("event", event.id, "withdraw"), _("Withdraw"), "secondary"),
+            ButtonSpec(
+                ("event", event.id, "remind"), _("Remind me by DM"), "secondary", emoji="🔔"
+            ),
+        )
+    return MessageSpec(embeds=(embed,), buttons=buttons)
+
+
+def _round_fields(
+    embed: discord.Embed, view: EventView, tr: Translations, *, every_round: bool
+) -> None:
+    """The current round's tables, or at the end every round's (links to every game)."""
+    rounds = sorted({t.round for t in view.tables})
+    shown = rounds if every_round else rounds[-1:]
+    for round_number in shown[-20:]:
+        lines = [
+            _table_line(t, t.key in view.finished, tr)
+            for t in view.tables
+            if t.round == round_number
+        ]
+        embed.add_field(
+            name=tr.gettext("Round {round}").format(round=round_number),
+            value=clip("\n".join(lines), 1024),
+            inline=False,
+        )
+
+
+def table_head(row: Table, tr: Translations) -> MessageSpec:
+    """The first message of an event table's thread: whose table it is (each player is
+    mentioned once, which also adds them to the thread)."""
+    humans = [seat.user_id for seat in row.seats if seat.user_id is not None]
+    embed = discord.Embed(
+        title=f"🏆 {clip(row.options.event_title or '', 200)}",
+        description=tr.gettext(
+            "Your table for this round: the game starts below. Please do not watch the other "
+            "tables of the round while you play: in a duplicate event they hold your cards."
+        ),
+        colour=COLOUR_EVENT,
+    )
+    embed.add_field(
+        name=tr.gettext("Players"),
+        value=clip("\n".join(f"{i + 1}. {plain(s.name)}" for i, s in enumerate(row.seats)), 1024),
+    )
+    return MessageSpec(
+        content=" ".join(f"<@{user}>" for user in humans) or None,
+        embeds=(embed,),
+        mention_ids=tuple(humans),
+    )
+
+
+def reminder(event: Event, players: Sequence[int], tr: Translations) -> MessageSpec:
+    """The one reminder before a scheduled event: a new message, so its mentions notify."""
+    when = f"<t:{int(event.starts_at.timestamp())}:R>" if event.starts_at else ""
+    mentions = " ".join(f"<@{user}>" for user in players)
+    return MessageSpec(
+        content=notice("reminder", tr, name=plain(event.name), when=when, players=mentions),
+        mention_ids=tuple(players),
+    )
+
+
+def export_summary(
+    event: Event, tables: Sequence[EventTable], records: Mapping[int, Any]
+) -> dict[str, Any]:
+    """An event's export: its settings, the seating of every round, and for each finished
+    table its game's seed and record (``records``, by game id; a table still playing shows
+    neither, its seed deals cards still hidden). See docs/events.md#checking-an-event."""
+    return {
+        "format": "kachuful-event/1",
+        "event": {
+            "id": event.id,
+            "name": event.name,
+            "format": event.format,
+            "table_size": event.table_size,
+            "rounds": event.rounds,
+            "computer_level": event.level,
+            "status": event.status,
+        },
+        "tables": [
+            {
+                "round": t.round,
+                "table": t.table_no,
+                "seats": [{"user_id": s.user_id, "name": s.name} for s in t.seats],
+                "game_id": t.game_id,
+                "seed": t.seed if t.game_id in records else None,
+                "record": records.get(t.game_id) if t.game_id is not None else None,
+            }
+            for t in tables
+        ],
+    }
