@@ -21,7 +21,8 @@ from discord.app_commands import locale_str
 from bot import render
 from bot.i18n import reader
 from bot.model import Table
-from bot.render import results_commands
+from bot.render import club, results_commands
+from bot.render.words import plain
 from bot.ui.items import add_feature_items, remove_feature_items
 from bot.ui.payloads import page_buttons
 from kachuful_core import deal_in_progress, public_record
@@ -150,12 +151,23 @@ class HistoryCog(KachufulFeature):
     @app_commands.command(
         name="export", description=locale_str("A game's record (default: the last here)")
     )
-    @app_commands.describe(game=locale_str("The game's number (see /kachuful history)"))
-    async def export(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    @app_commands.describe(
+        game=locale_str("The game's number (see /kachuful history)"),
+        event=locale_str("An event's number: its pairings, seeds and every game's record"),
+    )
+    async def export(
+        self,
+        interaction: discord.Interaction[Any],
+        game: int | None = None,
+        event: int | None = None,
+    ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(
                 render.refusal("guild_only", reader(interaction)), ephemeral=True
             )
+            return
+        if event is not None:
+            await self._export_event(interaction, event)
             return
         reads = self.bot.store.reads
         if game is None:
@@ -197,6 +209,33 @@ class HistoryCog(KachufulFeature):
             files = [_file(f"kachuful-game-{row.id}.json", public_record(row.record))]
             content = results_commands.export_notice(row.id, reader(interaction), partial=True)
         await interaction.response.send_message(content=content, files=files, ephemeral=True)
+
+    async def _export_event(self, interaction: discord.Interaction[Any], event_id: int) -> None:
+        """An event's pairings, and for each finished table its seed, its deals' seeds and
+        its record: duplicate tables of a round show the same deal seeds."""
+        store = self.bot.store
+        event = await store.club.load_event(event_id) if 0 < event_id < 2**63 else None
+        if event is None or event.guild_id != interaction.guild_id:
+            await interaction.response.send_message(
+                club.refusal("no_event", reader(interaction)), ephemeral=True
+            )
+            return
+        tables = await store.club.tables(event.id)
+        records: dict[int, Any] = {}
+        seeds: dict[int, Any] = {}
+        for table in tables:
+            row = await store.reads.game(table.game_id) if table.game_id else None
+            if row is not None and row.status == "finished" and row.seed and row.record:
+                records[row.id] = row.record
+                seeds[row.id] = seeds_document(row)
+        document = club.export_summary(event, tables, records)
+        for entry in document["tables"]:
+            entry["deal_seeds"] = seeds.get(entry["game_id"])
+        await interaction.response.send_message(
+            content=club.notice("exported", reader(interaction), name=plain(event.name)),
+            files=[_file(f"kachuful-event-{event.id}.json", document)],
+            ephemeral=True,
+        )
 
 
 async def setup(bot: KachufulBot) -> None:

@@ -109,6 +109,10 @@ class Conductor:
         while (task := self._passes.get(event_id)) is not None and not task.done():
             await asyncio.shield(task)
 
+    async def settled_all(self) -> None:
+        while pending := [t for t in self._passes.values() if not t.done()]:
+            await asyncio.gather(*(asyncio.shield(t) for t in pending), return_exceptions=True)
+
     def table_closed(self, session: TableSession) -> None:
         asyncio.get_running_loop().create_task(self._table_closed(session.row.id))
 

@@ -10,6 +10,7 @@ from bot.model import TableOptions
 
 EventStatus = Literal["registering", "running", "paused", "finished", "closed"]
 OPEN_EVENT_STATUSES: tuple[EventStatus, ...] = ("registering", "running", "paused")
+ALL_EVENT_STATUSES: tuple[EventStatus, ...] = (*OPEN_EVENT_STATUSES, "finished", "closed")
 EntrantStatus = Literal["registered", "withdrawn", "dropped"]
 
 # An event seats at least this many players (computers fill the rest of the tables).

@@ -30,7 +30,7 @@ from kachuful_core.club import FORMATS
 from kachuful_core.players import LEVELS
 
 from .conductor import Conductor
-from .model import MIN_PLAYERS, OPEN_EVENT_STATUSES, EntrantStatus, Event
+from .model import ALL_EVENT_STATUSES, MIN_PLAYERS, OPEN_EVENT_STATUSES, EntrantStatus, Event
 
 log = logging.getLogger(__name__)
 
@@ -118,13 +118,15 @@ class Organiser:
         tr = reader(interaction)
         club = self.store.club
         if event_id is None:
-            found = [
-                e
-                for e in await club.events_in(interaction.guild_id or 0)
-                if e.channel_id == interaction.channel_id
-            ]
-            if found:
-                return found[0]
+            # The newest open event of the channel, else its newest event (its standings).
+            for statuses in (OPEN_EVENT_STATUSES, ALL_EVENT_STATUSES):
+                found = [
+                    e
+                    for e in await club.events_in(interaction.guild_id or 0, statuses)
+                    if e.channel_id == interaction.channel_id
+                ]
+                if found:
+                    return found[0]
             raise Refused(words.refusal("no_event", tr))
         event = await club.load_event(event_id) if 0 < event_id < 2**63 else None
         if event is None or event.guild_id != interaction.guild_id:

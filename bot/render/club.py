@@ -78,6 +78,10 @@ NOTICES = {
     "closed": N_("**{name}** is closed; its final standings are posted."),
     "role_set": N_("Members with {role} may now organise events."),
     "role_cleared": N_("Only members with Manage Server may organise events now."),
+    "exported": N_(
+        "**{name}**: its pairings, and each finished table's seeds and record. Tables still "
+        "playing show neither."
+    ),
     "reminder": N_("**{name}** starts {when}: {players}"),
 }
 
@@ -129,6 +133,8 @@ def table_title(event: Event, round_number: int, table_no: int, tr: Translations
 def _standing_lines(view: EventView, tr: Translations) -> list[str]:
     names = {e.user_id: e.name for e in view.entrants}
     out: list[str] = []
+    if not any(standing.tables for standing in view.standings):
+        return out
     for standing in view.standings[:STANDING_LINES]:
         out.append(
             tr.ngettext(
