@@ -75,6 +75,7 @@ class View:
     lobby_minutes: int
     idle_hours: float
     deadline: datetime | None = None  # the turn clock of the human to act
+    late: bool = False  # an event's table waits on them past half their clock
     thread_id: int | None = None
     pace: Pace = DEFAULT_PACE  # for the lobby's estimate of the game's length
     delivered: frozenset[str] = frozenset()  # keys of the messages already posted
@@ -444,6 +445,11 @@ def _ping(row: Table, game: Game, view: View) -> list[Post]:
         words = _("{mention}, your turn to lead.")
     else:
         words = _("{mention}, your turn to play.")
+    key = f"ping.{row.version}"
+    if view.late:
+        # An event's table held up: a second ping, a new message (an edit would not notify).
+        words = _("{mention}, your table is waiting for you: half your time is gone.")
+        key += ".late"
     text = "🔔 " + words.format(mention=f"<@{user_id}>")
 
     def build() -> MessageSpec:
@@ -451,7 +457,7 @@ def _ping(row: Table, game: Game, view: View) -> list[Post]:
         # (who is to act, the deal, the clock), so no line is shown twice.
         return MessageSpec(content=text, mention_ids=(user_id,))
 
-    return [Post(f"ping.{row.version}", "game", True, build, ping=True)]
+    return [Post(key, "game", True, build, ping=True)]
 
 
 __all__ = ["MODES", "Mode", "Post", "View", "ended_notice", "mode_of", "public_posts", "seat_name"]

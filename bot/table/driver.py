@@ -122,6 +122,13 @@ class Driver:
             plan = self.plan(session)
             if plan is None:
                 return
+            remind = self.timing.reminder_delay(session) if plan.kind == "clock" else None
+            if remind is not None and remind < plan.delay:
+                # An event's table: at half the clock the publisher pings the player again.
+                await self._sleep(session, remind)
+                if session.publisher is not None:
+                    session.publisher.poke()
+                continue
             await self._sleep(session, plan.delay)
             thinks = plan.kind in ("computer", "clock")
             decision = await self._think(session, plan) if thinks else None

@@ -292,6 +292,7 @@ class Publisher:
             pace=self.timing.pace(self.session.row),
             idle_hours=settings.idle_hours,
             deadline=self.session.deadline,
+            late=self.timing.late(self.session),
             thread_id=self.thread_id,
             delivered=frozenset(self.delivered or ()),
         )

@@ -46,6 +46,24 @@ class Timing:
         if game.phase in (Phase.BIDDING, Phase.PLAYING) and not row.seats[game.turn].computer_plays:
             session.deadline = self.clock() + timedelta(seconds=self.turn_seconds(row))
 
+    def late(self, session: TableSession) -> bool:
+        """Whether the human to act at an event's table has used half their turn clock: they
+        are reminded then (docs/events.md), a table of an event waiting on them."""
+        deadline = session.deadline
+        if deadline is None or session.row.options.event_title is None:
+            return False
+        half = timedelta(seconds=self.turn_seconds(session.row) / 2)
+        return self.clock() >= deadline - half
+
+    def reminder_delay(self, session: TableSession) -> float | None:
+        """Seconds until :meth:`late` turns true for an event's table, if it is still to."""
+        deadline = session.deadline
+        if deadline is None or session.row.options.event_title is None:
+            return None
+        half = timedelta(seconds=self.turn_seconds(session.row) / 2)
+        delay = (deadline - half - self.clock()).total_seconds()
+        return delay if delay > 0 else None
+
     def idle_remaining(self, row: Table) -> float:
         """Seconds until a paused table is closed, counted from the row's last stored change."""
         idle = float((self.clock() - row.updated_at).total_seconds())
