@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot import command_sync, render, ui
 from bot.club.conductor import Conductor
 from bot.club.organiser import Organiser
+from bot.club.seasons import SeasonKeeper
 from bot.command_translator import CommandTranslator
 from bot.config import Settings
 from bot.health import HEARTBEAT_SECONDS
@@ -41,6 +42,7 @@ EXTENSIONS = (
     "cogs.history",
     "cogs.settings",
     "cogs.event",
+    "cogs.season",
 )
 
 
@@ -150,6 +152,7 @@ class KachufulBot(commands.Bot):
         # Club play (bot/club): events over many tables, moved on by their conductor.
         self.club = Conductor(self, self.store, self.tables, new_seed=self.tables.lobby.new_seed)
         self.organiser = Organiser(self.store, self.club, discord.utils.utcnow)
+        self.seasons = SeasonKeeper(self, self.store, self.tables.shards)
         # Descriptions and choices in the users' languages (names stay English).
         await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:
@@ -157,6 +160,7 @@ class KachufulBot(commands.Bot):
         ui.register(self)
         await self.tables.restore.run()
         await self.club.restore(self.tables.shards)
+        self.seasons.start()
         await self.sync_commands()
         if self.heartbeat_file is not None:
             # A beat left by the previous run must not report this one healthy.
@@ -236,6 +240,7 @@ class KachufulBot(commands.Bot):
         club = getattr(self, "club", None)
         if club is not None:
             club.stop()
+            self.seasons.stop()
         tables = getattr(self, "tables", None)
         if tables is not None:
             await tables.shutdown()

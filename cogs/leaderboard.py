@@ -26,6 +26,7 @@ from bot.ui.items import add_feature_items, remove_feature_items
 from bot.ui.payloads import page_buttons
 
 from .group import KachufulFeature, channel_translations
+from .season import season_board
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
@@ -38,7 +39,12 @@ def _choices(labels: Mapping[Any, str]) -> list[Choice[str]]:
 
 
 SCOPE_CHOICES = _choices(SCOPE_LABELS)
-PERIOD_CHOICES = _choices(PERIOD_LABELS)
+# The server's current season (cogs/season.py) is one more period, on a board of its own.
+SEASON = "season"
+PERIOD_CHOICES = [
+    *_choices(PERIOD_LABELS),
+    Choice(name=locale_str("This server's current season"), value=SEASON),
+]
 SORT_CHOICES = _choices(SORT_LABELS)
 
 
@@ -150,7 +156,7 @@ class LeaderboardCog(KachufulFeature):
     @app_commands.command(name="leaderboard", description=locale_str("The best players"))
     @app_commands.describe(
         scope=locale_str("This channel (default) or the whole server"),
-        period=locale_str("All time (default), the last 30 or 7 days"),
+        period=locale_str("All time (default), the last 30 or 7 days, or the current season"),
         sort=locale_str("Rating (default), wins, average score or exact-bid rate"),
     )
     @app_commands.choices(scope=SCOPE_CHOICES, period=PERIOD_CHOICES, sort=SORT_CHOICES)
@@ -161,6 +167,9 @@ class LeaderboardCog(KachufulFeature):
         period: str = "all",
         sort: str = "rating",
     ) -> None:
+        if period == SEASON and interaction.guild_id is not None:
+            await interaction.response.send_message(**await season_board(self.bot, interaction))
+            return
         problem = bad_option(scope, period, sort, reader(interaction))
         if interaction.guild_id is None or interaction.channel_id is None:
             problem = render.refusal("guild_only", reader(interaction))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal
 
 from bot.model import TableOptions
@@ -67,3 +67,46 @@ class EventTable:
     @property
     def key(self) -> tuple[int, int]:
         return (self.round, self.table_no)
+
+
+@dataclass(frozen=True)
+class SeasonSettings:
+    """A server's seasons: their kind, where champions are announced, the champions' role."""
+
+    guild_id: int
+    kind: str  # kachuful_core.club.KINDS
+    channel_id: int
+    since: date  # seasons that ended before this day are not crowned
+    first_day: date | None = None  # a season between dates
+    last_day: date | None = None
+    role_id: int | None = None
+
+
+@dataclass(frozen=True)
+class SeasonPlayer:
+    user_id: int
+    name: str
+    rank: int
+    points: float
+    wins: int
+    games: int
+
+
+@dataclass(frozen=True)
+class Crown:
+    """A season that ended, its final standings (champions: rank 1), and what of its
+    announcement is done."""
+
+    guild_id: int
+    season: str
+    first_day: date
+    end_day: date
+    standings: tuple[SeasonPlayer, ...]
+    channel_id: int
+    role_id: int | None = None
+    message_id: int | None = None
+    roles_done: bool = False
+
+    @property
+    def champions(self) -> tuple[SeasonPlayer, ...]:
+        return tuple(p for p in self.standings if p.rank == 1)

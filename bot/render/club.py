@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.club.model import Entrant, Event, EventTable
+from bot.club.model import Crown, Entrant, Event, EventTable, SeasonPlayer
 from bot.i18n import N_, Translations
 from bot.model import Table
 from bot.options import table_rules
@@ -310,3 +310,115 @@ def export_summary(
             for t in tables
         ],
     }
+
+
+# ---- seasons ----------------------------------------------------------------------------------
+
+SEASON_NOTICES = {
+    "season_set": N_("Seasons are on: {kind}. Champions are announced in {channel}."),
+    "season_off": N_("Seasons are off in this server; its champions stay in the hall."),
+    "no_seasons": N_(
+        "This server has no seasons: a manager can start them with /kachuful season setup."
+    ),
+    "bad_dates": N_(
+        "A season between dates needs its first and last day, as YYYY-MM-DD, the last "
+        "after the first."
+    ),
+    "no_champions": N_("No season has ended here yet."),
+}
+KIND_WORDS = {
+    "monthly": N_("monthly"),
+    "quarterly": N_("quarterly"),
+    "dates": N_("from {first} to {last}"),
+}
+
+
+def season_notice(code: str, tr: Translations, **values: Any) -> str:
+    return tr.gettext(SEASON_NOTICES[code]).format(**values)
+
+
+def kind_words(kind: str, tr: Translations, first: Any = None, last: Any = None) -> str:
+    return tr.gettext(KIND_WORDS[kind]).format(first=first, last=last)
+
+
+def _season_lines(
+    standings: Sequence[SeasonPlayer], tr: Translations, limit: int = 20
+) -> list[str]:
+    lines = [
+        tr.ngettext(
+            "{rank}. **{name}** — {points} pts · {wins} won · {n} game",
+            "{rank}. **{name}** — {points} pts · {wins} won · {n} games",
+            player.games,
+        ).format(
+            rank=player.rank,
+            name=plain(player.name),
+            points=short(player.points, tr),
+            wins=whole(player.wins, tr),
+            n=player.games,
+        )
+        for player in standings[:limit]
+    ]
+    hidden = len(standings) - limit
+    if hidden > 0:
+        lines.append(tr.ngettext("… and {n} more", "… and {n} more", hidden).format(n=hidden))
+    return lines
+
+
+def season_board(
+    season_key: str, end: Any, standings: Sequence[SeasonPlayer], tr: Translations
+) -> MessageSpec:
+    """The current season's standings (``/kachuful season standings``)."""
+    _ = tr.gettext
+    embed = discord.Embed(
+        title=_("🏅 Season {season}").format(season=season_key),
+        description="\n".join(_season_lines(standings, tr))
+        or _("No game finished this season yet."),
+        colour=COLOUR_EVENT,
+    )
+    embed.set_footer(
+        text=_(
+            "A game gives a point for each opponent you outscore, half for a tie. "
+            "The season ends on {end}."
+        ).format(end=end)
+    )
+    return MessageSpec(embeds=(embed,))
+
+
+def champions_message(crown: Crown, tr: Translations) -> MessageSpec:
+    """The announcement of a season's end: its champions (mentioned) and its standings."""
+    _ = tr.gettext
+    champions = crown.champions
+    if champions:
+        names = ", ".join(f"<@{p.user_id}>" for p in champions)
+        headline = tr.ngettext(
+            "🏆 Champion of season {season}: {names}",
+            "🏆 Champions of season {season}: {names}",
+            len(champions),
+        ).format(season=crown.season, names=names)
+    else:
+        headline = _("Season {season} is over: no game was finished in it.").format(
+            season=crown.season
+        )
+    embed = discord.Embed(
+        title=_("🏅 Season {season}").format(season=crown.season),
+        description="\n".join(_season_lines(crown.standings, tr, 10)) or None,
+        colour=COLOUR_EVENT,
+    )
+    return MessageSpec(
+        content=headline, embeds=(embed,), mention_ids=tuple(p.user_id for p in champions)
+    )
+
+
+def hall_of_champions(crowns: Sequence[Crown], tr: Translations) -> MessageSpec:
+    """``/kachuful champions``: every ended season and its champions, newest first."""
+    _ = tr.gettext
+    lines = []
+    for crown in crowns[:40]:
+        names = ", ".join(f"**{plain(p.name)}**" for p in crown.champions) or "—"
+        lines.append(_("{season}: {names}").format(season=crown.season, names=names))
+    embed = discord.Embed(
+        title=_("🏆 Hall of champions"),
+        description=clip("\n".join(lines), 4096) or season_notice("no_champions", tr),
+        colour=COLOUR_EVENT,
+    )
+    return MessageSpec(embeds=(embed,))

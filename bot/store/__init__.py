@@ -298,6 +298,11 @@ class Store:
         """Events (club play): bot/store/club.py."""
         return _club.Club(self.run, self._clock)
 
+    @property
+    def seasons(self) -> _club.Seasons:
+        """Seasons and their champions: bot/store/club.py."""
+        return _club.Seasons(self.run, self._clock)
+
     def busy(self) -> bool:
         """Whether a write is under way (a new one would wait for it)."""
         return self._lock.locked()

@@ -20,7 +20,7 @@ from .failures import FailureLog
 from .values import Delivered, GameRef, ResultRow
 
 if TYPE_CHECKING:
-    from .club import Club
+    from .club import Club, Seasons
     from .reads import Reads
 
 
@@ -37,6 +37,9 @@ class GameStore(Protocol):
 
     @property
     def club(self) -> Club: ...
+
+    @property
+    def seasons(self) -> Seasons: ...
 
     def describe(self) -> str: ...
 

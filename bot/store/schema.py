@@ -264,3 +264,32 @@ event_tables = sa.Table(
     _int("thread_id", nullable=True),
     _int("game_id", nullable=True),
 )
+
+season_settings = sa.Table(
+    "season_settings",
+    metadata,
+    _int("guild_id", primary_key=True, autoincrement=False),
+    _text("kind"),
+    _text("first_day", nullable=True),
+    _text("last_day", nullable=True),
+    _int("channel_id"),
+    _int("role_id", nullable=True),
+    _text("since"),
+    _int("updated_by"),
+    _text("updated_at"),
+)
+
+season_crowns = sa.Table(
+    "season_crowns",
+    metadata,
+    _int("guild_id", primary_key=True),
+    _text("season", primary_key=True),
+    _text("first_day"),
+    _text("end_day"),
+    _text("standings"),
+    _int("channel_id"),
+    _int("role_id", nullable=True),
+    _int("message_id", nullable=True),
+    _int("roles_done"),
+    _text("crowned_at"),
+)

@@ -14,17 +14,24 @@ from .scoring import (
     round_points,
     table_points,
 )
+from .seasons import KINDS, Season, SeasonStanding, last_ended, season_of, season_standings
 from .seating import computer_seats, meetings, seat_round, table_count
 
 __all__ = [
     "FORMATS",
+    "KINDS",
+    "Season",
+    "SeasonStanding",
     "Standing",
     "TableResult",
     "computer_seats",
     "duplicate_points",
     "event_standings",
+    "last_ended",
     "meetings",
     "round_points",
+    "season_of",
+    "season_standings",
     "seat_round",
     "table_count",
     "table_points",

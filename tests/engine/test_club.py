@@ -149,3 +149,59 @@ def test_standings_add_up_rounds_and_share_ranks_on_equal_points_and_tiebreak():
     assert [s.player for s in standings] == [1, 2, 3]
     tied = event_standings("rotation", [first], [1, 2])
     assert [s.rank for s in tied] == [1, 1]
+
+
+# ---- seasons
+
+
+def test_monthly_and_quarterly_seasons_and_the_last_one_ended():
+    from datetime import date
+
+    from kachuful_core.club import last_ended, season_of
+
+    december = season_of("monthly", date(2026, 12, 4))
+    assert (december.key, december.first, december.end) == (
+        "2026-12",
+        date(2026, 12, 1),
+        date(2027, 1, 1),
+    )
+    assert date(2026, 12, 31) in december and date(2027, 1, 1) not in december
+    q4 = season_of("quarterly", date(2026, 11, 30))
+    assert (q4.key, q4.first, q4.end) == ("2026-Q4", date(2026, 10, 1), date(2027, 1, 1))
+    assert last_ended("monthly", date(2027, 1, 1)).key == "2026-12"
+    assert last_ended("quarterly", date(2026, 12, 31)).key == "2026-Q3"
+
+
+def test_a_season_between_dates_ends_the_day_after_its_last():
+    from datetime import date
+
+    from kachuful_core.club import last_ended, season_of
+
+    first, last = date(2026, 11, 10), date(2026, 12, 9)
+    season = season_of("dates", date(2026, 12, 9), first, last)
+    assert season.key == "2026-11-10..2026-12-09"
+    assert season_of("dates", date(2026, 12, 10), first, last) is None
+    assert last_ended("dates", date(2026, 12, 9), first, last) is None
+    assert last_ended("dates", date(2026, 12, 10), first, last) == season
+    with pytest.raises(ValueError):
+        season_of("dates", first, last, first)
+    with pytest.raises(ValueError):
+        season_of("weekly", first)
+
+
+def test_season_standings_count_opponents_beaten_then_wins_then_points():
+    from kachuful_core.club import season_standings
+
+    games = [
+        [(1, 40, True), (2, 30, False), (None, 20, False)],  # 1: 2 points, 2: 1
+        [(2, 50, True), (1, 10, False), (3, 10, False)],  # 2: 2, 1: 0.5, 3: 0.5
+        [(3, 25, True), (None, 25, True), (1, 0, False)],  # 3: 1.5, 1: 0
+    ]
+    standings = season_standings(games)
+    assert [(s.player, s.rank, s.points, s.wins, s.games) for s in standings] == [
+        (2, 1, 3.0, 1, 2),
+        (1, 2, 2.5, 1, 3),
+        (3, 3, 2.0, 1, 2),
+    ]
+    tied = season_standings([[(1, 10, True), (2, 10, True)]])
+    assert [s.rank for s in tied] == [1, 1]
