@@ -88,6 +88,8 @@ class Conductor:
         self._passes: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._shown: dict[int, str] = {}  # the digest of each event message as last sent
+        # Closed games of events, by id: their status and result (None: stopped).
+        self._closed: dict[int, tuple[str, TableResult | None]] = {}
         self._reminders: dict[int, asyncio.Task[None]] = {}
         self.passes = 0  # for tests and the benchmark
         self.pass_seconds = 0.0
@@ -177,9 +179,7 @@ class Conductor:
         for table in current:
             await self._open_table(event, table)
         games = await self._games(event)
-        done = all(
-            t.game_id in games and games[t.game_id].status in CLOSED_STATUSES for t in current
-        )
+        done = all(games.get(t.game_id or 0) in CLOSED_STATUSES for t in current)
         if not done or event.status != "running":
             return
         if event.round < event.rounds and await self.seat_next(event):
@@ -188,29 +188,36 @@ class Conductor:
         if event.status == "running":
             await self.store.club.update_event(event, status="finished")
 
-    async def _games(self, event: Event) -> dict[int, Table]:
-        games: dict[int, Table] = {}
+    async def _games(self, event: Event) -> dict[int, str]:
+        """The status of each table's game. A closed game never changes: its status and its
+        result are kept in memory, so a long event does not replay its old games each pass."""
+        games: dict[int, str] = {}
         for table in await self.store.club.tables(event.id):
-            if table.game_id is not None:
-                session = self.tables.open.by_id.get(table.game_id)
-                row = session.row if session is not None else None
-                if row is None:
-                    row = await self.store.load_game(table.game_id)
-                if row is not None:
-                    games[table.game_id] = row
+            game_id = table.game_id
+            if game_id is None:
+                continue
+            if game_id in self._closed:
+                games[game_id] = self._closed[game_id][0]
+                continue
+            session = self.tables.open.by_id.get(game_id)
+            row = session.row if session is not None else await self.store.load_game(game_id)
+            if row is None:
+                continue
+            games[game_id] = row.status
+            if row.status in CLOSED_STATUSES:
+                self._closed[game_id] = (row.status, table_result(table, row))
         return games
 
     # ---- seating
 
     async def standings(self, event: Event) -> list[Standing]:
         entrants = await self.store.club.entrants(event.id)
-        games = await self._games(event)
+        await self._games(event)
         results = []
         for table in await self.store.club.tables(event.id):
-            row = games.get(table.game_id) if table.game_id is not None else None
-            result = table_result(table, row) if row is not None else None
-            if result is not None:
-                results.append(result)
+            closed = self._closed.get(table.game_id) if table.game_id is not None else None
+            if closed is not None and closed[1] is not None:
+                results.append(closed[1])
         players = [e.user_id for e in entrants if e.status != "withdrawn"]
         return event_standings(event.format, results, players)
 
@@ -343,11 +350,7 @@ class Conductor:
     async def view(self, event: Event) -> words.EventView:
         games = await self._games(event)
         tables = await self.store.club.tables(event.id)
-        finished = frozenset(
-            t.key
-            for t in tables
-            if t.game_id in games and games[t.game_id].status in CLOSED_STATUSES
-        )
+        finished = frozenset(t.key for t in tables if games.get(t.game_id or 0) in CLOSED_STATUSES)
         return words.EventView(
             event=event,
             entrants=await self.store.club.entrants(event.id),

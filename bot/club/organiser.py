@@ -21,7 +21,7 @@ import discord
 from bot.i18n import Translations, reader
 from bot.model import TableOptions
 from bot.render import club as words
-from bot.render.words import plain
+from bot.render.words import permission_names, plain
 from bot.store import GameStore, StoreError
 from bot.table.outcome import Step
 from bot.table.play import leave_running
@@ -145,7 +145,8 @@ class Organiser:
         have = interaction.app_permissions
         lacking = [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
         if lacking:
-            raise Refused(words.refusal("no_threads", tr, permissions=", ".join(lacking)))
+            names = permission_names(lacking, tr)
+            raise Refused(words.refusal("no_threads", tr, permissions=names))
         event = await self.store.club.open_event(
             guild_id=channel.guild.id,
             channel_id=channel.id,

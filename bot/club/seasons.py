@@ -138,11 +138,11 @@ class SeasonKeeper:
             for user_id in earlier - champions:
                 member = await self._member(guild, user_id)
                 if member is not None and role in member.roles:
-                    await member.remove_roles(role, reason=f"Kachuful season {crown.season}")
+                    await member.remove_roles(role)
             for user_id in champions:
                 member = await self._member(guild, user_id)
                 if member is not None and role not in member.roles:
-                    await member.add_roles(role, reason=f"Kachuful season {crown.season}")
+                    await member.add_roles(role)
         except discord.Forbidden:
             log.warning("season %s: the champions' role could not be managed", crown.season)
 

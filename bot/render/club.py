@@ -82,7 +82,7 @@ NOTICES = {
         "**{name}**: its pairings, and each finished table's seeds and record. Tables still "
         "playing show neither."
     ),
-    "reminder": N_("**{name}** starts {when}: {players}"),
+    "reminder": N_("⏰ **{name}** starts soon: ⏳ {when}\n{players}"),
 }
 
 REFUSALS = {
@@ -108,7 +108,7 @@ REFUSALS = {
     "bad_choice": N_("That is not one of the choices offered."),
     "no_threads": N_(
         "The bot cannot open threads here (it needs: {permissions}). Give it these "
-        "permissions in this channel, then start the event."
+        "permissions in this channel, then open the event."
     ),
     "thread_channel": N_("Open events in a text channel: their tables play in its threads."),
 }
@@ -130,6 +130,18 @@ def table_title(event: Event, round_number: int, table_no: int, tr: Translations
     return title[:THREAD_NAME_LIMIT]
 
 
+def rank_mark(rank: int) -> str:
+    """ "1." with its dot escaped: Discord reads lines starting "1." as a numbered list and
+    renumbers them, so two players tied first would show as 1 and 2."""
+    return f"{rank}\\."
+
+
+def points_text(points: float, tr: Translations) -> str:
+    """ "3.5 pts", "1 pt": a number of event or season points, which may end in a half."""
+    count = int(points) if float(points).is_integer() else 2
+    return tr.ngettext("{points} pt", "{points} pts", count).format(points=short(points, tr))
+
+
 def _standing_lines(view: EventView, tr: Translations) -> list[str]:
     names = {e.user_id: e.name for e in view.entrants}
     out: list[str] = []
@@ -138,13 +150,13 @@ def _standing_lines(view: EventView, tr: Translations) -> list[str]:
     for standing in view.standings[:STANDING_LINES]:
         out.append(
             tr.ngettext(
-                "{rank}. **{name}** — {points} pts · tiebreak {tiebreak} · {n} table",
-                "{rank}. **{name}** — {points} pts · tiebreak {tiebreak} · {n} tables",
+                "{rank} **{name}** — {points} · tiebreak {tiebreak} · {n} table",
+                "{rank} **{name}** — {points} · tiebreak {tiebreak} · {n} tables",
                 standing.tables,
             ).format(
-                rank=standing.rank,
+                rank=rank_mark(standing.rank),
                 name=plain(names.get(standing.player, "?")),
-                points=short(standing.points, tr),
+                points=points_text(standing.points, tr),
                 tiebreak=whole(standing.tiebreak, tr),
                 n=standing.tables,
             )
@@ -168,30 +180,32 @@ def _winners(view: EventView, tr: Translations) -> str | None:
     best = [s for s in view.standings if s.rank == 1 and s.tables > 0]
     if not best:
         return None
-    names = ", ".join(f"<@{s.player}>" for s in best)
-    return tr.ngettext("🏆 Winner: {names}", "🏆 Winners: {names}", len(best)).format(names=names)
+    names = {e.user_id: e.name for e in view.entrants}
+    shown = ", ".join(f"**{plain(names.get(s.player, '?'))}**" for s in best)
+    return tr.ngettext("🏆 Winner: {names}", "🏆 Winners: {names}", len(best)).format(names=shown)
 
 
 def event_message(view: EventView, tr: Translations) -> MessageSpec:
     """The event's live message: registration, standings and tables, final standings."""
     event = view.event
     _ = tr.gettext
-    lines = [_(FORMAT_WORDS[event.format])]
-    tables_per_round = max((t.table_no for t in view.tables if t.round == 1), default=0)
-    if event.format == "duplicate" and tables_per_round == 1:
-        lines.append(_(SINGLE_TABLE))
+    # Where the event stands first (and at the end who won), then how it is played.
+    lines = [_(STATUS_WORDS[event.status]).format(round=event.round, rounds=event.rounds)]
     if event.starts_at is not None and event.status == "registering":
         stamp = int(event.starts_at.timestamp())
         lines.append(_("Starts <t:{stamp}:F> (<t:{stamp}:R>).").format(stamp=stamp))
-    lines.append(_(STATUS_WORDS[event.status]).format(round=event.round, rounds=event.rounds))
+    over = event.status in ("finished", "closed")
+    winners = _winners(view, tr) if over else None
+    if winners:
+        lines.append(winners)
+    lines.append("")
+    lines.append(_(FORMAT_WORDS[event.format]))
+    tables_per_round = max((t.table_no for t in view.tables if t.round == 1), default=0)
+    if event.format == "duplicate" and tables_per_round == 1:
+        lines.append(_(SINGLE_TABLE))
     embed = discord.Embed(
         title=f"🏆 {clip(event.name, 200)}", description="\n".join(lines), colour=COLOUR_EVENT
     )
-    over = event.status in ("finished", "closed")
-    if over:
-        winners = _winners(view, tr)
-        if winners:
-            embed.description = f"{embed.description}\n\n{winners}"
     rules = table_rules(event.options, event.table_size)[0]
     settings = [
         tr.ngettext("{n} round", "{n} rounds", event.rounds).format(n=event.rounds),
@@ -346,13 +360,13 @@ def _season_lines(
 ) -> list[str]:
     lines = [
         tr.ngettext(
-            "{rank}. **{name}** — {points} pts · {wins} won · {n} game",
-            "{rank}. **{name}** — {points} pts · {wins} won · {n} games",
+            "{rank} **{name}** — {points} · wins: {wins} · {n} game",
+            "{rank} **{name}** — {points} · wins: {wins} · {n} games",
             player.games,
         ).format(
-            rank=player.rank,
+            rank=rank_mark(player.rank),
             name=plain(player.name),
-            points=short(player.points, tr),
+            points=points_text(player.points, tr),
             wins=whole(player.wins, tr),
             n=player.games,
         )

@@ -243,7 +243,9 @@ def final_standings(row: Table, game: Game, tr: Translations) -> MessageSpec:
             rank = position
             previous = totals[seat]
         crown = " 🏆" if seat in winners_seats else ""
-        lines.append(f"{rank}. {name_of(row, seat)} — {totals[seat]}{crown}")
+        # The dot escaped: Discord renumbers lines starting "1." as a list (a tie would show
+        # as 1 and 2).
+        lines.append(f"{rank}\\. {name_of(row, seat)} — {totals[seat]}{crown}")
     winners = [name_of(row, seat) for seat in winners_seats]
     if len(winners) == 1:
         headline = _("{name} wins!").format(name=winners[0])
@@ -259,8 +261,10 @@ def final_standings(row: Table, game: Game, tr: Translations) -> MessageSpec:
     embed.set_footer(text=_("Results saved: see /kachuful leaderboard · /kachuful stats"))
     embed.set_image(url=f"attachment://{CHART_FILE}")
     again = ButtonSpec(("again", row.id), _("Play again"), "success", emoji="🔁")
+    # An event's table has its next round seated by the event: no "Play again".
+    buttons = () if row.options.event_title is not None else (again,)
     # The chart's bytes are drawn by the publisher, off the event loop, when it posts this.
-    return MessageSpec(embeds=(embed,), buttons=(again,), attachment=(CHART_FILE, b""))
+    return MessageSpec(embeds=(embed,), buttons=buttons, attachment=(CHART_FILE, b""))
 
 
 CHART_FILE = "kachuful-scores.png"

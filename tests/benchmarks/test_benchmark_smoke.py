@@ -105,3 +105,10 @@ def test_card_pictures_smoke() -> None:
     rows = result["pictures"]
     assert isinstance(rows, dict) and "hand of 5" in rows and "trick of 4, complete" in rows
     assert all(row["bytes"] > 0 and row["ms"] > 0 for row in rows.values())
+
+
+def test_event_load_smoke() -> None:
+    """benchmarks/event_load.py --quick runs an event of two tables and reports its figures."""
+    result = run_script("event_load.py")
+    assert result["tables"] == 2 and result["clicks"] == 8  # one bid each, cards forced
+    assert result["conductor_passes"] > 0 and result["click_p99_ms"] > 0

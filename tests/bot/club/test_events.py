@@ -104,4 +104,35 @@ async def test_duplicate_tables_of_a_round_deal_the_same_cards_seat_for_seat(env
             expected[who["name"]] = points
     standings = field(event_message(channel), "Standings")
     for name, points in expected.items():
-        assert f"**{name}** — {points:g} pts" in standings, (name, points, standings)
+        unit = "pt" if points == 1 else "pts"
+        assert f"**{name}** — {points:g} {unit}" in standings, (name, points, standings)
+
+
+@pytest.mark.one_store
+async def test_twenty_eight_players_play_eight_rounds_of_seven_tables(env: simcord.Env):
+    """The size the issue names, at full speed: every player at one table a round, 8 tables
+    each, every pair meeting at most twice, and the points of 56 tables counted once."""
+    _guild, channel, organiser, members = club(env, 28)
+    await organiser.slash(
+        channel, "kachuful event open", name="Big", rounds=8, players=4, max_hand=1
+    )
+    await register(channel, members)
+    await organiser.slash(channel, "kachuful event start")
+    await env.bot.club.settled_all()
+    seatings = []
+    for number in range(1, 9):
+        threads = threads_of(channel, number)
+        assert len(threads) == 7
+        seated = [[s.user_id for s in Table(env, t, members).session.row.seats] for t in threads]
+        assert sorted(u for table in seated for u in table) == sorted(m.id for m in members)
+        seatings.append(seated)
+        await play_round(env, channel, members, number)
+    from kachuful_core.club import meetings
+
+    assert max(meetings(seatings).values()) <= 2
+    final = event_message(channel)
+    assert "Final standings" in final.embeds[0].description
+    records = await env.bot.club.standings(await env.bot.store.club.load_event(1))
+    assert [s.tables for s in records] == [8] * 28
+    # Each table shares out 6 points (one per pair of its 4 players).
+    assert sum(s.points for s in records) == 6 * 56

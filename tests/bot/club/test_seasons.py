@@ -56,7 +56,7 @@ async def test_a_monthly_season_crowns_its_champion_once_and_moves_the_role(
     assert len(lines) == 3 and all("1 game" in line for line in lines)
     same = await members[1].slash(channel, "kachuful leaderboard", period="season")
     assert same.response.embeds[0].description == shown.description
-    leaders = {line.split("**")[1] for line in lines if line.startswith("1. ")}
+    leaders = {line.split("**")[1] for line in lines if line.startswith("1\\. ")}
     await env.advance_time(until_next_month())
     await env.bot.seasons.check()  # the keeper's own look after midnight has run already
     announced = [m for m in news.history() if (m.content or "").startswith("🏆")]

@@ -239,8 +239,9 @@ def test_final_standings_with_a_shared_win() -> None:
     first, second = row.seats[1].name, row.seats[2].name
     assert text.startswith(f"Shared win: **{first}** and **{second}**!")
     lines = text.split("\n\n")[1].splitlines()
-    assert lines[0].startswith("1. ") and lines[1].startswith("1. ")  # equal first
-    assert lines[2].startswith("3. ") and lines[3].startswith("4. ")
+    # Equal first; the dot escaped, or Discord would renumber the lines as a list (1, 2, 3).
+    assert lines[0].startswith("1\\. ") and lines[1].startswith("1\\. ")
+    assert lines[2].startswith("3\\. ") and lines[3].startswith("4\\. ")
     assert [line.endswith("🏆") for line in lines] == [True, True, False, False]
     # Names in bold, not mentions: the standings notify nobody.
     assert spec.mention_ids == () and "<@" not in text
