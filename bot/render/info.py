@@ -46,7 +46,14 @@ every remaining trick: if that is certain whatever the others hold, the deal is 
 once; if not, only you are told, and you play on. **Only card played for me** (on your hand) \
 plays your card for you whenever you may play only one.""")
 
-HELP_EVENTS = N_("""`/kachuful event open` (organisers) opens an event of several rounds, each table in its own thread: players click **Register**, `/kachuful event start` seats round 1, and each next round is seated as soon as the last one is over. **Rotation** meets new opponents every round; in **duplicate** every table of a round plays the same cards. Also `/kachuful event standings`, `pause`, `resume`, `drop`, `close`, and `/kachuful export event:`. `/kachuful season setup` (Manage Server) keeps monthly or quarterly seasons with their champions: `/kachuful season standings`, `/kachuful champions`.""")
+HELP_EVENTS = N_("""\
+`/kachuful event open` (organisers) opens an event of several rounds, each table in its own \
+thread: players click **Register**, `/kachuful event start` seats round 1, and each next \
+round is seated as soon as the last one is over. **Rotation** meets new opponents every \
+round; in **duplicate** every table of a round plays the same cards. Also `/kachuful event \
+standings`, `pause`, `resume`, `drop`, `close`, and `/kachuful export event:`. `/kachuful \
+season setup` (Manage Server) keeps monthly or quarterly seasons with their champions: \
+`/kachuful season standings`, `/kachuful champions`.""")
 
 HELP_TAKE_BACK = N_(
     "Right after your bid or card, **Take back** on your hand undoes it, until anyone else moves."
