@@ -96,6 +96,7 @@ class SeasonCog(KachufulFeature):
             role_id=None if role is None else role.id,
         )
         await self.bot.store.seasons.set_settings(settings, user.id)
+        keeper.start()  # the first seasons of this process: the keeper looks after midnight
         kind = words.kind_words(period, tr, first_day, last_day)
         return words.season_notice("season_set", tr, kind=kind, channel=channel.mention)
 

@@ -49,7 +49,12 @@ class SeasonKeeper:
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._keep(), name="kachuful-seasons")
+        """Keep the seasons, if any server has some (``/kachuful season setup`` starts the
+        keeper again); a bot with none holds no timer."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
+                self._keep(), name="kachuful-seasons"
+            )
 
     def stop(self) -> None:
         if self._task is not None:
@@ -58,7 +63,8 @@ class SeasonKeeper:
     async def _keep(self) -> None:
         while True:
             try:
-                await self.check()
+                if not await self.check():
+                    return
             except (StoreError, discord.HTTPException) as error:
                 log.warning("seasons: not brought up to date (%s)", type(error).__name__)
             except Exception:
@@ -87,9 +93,12 @@ class SeasonKeeper:
 
     # ---- crowning
 
-    async def check(self) -> None:
-        for settings in await self.store.seasons.all_settings(self.shards):
+    async def check(self) -> bool:
+        """Crown and announce what is due; False when no server of this process has seasons."""
+        every = await self.store.seasons.all_settings(self.shards)
+        for settings in every:
             await self.check_server(settings)
+        return bool(every)
 
     async def check_server(self, settings: SeasonSettings) -> None:
         ended = last_ended(settings.kind, self.today(), settings.first_day, settings.last_day)

@@ -79,3 +79,66 @@ async def test_a_monthly_season_crowns_its_champion_once_and_moves_the_role(
     assert not any(holds(env, guild, m, champion_role) for m in members)
     turned_off = await manager.slash(channel, "kachuful season off")
     assert "off" in turned_off.response.content
+
+
+@pytest.mark.parametrize("dies", ["after_post", "before_roles"])
+async def test_a_crash_while_a_season_is_announced_repeats_nothing(
+    env: simcord.Env,
+    make_bot: Callable[[], KachufulBot],
+    monkeypatch: pytest.MonkeyPatch,
+    dies: str,
+):
+    """The bot dies once the announcement is posted but before its id is stored, or before
+    the role is given: after the restart the role is given, and the announcement is either
+    not posted again or posted again with the same nonce, which Discord drops (``enforce_nonce``;
+    SimCord does not drop it, so the test checks the two requests)."""
+    import asyncio
+
+    from bot.store.club import Seasons
+
+    guild = env.create_guild("Kachuful Club")
+    channel = guild.create_text_channel("cards")
+    news = guild.create_text_channel("news")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    role = guild.create_role("Champion")
+    manager = guild.add_member(env.create_user("Mo"), roles=[mods])
+    members = [guild.add_member(env.create_user(name)) for name in ("asha", "bilal", "chen")]
+    today = discord.utils.utcnow().date().isoformat()
+    await manager.slash(
+        channel,
+        "kachuful season setup",
+        period="dates",
+        channel=news,
+        role=role,
+        first=today,
+        last=today,
+    )
+    table = await start_game(env, channel, members, max_hand=1)
+    await table.play_to_end()
+    original = Seasons.crowned
+    died = []
+
+    async def crowned(self, crown, **done):
+        wanted = "message_id" if dies == "after_post" else "roles_done"
+        if wanted in done and not died:
+            died.append(wanted)
+            raise asyncio.CancelledError
+        await original(self, crown, **done)
+
+    monkeypatch.setattr(Seasons, "crowned", crowned)
+    await env.advance_time(24 * 3600)
+    with pytest.raises(asyncio.CancelledError):
+        await env.bot.seasons.check()
+    monkeypatch.undo()
+    await env.restart_bot(make_bot())
+    await env.bot.seasons.check()
+    posts = [
+        r.json
+        for r in env.http_requests
+        if r.method == "POST" and r.path == f"/channels/{news.id}/messages"
+    ]
+    assert len(posts) == (2 if dies == "after_post" else 1)
+    assert len({p["nonce"] for p in posts}) == 1 and all(p["enforce_nonce"] for p in posts)
+    assert any(holds(env, guild, m, role) for m in members)
+    (crown,) = await env.bot.store.seasons.crowns(guild.id)
+    assert crown.message_id is not None and crown.roles_done
