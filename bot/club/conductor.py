@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -59,6 +60,13 @@ CLOSED_STATUSES = ("finished", "stopped")
 def event_nonce(event_id: int, what: str) -> str:
     """The nonce of an event's post: the same for every attempt (Discord drops a repeat)."""
     return hashlib.sha256(f"kachuful:event:{event_id}:{what}".encode()).hexdigest()[:25]
+
+
+def channel_name(title: str) -> str:
+    """A table's title as Discord writes a text channel's name (lower case, words joined by
+    hyphens), so a channel made before a crash is found again by it."""
+    words_only = re.sub(r"[^\w]+", "-", title.lower()).strip("-")
+    return words_only[:100] or "kachuful"
 
 
 def table_result(table: EventTable, row: Table) -> TableResult | None:
@@ -281,6 +289,9 @@ class Conductor:
             await self._start(session, table)
 
     async def _thread(self, event: Event, table: EventTable) -> int | None:
+        """The table's own place: a public thread of the event's channel, or, where the bot
+        may not open threads there but may manage channels, a text channel beside it. One
+        made before a crash, before its id was stored, is found again by its name."""
         tr = for_table(event.options)
         name = words.table_title(event, table.round, table.table_no, tr)
         channel = self.client.get_channel(event.channel_id)
@@ -289,15 +300,27 @@ class Conductor:
         if not isinstance(channel, discord.TextChannel):
             log.warning("event %s: its channel is not a text channel", event.id)
             return None
-        me = self.client.user.id if self.client.user else None
-        # A thread made before a crash, before its id was stored: found again by its name.
+        me = channel.guild.me
+        allowed = channel.permissions_for(me)
+        threads = allowed.create_public_threads and allowed.send_messages_in_threads
+        if not threads and allowed.manage_channels:
+            return await self._table_channel(channel, channel_name(name))
         for thread in channel.threads:
-            if thread.name == name and thread.owner_id == me:
+            if thread.name == name and thread.owner_id == me.id:
                 return thread.id
         thread = await channel.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
         return thread.id
+
+    async def _table_channel(self, beside: discord.TextChannel, name: str) -> int:
+        """A text channel for a table, in the event channel's category (whose permissions it
+        follows, as Discord does for a channel made in a category)."""
+        for existing in beside.guild.text_channels:
+            if existing.name == name and existing.category_id == beside.category_id:
+                return existing.id
+        made = await beside.guild.create_text_channel(name, category=beside.category)
+        return made.id
 
     async def _game(self, event: Event, table: EventTable, thread_id: int) -> TableSession:
         for session in self.tables.open.all_sessions():

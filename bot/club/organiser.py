@@ -144,7 +144,7 @@ class Organiser:
             raise Refused(words.refusal("thread_channel", tr))
         have = interaction.app_permissions
         lacking = [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
-        if lacking:
+        if lacking and not have.manage_channels:  # else each table gets a channel of its own
             names = permission_names(lacking, tr)
             raise Refused(words.refusal("no_threads", tr, permissions=names))
         event = await self.store.club.open_event(

@@ -3,6 +3,7 @@ threads and played, the standings kept in one message."""
 
 from __future__ import annotations
 
+import discord
 import pytest
 import simcord
 
@@ -136,3 +137,27 @@ async def test_twenty_eight_players_play_eight_rounds_of_seven_tables(env: simco
     assert [s.tables for s in records] == [8] * 28
     # Each table shares out 6 points (one per pair of its 4 players).
     assert sum(s.points for s in records) == 6 * 56
+
+
+async def test_where_threads_are_not_allowed_each_table_gets_a_channel(env: simcord.Env):
+    """The bot may not open threads in the event's channel but may manage channels: each
+    table plays in a text channel of its own, beside the event's channel."""
+    guild = env.create_guild("Kachuful Club")
+    no_threads = discord.PermissionOverwrite(create_public_threads=False)
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    channel = guild.create_text_channel("events", overwrites={env.bot.user: no_threads})
+    organiser = guild.add_member(env.create_user("Org"), roles=[mods])
+    members = [guild.add_member(env.create_user(f"P{i}")) for i in range(1, 4)]
+    await organiser.slash(
+        channel, "kachuful event open", name="Cup", rounds=1, players=3, max_hand=1
+    )
+    await register(channel, members)
+    await organiser.slash(channel, "kachuful event start")
+    await env.bot.club.settled_all()
+    assert channel.threads == []
+    table_channel = guild.channels["cup-round-1-table-1"]
+    await Table(env, table_channel, members).play_to_end()
+    await env.bot.club.settled_all()
+    final = event_message(channel)
+    assert "Final standings" in final.embeds[0].description
+    assert f"<#{table_channel.id}>" in field(final, "Round 1")
