@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import sys
 import tempfile
 from pathlib import Path
@@ -22,31 +21,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from channel_screenshots import DEFAULT_BROWSER, use_browser  # noqa: E402
+from event_load import make_bot  # noqa: E402
 
-TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 ACTIONS = ("kf:b:", "kf:p:", "kf:u:")
-
-
-def make_bot(db: Path) -> Any:
-    from bot.client import KachufulBot
-    from bot.config import Settings
-
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None,
-        discord_token=TOKEN,
-        db_path=db,
-        sync_global=True,
-        bot_delay_seconds=0,
-        turn_seconds=3600,
-        computer_workers=0,
-    )
-    seeds = iter(range(10**6))
-    return KachufulBot(
-        settings,
-        new_seed=lambda: hashlib.sha256(f"event-shot/{next(seeds)}".encode()).hexdigest(),
-        post_limit=10_000,
-        hand_delay=0.0,
-    )
 
 
 async def play(env: Any, thread: Any, members: dict[int, Any]) -> None:

@@ -22,7 +22,7 @@ from bot.ui.not_saved import not_saved
 from kachuful_core.players import LEVEL_LABELS, LEVELS
 
 from .group import KachufulFeature
-from .kachuful import table_settings
+from .kachuful import channel_defaults, table_settings
 from .slash_options import registry_options
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ class EventCog(KachufulFeature):
         checked = check_start(tr, **chosen)
         if isinstance(checked, str):
             raise Refused(checked)
-        defaults = await self._channel_defaults(interaction)
+        defaults = await channel_defaults(self.bot, interaction)
         language = defaults.get("language") or language_of(interaction.guild_locale)
         options = replace(
             checked.options, **table_settings(defaults), language=language, mode="trick"
@@ -159,19 +159,6 @@ class EventCog(KachufulFeature):
             now=discord.utils.utcnow(),
         )
         return await organiser(interaction).open(interaction, plan)
-
-    async def _channel_defaults(self, interaction: discord.Interaction[Any]) -> dict[str, Any]:
-        if interaction.channel_id is None:
-            return {}
-        try:
-            stored = await self.bot.store.channel_settings(interaction.channel_id)
-        except StoreError:
-            return {}
-        return {
-            registry.SETTING_ALIASES.get(k, k): v
-            for k, v in stored.items()
-            if k in registry.SETTINGS_OPTIONS
-        }
 
     @event.command(name="start", description=locale_str("Seat the first round (organisers)"))
     @app_commands.describe(event=EVENT_NUMBER)

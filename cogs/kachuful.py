@@ -47,7 +47,7 @@ class KachufulCog(
     @registry_options(registry.START_OPTIONS)
     async def start(self, interaction: discord.Interaction[Any], **typed: Any) -> None:
         typed = {name: value for name, value in typed.items() if value is not None}
-        defaults = await self._channel_defaults(interaction)
+        defaults = await channel_defaults(self.bot, interaction)
         # What the member typed wins over the channel's settings (a length typed replaces the
         # channel's largest hand too), which win over the defaults.
         chosen = {**registry.without_replaced(defaults, typed), **typed}
@@ -99,24 +99,28 @@ class KachufulCog(
             ephemeral=True, **send_kwargs(render.help_message(reader(interaction)))
         )
 
-    async def _channel_defaults(self, interaction: discord.Interaction[Any]) -> dict[str, Any]:
-        """This channel's /kachuful-settings, by the registry's option names."""
-        if interaction.channel_id is None:
-            return {}
-        try:
-            stored = await self.bot.store.channel_settings(interaction.channel_id)
-        except StoreError:
-            return {}
-        return {
-            registry.SETTING_ALIASES.get(setting, setting): value
-            for setting, value in stored.items()
-            if setting in registry.SETTINGS_OPTIONS
-        }
-
 
 # The channel settings a table keeps with its options besides /kachuful start's (a running
 # game never reads the channel's settings again): the table's other option fields.
 _KEPT = tuple(f.name for f in fields(TableOptions) if f.name in registry.OPTIONS)
+
+
+async def channel_defaults(
+    bot: KachufulBot, interaction: discord.Interaction[Any]
+) -> dict[str, Any]:
+    """This channel's /kachuful-settings, by the registry's option names (for /kachuful start
+    and /kachuful event open)."""
+    if interaction.channel_id is None:
+        return {}
+    try:
+        stored = await bot.store.channel_settings(interaction.channel_id)
+    except StoreError:
+        return {}
+    return {
+        registry.SETTING_ALIASES.get(setting, setting): value
+        for setting, value in stored.items()
+        if setting in registry.SETTINGS_OPTIONS
+    }
 
 
 def table_settings(defaults: dict[str, Any]) -> dict[str, Any]:
