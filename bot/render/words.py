@@ -115,9 +115,12 @@ def duration_text(seconds: float, tr: Translations) -> str:
     if minutes < 60:
         return tr.gettext("about {minutes} min").format(minutes=minutes)
     hours, rest = divmod(minutes, 60)
+    # Counted by the hours: Hindi says "1 घंटा" but "2 घंटे".
     if rest == 0:
-        return tr.gettext("about {hours} h").format(hours=hours)
-    return tr.gettext("about {hours} h {minutes} min").format(hours=hours, minutes=rest)
+        return tr.ngettext("about {hours} h", "about {hours} h", hours).format(hours=hours)
+    return tr.ngettext(
+        "about {hours} h {minutes} min", "about {hours} h {minutes} min", hours
+    ).format(hours=hours, minutes=rest)
 
 
 def length_lines(

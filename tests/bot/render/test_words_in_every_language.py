@@ -258,3 +258,13 @@ def test_the_bids_field_does_not_repeat_its_name() -> None:
         )
         assert field.name == label
         assert not (field.value or "").lower().startswith(("total annoncé", "dichiarate"))
+
+
+def test_a_duration_in_hours_agrees_with_its_number() -> None:
+    from bot.render.words import duration_text
+
+    hi = translation("hi")
+    assert duration_text(3600, hi) == "लगभग 1 घंटा"
+    assert duration_text(2 * 3600, hi) == "लगभग 2 घंटे"
+    assert duration_text(3600 + 50 * 60, hi) == "लगभग 1 घंटा 50 मिनट"
+    assert duration_text(2 * 3600, translation("en")) == "about 2 h"
