@@ -21,7 +21,7 @@ import hashlib
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -39,15 +39,17 @@ from bot.table import Tables
 from bot.table.session import TableSession
 from bot.ui.payloads import send_kwargs
 from kachuful_core.club import (
+    MIN_EVENT_PLAYERS,
     Standing,
     TableResult,
     event_standings,
     meetings,
     seat_round,
+    table_seeds,
 )
 from kachuful_core.record import load_game
 
-from .model import MIN_PLAYERS, Event, EventSeat, EventTable
+from .model import Event, EventSeat, EventTable
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +188,7 @@ class Conductor:
         current = [t for t in await self.store.club.tables(event.id) if t.round == event.round]
         for table in current:
             await self._open_table(event, table)
-        games = await self._games(event)
+        games = await self._games(await self.store.club.tables(event.id))
         done = all(games.get(t.game_id or 0) in CLOSED_STATUSES for t in current)
         if not done or event.status != "running":
             return
@@ -196,11 +198,11 @@ class Conductor:
         if event.status == "running":
             await self.store.club.update_event(event, status="finished")
 
-    async def _games(self, event: Event) -> dict[int, str]:
+    async def _games(self, tables: Sequence[EventTable]) -> dict[int, str]:
         """The status of each table's game. A closed game never changes: its status and its
         result are kept in memory, so a long event does not replay its old games each pass."""
         games: dict[int, str] = {}
-        for table in await self.store.club.tables(event.id):
+        for table in tables:
             game_id = table.game_id
             if game_id is None:
                 continue
@@ -218,11 +220,15 @@ class Conductor:
 
     # ---- seating
 
-    async def standings(self, event: Event) -> list[Standing]:
+    async def standings(
+        self, event: Event, tables: Sequence[EventTable] | None = None
+    ) -> list[Standing]:
         entrants = await self.store.club.entrants(event.id)
-        await self._games(event)
+        if tables is None:
+            tables = await self.store.club.tables(event.id)
+        await self._games(tables)
         results = []
-        for table in await self.store.club.tables(event.id):
+        for table in tables:
             closed = self._closed.get(table.game_id) if table.game_id is not None else None
             if closed is not None and closed[1] is not None:
                 results.append(closed[1])
@@ -234,10 +240,10 @@ class Conductor:
         players are left, or the round was seated meanwhile (by another pass)."""
         entrants = await self.store.club.entrants(event.id)
         active = {e.user_id: e for e in entrants if e.status == "registered"}
-        if len(active) < MIN_PLAYERS:
+        if len(active) < MIN_EVENT_PLAYERS:
             return False
-        order = [s.player for s in await self.standings(event) if s.player in active]
         seated = await self.store.club.tables(event.id)
+        order = [s.player for s in await self.standings(event, seated) if s.player in active]
         met = meetings(
             [
                 [[s.user_id for s in t.seats] for t in seated if t.round == number]
@@ -254,7 +260,7 @@ class Conductor:
             met=met,
             seed=seed,
         )
-        round_seed = self.new_seed()  # duplicate: one seed for every table of the round
+        seeds = table_seeds(event.format, len(plan), self.new_seed)
         tables = []
         for number, seats in enumerate(plan, start=1):
             taken = {active[user].name for user in seats if user is not None}
@@ -266,7 +272,7 @@ class Conductor:
                     named.append(EventSeat(None, name))
                 else:
                     named.append(EventSeat(user, active[user].name))
-            table_seed = round_seed if event.format == "duplicate" else self.new_seed()
+            table_seed = seeds[number - 1]
             tables.append(EventTable(event.id, event.round + 1, number, tuple(named), table_seed))
         return await self.store.club.seat_round(event, tables)
 
@@ -371,13 +377,13 @@ class Conductor:
     # ---- the event's message
 
     async def view(self, event: Event) -> words.EventView:
-        games = await self._games(event)
         tables = await self.store.club.tables(event.id)
+        games = await self._games(tables)
         finished = frozenset(t.key for t in tables if games.get(t.game_id or 0) in CLOSED_STATUSES)
         return words.EventView(
             event=event,
             entrants=await self.store.club.entrants(event.id),
-            standings=await self.standings(event) if event.round else [],
+            standings=await self.standings(event, tables) if event.round else [],
             tables=tables,
             finished=finished,
         )
@@ -401,6 +407,8 @@ class Conductor:
                 message = await channel.send(**send_kwargs(spec))
                 await self.store.club.update_event(event, message_id=message.id)
         self._shown[event.id] = shown
+        if event.status in ("finished", "closed") and not event.settled:
+            await self.store.club.update_event(event, settled=True)
 
     # ---- the reminder before a scheduled event
 

@@ -37,6 +37,9 @@ class Event:
     scheduled_event_id: int | None = None
     message_id: int | None = None
     reminded: bool = False
+    # Its message shows its end: until then a finished or closed event is looked at again at
+    # every start, so a crash right after its end cannot leave the message showing a round.
+    settled: bool = False
     version: int = 0
 
 

@@ -26,11 +26,11 @@ from bot.store import GameStore, StoreError
 from bot.table.outcome import Step
 from bot.table.play import leave_running
 from bot.table.session import TableSession
-from kachuful_core.club import FORMATS
+from kachuful_core.club import FORMATS, MIN_EVENT_PLAYERS
 from kachuful_core.players import LEVELS
 
 from .conductor import Conductor
-from .model import ALL_EVENT_STATUSES, MIN_PLAYERS, OPEN_EVENT_STATUSES, EntrantStatus, Event
+from .model import ALL_EVENT_STATUSES, OPEN_EVENT_STATUSES, EntrantStatus, Event
 
 log = logging.getLogger(__name__)
 
@@ -214,8 +214,8 @@ class Organiser:
                 return words.refusal(
                     "over" if event.status in ("finished", "closed") else "already_started", tr
                 )
-            if len(players) < MIN_PLAYERS:
-                return words.refusal("too_few", tr, n=MIN_PLAYERS, count=len(players))
+            if len(players) < MIN_EVENT_PLAYERS:
+                return words.refusal("too_few", tr, n=MIN_EVENT_PLAYERS, count=len(players))
             return None
 
         event = await self.find(interaction, event_id)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -66,6 +65,8 @@ from .failures import (
 from .postgres import redacted
 from .protocol import GameStore
 from .rows import SELECT_GAME, game_from_row, parse_time
+from .rows import dump as _dump
+from .rows import iso as _iso
 from .schema import bot_state, games, hand_messages, posts
 from .schema import results as results_table
 from .sqlite_file import BUSY_TIMEOUT_SECONDS, inspect_database
@@ -186,16 +187,6 @@ def _bookkeeping(
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-def _iso(moment: datetime) -> str:
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat()
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _dump_record(record: dict[str, Any] | None) -> str | None:

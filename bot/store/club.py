@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -31,6 +31,8 @@ from bot.shards import ALL_SHARDS, Shards
 
 from .drivers import transaction
 from .failures import INTEGRITY_ERRORS
+from .rows import dump as _dump
+from .rows import iso as _iso
 from .schema import event_players, event_tables, events, results, season_crowns, season_settings
 from .table_json import options_from_json, options_to_json
 
@@ -38,18 +40,8 @@ R = TypeVar("R")
 Work = Callable[[AsyncConnection], Awaitable[R]]
 
 
-def _iso(moment: datetime) -> str:
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat()
-
-
 def _time(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text)
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _event(row: sa.Row[Any]) -> Event:
@@ -72,6 +64,7 @@ def _event(row: sa.Row[Any]) -> Event:
         scheduled_event_id=row.scheduled_event_id,
         message_id=row.message_id,
         reminded=bool(row.reminded),
+        settled=bool(row.settled),
         version=int(row.version),
     )
 
@@ -129,6 +122,7 @@ class Club:
             "round": 0,
             "starts_at": None if starts_at is None else _iso(starts_at),
             "reminded": 0,
+            "settled": 0,
             "version": 0,
             "created_at": _iso(now),
             "updated_at": _iso(now),
@@ -169,10 +163,12 @@ class Club:
         return found
 
     async def open_events(self, shards: Shards = ALL_SHARDS) -> list[Event]:
-        """Every open event of ``shards``' servers (at start: each is conducted again)."""
+        """Every open event of ``shards``' servers, and every ended one whose message does not
+        show its end yet (at start: each is conducted again)."""
+        unfinished = sa.or_(events.c.status.in_(OPEN_EVENT_STATUSES), events.c.settled == 0)
         query = (
             sa.select(events)
-            .where(events.c.status.in_(OPEN_EVENT_STATUSES), shards.condition(events.c.guild_id))
+            .where(unfinished, shards.condition(events.c.guild_id))
             .order_by(events.c.id)
         )
 
@@ -186,8 +182,9 @@ class Club:
         """Write ``changes`` (columns of the event) if the event is still at ``event.version``;
         on success the event in memory takes them and the next version. False: it moved on."""
         stored = {k: (_iso(v) if isinstance(v, datetime) else v) for k, v in changes.items()}
-        if "reminded" in stored:
-            stored["reminded"] = int(bool(stored["reminded"]))
+        for flag in ("reminded", "settled"):
+            if flag in stored:
+                stored[flag] = int(bool(stored[flag]))
         statement = (
             sa.update(events)
             .where(events.c.id == event.id, events.c.version == event.version)

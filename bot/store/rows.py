@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -17,6 +17,18 @@ from .table_json import options_from_json, seat_from_json
 
 def parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text)
+
+
+def iso(moment: datetime) -> str:
+    """A moment as the store keeps it: ISO 8601 in UTC (text order is time order)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat()
+
+
+def dump(value: Any) -> str:
+    """JSON as the store keeps it: compact, unescaped."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 # The columns game_from_row reads, in its order (add a WHERE).

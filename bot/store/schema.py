@@ -237,6 +237,7 @@ events = sa.Table(
     _int("scheduled_event_id", nullable=True),
     _int("message_id", nullable=True),
     _int("reminded"),
+    _int("settled"),
     _int("version"),
     _text("created_at"),
     _text("updated_at"),

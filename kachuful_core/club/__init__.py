@@ -7,12 +7,14 @@ finished tables are scored into an event's standings. No Discord, no storage, no
 
 from .scoring import (
     FORMATS,
+    MIN_EVENT_PLAYERS,
     Standing,
     TableResult,
     duplicate_points,
     event_standings,
     round_points,
     table_points,
+    table_seeds,
 )
 from .seasons import KINDS, Season, SeasonStanding, last_ended, season_of, season_standings
 from .seating import computer_seats, meetings, seat_round, table_count
@@ -20,6 +22,7 @@ from .seating import computer_seats, meetings, seat_round, table_count
 __all__ = [
     "FORMATS",
     "KINDS",
+    "MIN_EVENT_PLAYERS",
     "Season",
     "SeasonStanding",
     "Standing",
@@ -35,4 +38,5 @@ __all__ = [
     "seat_round",
     "table_count",
     "table_points",
+    "table_seeds",
 ]

@@ -12,10 +12,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 FORMATS = ("rotation", "duplicate")
+# An event seats at least this many players (computer players fill the rest of the tables).
+MIN_EVENT_PLAYERS = 2
+
+
+def table_seeds(format: str, tables: int, new_seed: Callable[[], str]) -> list[str]:
+    """The secret seed each table of a round deals from: in duplicate one seed for every
+    table (seat k holds the same cards everywhere), in rotation a seed of its own each."""
+    if format not in FORMATS:
+        raise ValueError(f"no event format {format!r}")
+    if format == "duplicate":
+        return [new_seed()] * tables
+    return [new_seed() for _ in range(tables)]
 
 
 @dataclass(frozen=True)

@@ -205,3 +205,15 @@ def test_season_standings_count_opponents_beaten_then_wins_then_points():
     ]
     tied = season_standings([[(1, 10, True), (2, 10, True)]])
     assert [s.rank for s in tied] == [1, 1]
+
+
+def test_duplicate_tables_share_one_seed_and_rotation_tables_have_their_own():
+    from itertools import count
+
+    from kachuful_core.club import table_seeds
+
+    fresh = count()
+    assert table_seeds("duplicate", 3, lambda: f"s{next(fresh)}") == ["s0", "s0", "s0"]
+    assert table_seeds("rotation", 3, lambda: f"s{next(fresh)}") == ["s1", "s2", "s3"]
+    with pytest.raises(ValueError):
+        table_seeds("swiss", 2, lambda: "s")

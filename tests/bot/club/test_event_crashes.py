@@ -146,3 +146,28 @@ async def test_restarts_during_registration_and_mid_round_lose_and_double_nothin
     assert len(threads_of(channel, 2)) == 2
     standings = field(event_message(channel), "Standings")
     assert standings.count("1 table") == 4, standings
+
+
+async def test_a_crash_right_after_the_last_table_still_shows_the_final_standings(
+    env: simcord.Env, make_bot: Callable[[], KachufulBot], monkeypatch: pytest.MonkeyPatch
+):
+    """The event is stored as finished, and the bot dies before its message says so: the
+    next start shows the final standings (an ended event is looked at again until its
+    message shows its end)."""
+    from bot.club.conductor import Conductor
+
+    channel, organiser, members = await started_event(env, 3, rounds=1)
+    await organiser.slash(channel, "kachuful event start")
+    await env.bot.club.settled_all()
+    patched = dies_once(Conductor.show, after=False, when=lambda self, e: e.status == "finished")
+    monkeypatch.setattr(Conductor, "show", patched)
+    await play_round(env, channel, members, 1)
+    monkeypatch.undo()
+    assert "Round 1 of 1 is being played" in event_message(channel).embeds[0].description
+    await env.restart_bot(make_bot())
+    await env.bot.club.settled_all()
+    assert "Final standings" in event_message(channel).embeds[0].description
+    (event,) = await env.bot.store.club.events_in(channel.guild.id, ("finished",))
+    assert event.settled
+    # Settled: the next start leaves it alone.
+    assert await env.bot.store.club.open_events() == []

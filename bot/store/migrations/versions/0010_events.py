@@ -36,6 +36,7 @@ def upgrade() -> None:
         integer("scheduled_event_id", nullable=True),
         integer("message_id", nullable=True),
         integer("reminded"),
+        integer("settled"),  # 1 once its message shows its end (finished or closed)
         integer("version"),
         text("created_at"),
         text("updated_at"),
