@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -302,6 +302,17 @@ def _normal_values(
     return [sum(dist[t] * rules.score(b, t) for t in range(h + 1)) for b in range(h + 1)]
 
 
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """A decision of the search and the deal score it expects of it: the mean, over the
+    sampled deals that judged it, of this seat's score for the deal (for a bid the model's
+    estimate where only one bid was worth searching); None where no search ran (a forced
+    card, or an option the search leaves to the heuristic)."""
+
+    choice: int | None
+    expected: float | None
+
+
 def _legal(h: int, made_total: int, dealer: bool, rules: Rules) -> list[int]:
     forbidden = rules.forbidden_bid(h, made_total) if dealer else None
     return [b for b in range(h + 1) if b != forbidden]
@@ -460,27 +471,32 @@ class SearchPlayer:
         evaluate: Callable[[list[int], int], float],
         bonus: Callable[[int], float],
         tiebreak: Callable[[int], int],
-    ) -> int:
+    ) -> tuple[int, dict[int, float]]:
         """Successive halving: every candidate is scored on a first batch of sampled deals,
         the better half goes on to a fresh batch, and so on until one is left; each round
         spends about the same share of ``budget`` card plays (``cost`` per rollout, and
         ``DEAL_COST`` per sampled deal).
-        ``bonus`` adds a prior to a candidate's total; ``tiebreak`` orders equal scores."""
+        ``bonus`` adds a prior to a candidate's total; ``tiebreak`` orders equal scores.
+        Returns the choice and each candidate's mean score over the deals that judged it."""
         plan = self._plan(len(cands), cost, budget, False)
         rounds = len(plan)
         deals = make_deals(sum(plan))
         alive = list(cands)
         totals = dict.fromkeys(cands, 0.0)
+        judged = dict.fromkeys(cands, 0)
         start = 0
         for r, m in enumerate(plan):
-            for hands in deals[start : start + m]:
+            batch = deals[start : start + m]
+            for hands in batch:
                 for c in alive:
                     totals[c] += evaluate(hands, c)
+            for c in alive:
+                judged[c] += len(batch)
             start += m
             alive.sort(key=lambda c: (-(totals[c] + bonus(c)), tiebreak(c)))
             if r < rounds - 1:
                 alive = alive[: (len(alive) + 1) // 2]
-        return alive[0]
+        return alive[0], {c: totals[c] / max(1, judged[c]) for c in cands}
 
     def _plan(
         self, k: int, cost: int, budget: int, fast: bool, extra_deal_cost: int = 0
@@ -507,7 +523,7 @@ class SearchPlayer:
         run: Callable[[_fast.Arr, _fast.Arr, _fast.Arr, _fast.Arr], None],
         bonus: Callable[[int], float],
         tiebreak: Callable[[int], int],
-    ) -> int:
+    ) -> tuple[int, dict[int, float]]:
         """:meth:`_race` with the deals drawn and played out by the compiled kernels:
         ``run(deals, copies, candidates, totals)`` adds each candidate's scores, ``copies``
         times a deal: the sampled deals repeat (the deals that best explain the plays are
@@ -518,18 +534,21 @@ class SearchPlayer:
         dealt = deals.draw(sum(plan))
         alive = list(cands)
         totals = dict.fromkeys(cands, 0.0)
+        judged = dict.fromkeys(cands, 0)
         start = 0
         for r, m in enumerate(plan):
             batch = _fast.floats([0.0] * len(alive))
-            rows, copies = _fast.distinct(dealt[start : start + m])
+            chunk = dealt[start : start + m]
+            rows, copies = _fast.distinct(chunk)
             run(rows, copies, _fast.ints(alive), batch)
             for c, t in zip(alive, batch.tolist(), strict=True):
                 totals[c] += t
+                judged[c] += len(chunk)
             start += m
             alive.sort(key=lambda c: (-(totals[c] + bonus(c)), tiebreak(c)))
             if r < len(plan) - 1:
                 alive = alive[: (len(alive) + 1) // 2]
-        return alive[0]
+        return alive[0], {c: totals[c] / max(1, judged[c]) for c in cands}
 
     def _sampler(
         self,
@@ -610,9 +629,15 @@ class SearchPlayer:
     # ---- bidding ------------------------------------------------------------------------------
 
     def choose_bid(self, view: SeatView) -> int:
+        bid = self.bid_outlook(view).choice
+        assert bid is not None
+        return bid
+
+    def bid_outlook(self, view: SeatView) -> Outlook:
+        """:meth:`choose_bid` with the score it expects from the bid."""
         legal = view.legal_bids
         if len(legal) == 1 or view.hand is None or view.may_bid_blind:
-            return self.heuristic.choose_bid(view)
+            return Outlook(self.heuristic.choose_bid(view), None)
         sit = self._situation(view)
         me = view.seat
         made = [b for s in sit.before(me) if (b := view.bids[s]) is not None]
@@ -621,17 +646,39 @@ class SearchPlayer:
         )
         candidates = sorted(legal, key=lambda b: (-prior[b], b))[:BID_CANDIDATES]
         if len(candidates) == 1:
-            return candidates[0]
+            return Outlook(candidates[0], prior[candidates[0]])
         from . import _fast  # numba loads with the first search, not with the engine
 
         tabs = _fast.suit_tables(view.players, view.hand_size)
         if tabs is None:
-            return self._bid_python(sit, candidates, prior)
-        return self._bid_fast(sit, candidates, prior, tabs)
+            choice, means = self._bid_python(sit, candidates, prior)
+        else:
+            choice, means = self._bid_fast(sit, candidates, prior, tabs)
+        return Outlook(choice, means[choice])
+
+    def bid_means(self, view: SeatView, bids: list[int]) -> dict[int, float]:
+        """The mean deal score of each of ``bids`` (legal bids of ``view``'s turn, at most
+        two), judged on the same sampled deals: how a review weighs a bid against the
+        Expert's."""
+        sit = self._situation(view)
+        me = view.seat
+        made = [b for s in sit.before(me) if (b := view.bids[s]) is not None]
+        prior = _bid_values(
+            sit.trick_probs(me, sit.hand), view.hand_size, view.players, made, view.rules
+        )
+        if len(bids) == 1:
+            return {bids[0]: prior[bids[0]]}
+        from . import _fast
+
+        tabs = _fast.suit_tables(view.players, view.hand_size)
+        # Two candidates make one round of the race: both are judged on every deal.
+        if tabs is None:
+            return self._bid_python(sit, bids, prior)[1]
+        return self._bid_fast(sit, bids, prior, tabs)[1]
 
     def _bid_fast(
         self, sit: _Situation, candidates: list[int], prior: list[float], tabs: _fast.Arr
-    ) -> int:
+    ) -> tuple[int, dict[int, float]]:
         """The bid raced on the compiled path (hands the distilled table holds)."""
         from . import _fast
 
@@ -677,7 +724,9 @@ class SearchPlayer:
             lambda b: b,
         )
 
-    def _bid_python(self, sit: _Situation, candidates: list[int], prior: list[float]) -> int:
+    def _bid_python(
+        self, sit: _Situation, candidates: list[int], prior: list[float]
+    ) -> tuple[int, dict[int, float]]:
         """The bid raced with the Python sampling (one-card deals: no table entry)."""
         view = sit.view
         rules = view.rules
@@ -714,32 +763,38 @@ class SearchPlayer:
     # ---- playing ------------------------------------------------------------------------------
 
     def choose_card(self, view: SeatView) -> Card | None:
+        return self.card_outlook(view).choice
+
+    def card_outlook(self, view: SeatView) -> Outlook:
+        """:meth:`choose_card` with the deal score it expects from the card."""
         if view.hand is None:
-            return None
+            return Outlook(None, None)
         legal = view.legal_cards
         if len(legal) <= 1:
-            return legal[0] if legal else None
+            return Outlook(legal[0] if legal else None, None)
         sit = self._situation(view)
         cands = self._distinct(sit, legal)
         if len(cands) == 1:
-            return cands[0]
+            return Outlook(cands[0], None)
         need = [
             (b if b is not None else 0) - w for b, w in zip(view.bids, view.tricks_won, strict=True)
         ]
         if need[view.seat] < 0 or need[view.seat] > len(view.hand):
-            return self.heuristic.choose_card(view)  # the bid is lost: shed the highest card
+            # The bid is lost: shed the highest card.
+            return Outlook(self.heuristic.choose_card(view), None)
         from . import _fast  # numba loads with the first search, not with the engine
 
         tabs = _fast.suit_tables(view.players, view.hand_size)
         if tabs is None:
             # The distilled table has every hand of two cards or more, and a one-card hand
             # leaves no choice (returned above): not reached.
-            return self.heuristic.choose_card(view)
-        return self._card_fast(sit, cands, need, tabs)
+            return Outlook(self.heuristic.choose_card(view), None)
+        choice, means = self._card_fast(sit, cands, need, tabs)
+        return Outlook(choice, means[choice])
 
     def _card_fast(
         self, sit: _Situation, cands: list[Card], need: list[int], tabs: _fast.Arr
-    ) -> Card:
+    ) -> tuple[Card, dict[int, float]]:
         """The card raced on the compiled path; ``need``: each seat's bid less its tricks."""
         from . import _fast
 
@@ -919,3 +974,62 @@ def _exact_weights(h: int, mu20: int, var20: int) -> tuple[float, ...]:
     values = [(cdf[b + 1] - cdf[b]) * (10 + b) for b in range(h + 1)]
     top = max(values)
     return tuple(math.exp((v - top) / TAU) for v in values)
+
+
+# ---- the search's model of a dealt hand (for a game's review) -------------------------------
+
+AVERAGE_HANDS = 600  # random hands that make a seat's average hand (one-card deals: all 52)
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutlook:
+    """What the search's bidding model expects of a seat's dealt hand: its mean trick count,
+    and the expected deal score of every bid 0..hand size (the bids made before moving it as
+    they move the search's own bids)."""
+
+    tricks: float
+    values: tuple[float, ...]
+
+    @property
+    def best(self) -> float:
+        return max(self.values)
+
+
+def hand_outlook(view: SeatView, *, bids_before: bool = True) -> HandOutlook:
+    """The outlook of ``view``'s seat's hand, ``view`` taken at its turn to bid (the hand as
+    dealt); with ``bids_before`` False, as if it bid first (no bid known)."""
+    sit = _Situation(view)
+    me = view.seat
+    made = [b for s in sit.before(me) if (b := view.bids[s]) is not None] if bids_before else []
+    return HandOutlook(_mean_tricks(sit, me, sit.hand), tuple(sit.values(me, sit.hand, made)))
+
+
+def average_hand_value(view: SeatView) -> float:
+    """The best expected score of an average hand for ``view``'s seat: the mean of
+    :func:`hand_outlook`'s best (no bid known) over hands dealt at random from the cards this
+    seat could have been dealt, at the same table, deal, trump and position. Deterministic."""
+    h = view.hand_size
+    lead = view.seat == (view.dealer + 1) % view.players
+    key = (view.rules.model_dump_json(), h, view.trump, view.turned, lead)
+    cached = _AVERAGES.get(key)
+    if cached is not None:
+        return cached
+    sit = _Situation(view)
+    me = view.seat
+    deck = [c for c in range(52) if c != view.turned]
+    if h == 1:
+        hands = [1 << c for c in deck]
+    else:
+        rng = random.Random(repr(key))
+        hands = [_hand_mask(tuple(rng.sample(deck, h))) for _ in range(AVERAGE_HANDS)]
+    value = sum(max(sit.values(me, dealt, [])) for dealt in hands) / len(hands)
+    _AVERAGES[key] = value
+    return value
+
+
+_AVERAGES: dict[tuple[object, ...], float] = {}
+
+
+def _mean_tricks(sit: _Situation, j: int, dealt: int) -> float:
+    fast = _table_mean(sit.n, sit.view.hand_size, sit.trump, j == sit.order[0], dealt)
+    return fast[0] if fast is not None else sum(sit.trick_probs(j, dealt))
