@@ -24,6 +24,8 @@ from bot.config import Settings
 from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import reader
 from bot.identify import IDENTIFY_SPACING_SECONDS, IdentifyGate
+from bot.review.practice import Practice
+from bot.review.reviewer import Reviewer
 from bot.shards import Shards
 from bot.store import GameStore, Store, StoreError
 from bot.store.failures import is_expected
@@ -43,6 +45,8 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.event",
     "cogs.season",
+    "cogs.review",
+    "cogs.practice",
 )
 
 
@@ -81,6 +85,8 @@ class KachufulTree(app_commands.CommandTree[Any]):
 class KachufulBot(commands.Bot):
     store: GameStore
     tables: Tables
+    reviewer: Reviewer
+    practice: Practice
 
     def __init__(
         self,
@@ -153,6 +159,11 @@ class KachufulBot(commands.Bot):
         self.club = Conductor(self, self.store, self.tables, new_seed=self.tables.lobby.new_seed)
         self.organiser = Organiser(self.store, self.club, discord.utils.utcnow)
         self.seasons = SeasonKeeper(self, self.store, self.tables.shards)
+        # Reviews of finished games (bot/review), computed in the computer players' workers.
+        self.reviewer = Reviewer(self.store, self.tables.thinker)
+        self.practice = Practice(self)
+        if self.settings.review_games:
+            self.tables.changes.on_close.append(self.reviewer.game_closed)
         # Descriptions and choices in the users' languages (names stay English).
         await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:
@@ -241,6 +252,9 @@ class KachufulBot(commands.Bot):
         if club is not None:
             club.stop()
             self.seasons.stop()
+        reviewer = getattr(self, "reviewer", None)
+        if reviewer is not None:
+            reviewer.stop()
         tables = getattr(self, "tables", None)
         if tables is not None:
             await tables.shutdown()

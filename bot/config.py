@@ -106,6 +106,14 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("KACHUFUL_COMPUTER_WORKERS", "computer_workers"),
     )
 
+    # Review each finished game as it ends (off the event loop, in the computer players'
+    # workers), so that its Review button answers at once; off: a review is computed the first
+    # time someone asks for it.
+    review_games: bool = Field(
+        default=True,
+        validation_alias=AliasChoices("KACHUFUL_REVIEW_GAMES", "review_games"),
+    )
+
     # Discord's gateway shards across every process of the bot, and those this process holds
     # (None: all of them). Without shard_count the bot connects unsharded, as before.
     shard_count: int | None = Field(
@@ -187,6 +195,7 @@ _ENV_NAMES = {
     "bot_delay_seconds": "KACHUFUL_BOT_DELAY_SECONDS",
     "idle_hours": "KACHUFUL_IDLE_HOURS",
     "computer_workers": "KACHUFUL_COMPUTER_WORKERS",
+    "review_games": "KACHUFUL_REVIEW_GAMES",
     "shard_count": "KACHUFUL_SHARD_COUNT",
     "shard_ids": "KACHUFUL_SHARD_IDS",
 }

@@ -512,3 +512,30 @@ def deal_in_progress(document: dict[str, Any]) -> dict[str, Any] | None:
             out["turned"] = deal["turned"]  # turned face up for everyone to see
         return out
     return None
+
+
+def deal_record(
+    document: dict[str, Any], number: int, *, with_play: bool = False
+) -> dict[str, Any]:
+    """The ``number``-th deal (0-based) listed in a record as a record of its own, valid
+    ``kachuful-record/1``: same rules and players, that deal's dealer first and its place in
+    the schedule; its hands (and turned card) as dealt, and with ``with_play`` its bids and
+    tricks. How a review looks at one deal, and how a practice deal starts from a game's.
+    Raises ``RecordError`` for a record that breaks a rule or has no such deal."""
+    record = parse_record(document)
+    if not 0 <= number < len(record.deals):
+        raise RecordError(
+            f"deals: there is no deal {number} (the record lists {len(record.deals)})"
+        )
+    n = len(record.players)
+    deal = record.deals[number]
+    kept = {"hands", "turned"} | ({"bids", "blind", "tricks"} if with_play else set())
+    one = deal.model_dump(include=kept & deal.model_fields_set)
+    return {
+        "format": FORMAT,
+        "rules": dict(record.rules),
+        "players": list(record.players),
+        "first_dealer": (record.first_dealer + number) % n,
+        "start_deal": record.start_deal + number,
+        "deals": [one],
+    }

@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict
 from .game import Game, Phase
 from .players.base import act
 from .players.search import SearchPlayer, average_hand_value, hand_outlook
-from .record import load_game, parse_record
+from .record import deal_record, load_game, parse_record
 from .views import SeatView, view
 
 REVIEW_FORMAT = "kachuful-review/1"
@@ -117,16 +117,8 @@ def review_deal(document: dict[str, Any], number: int) -> DealReview:
     n = len(record.players)
     deal = record.deals[number]
     index = record.start_deal + number
-    alone = record.model_copy(
-        update={
-            "first_dealer": (record.first_dealer + number) % n,
-            "start_deal": index,
-            "deals": [deal.model_copy(update={"bids": None, "blind": None, "tricks": None})],
-            "draw": None,
-        }
-    )
-    game = load_game(alone)
-    played = load_game(alone.model_copy(update={"deals": [deal]}))
+    game = load_game(deal_record(document, number))
+    played = load_game(deal_record(document, number, with_play=True))
     log = played.deals[0]
     if log.scores is None:
         raise ValueError(f"deal {index} is not played out")
@@ -216,3 +208,31 @@ def _expert_play(game: Game, expert: SearchPlayer, index: int) -> list[int] | No
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
+
+
+class Hint(BaseModel):
+    """The Expert's decision for a seat's turn and what it expects of it (a practice deal's
+    hint): ``tricks`` is the hand's expected trick count, for a bid."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str  # "bid" or "card"
+    choice: int | None
+    expected: float | None
+    tricks: float | None = None
+
+
+def hint(seat_view: SeatView) -> Hint:
+    """The Expert's hint for ``seat_view``'s turn (a pure function, for a worker process).
+    Raises ``ValueError`` when the seat has nothing to decide."""
+    expert = SearchPlayer(EXPERT_SEED)
+    if seat_view.turn != seat_view.seat or seat_view.hand is None:
+        raise ValueError("nothing to decide")
+    if seat_view.phase == Phase.BIDDING:  # == : a view unpickled in a worker
+        outlook = expert.bid_outlook(seat_view)
+        tricks = hand_outlook(seat_view).tricks
+        return Hint(kind="bid", choice=outlook.choice, expected=outlook.expected, tricks=tricks)
+    if seat_view.phase == Phase.PLAYING:
+        outlook = expert.card_outlook(seat_view)
+        return Hint(kind="card", choice=outlook.choice, expected=outlook.expected)
+    raise ValueError("nothing to decide")

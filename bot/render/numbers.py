@@ -36,3 +36,11 @@ def percent(rate: float, tr: Translations) -> str:
 def short(value: float, tr: Translations) -> str:
     """A number with the decimals it needs, at most two: 1 / 1.5 / 1,5."""
     return format_decimal(value, format="#,##0.##", locale=_locale(tr))
+
+
+def signed(value: float, tr: Translations) -> str:
+    """A difference with its sign always written, one decimal place: +1.5 / −1,5 / 0 (a true
+    minus sign)."""
+    if round(value, 1) == 0:
+        return "0"
+    return format_decimal(value, format="+#,##0.0;−#,##0.0", locale=_locale(tr))

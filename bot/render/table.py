@@ -261,8 +261,9 @@ def final_standings(row: Table, game: Game, tr: Translations) -> MessageSpec:
     embed.set_footer(text=_("Results saved: see /kachuful leaderboard · /kachuful stats"))
     embed.set_image(url=f"attachment://{CHART_FILE}")
     again = ButtonSpec(("again", row.id), _("Play again"), "success", emoji="🔁")
+    review = ButtonSpec(("review", row.id, 0), _("Review"), emoji="🔍")
     # An event's table has its next round seated by the event: no "Play again".
-    buttons = () if row.options.event_title is not None else (again,)
+    buttons = (review,) if row.options.event_title is not None else (again, review)
     # The chart's bytes are drawn by the publisher, off the event loop, when it posts this.
     return MessageSpec(embeds=(embed,), buttons=buttons, attachment=(CHART_FILE, b""))
 

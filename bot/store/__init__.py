@@ -41,6 +41,7 @@ from bot.shards import ALL_SHARDS, Shards
 
 from . import club as _club
 from . import direct
+from . import learning as _learning
 from . import migrate as _migrate
 from . import reads as _reads
 from . import results as _results
@@ -293,6 +294,16 @@ class Store:
     def seasons(self) -> _club.Seasons:
         """Seasons and their champions: bot/store/club.py."""
         return _club.Seasons(self.run, self._clock)
+
+    @property
+    def reviews(self) -> _learning.Reviews:
+        """Stored reviews of finished games: bot/store/learning.py."""
+        return _learning.Reviews(self.run, self._clock)
+
+    @property
+    def practice(self) -> _learning.Practices:
+        """Practice deals: bot/store/learning.py."""
+        return _learning.Practices(self.run, self._clock)
 
     def busy(self) -> bool:
         """Whether a write is under way (a new one would wait for it)."""

@@ -21,6 +21,7 @@ from .values import Delivered, GameRef, ResultRow
 
 if TYPE_CHECKING:
     from .club import Club, Seasons
+    from .learning import Practices, Reviews
     from .reads import Reads
 
 
@@ -40,6 +41,12 @@ class GameStore(Protocol):
 
     @property
     def seasons(self) -> Seasons: ...
+
+    @property
+    def reviews(self) -> Reviews: ...
+
+    @property
+    def practice(self) -> Practices: ...
 
     def describe(self) -> str: ...
 

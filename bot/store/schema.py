@@ -294,3 +294,26 @@ season_crowns = sa.Table(
     _int("roles_done"),
     _text("crowned_at"),
 )
+
+game_reviews = sa.Table(
+    "game_reviews",
+    metadata,
+    _int("game_id", primary_key=True, autoincrement=False),
+    _text("document"),
+    _text("computed_at"),
+)
+
+practice_deals = sa.Table(
+    "practice_deals",
+    metadata,
+    _int("id", primary_key=True),
+    _int("user_id"),
+    _int("seat"),
+    _text("level"),
+    _int("source_game", nullable=True),
+    _text("record"),
+    _int("hints"),
+    _int("version"),
+    _text("created_at"),
+    _text("updated_at"),
+)

@@ -17,19 +17,24 @@ import logging
 import multiprocessing
 import os
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
 
 from bot import worker
 from kachuful_core import SeatView
 from kachuful_core.players import Decision, decide
 
 log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 SLOW_LEVELS = frozenset({"search"})
 DECISION_TIMEOUT = 5.0
 # A worker's warm-up: numba compiles the search's inner loops on a machine's first run
 # (about 20 s on one core; then cached on disk, half a second to load in a new process).
 WARM_UP_TIMEOUT = 120.0
+# One piece of a long computation (a review's deal: about 2 s at thirteen cards).
+COMPUTE_TIMEOUT = 120.0
 
 
 class Thinker:
@@ -100,6 +105,25 @@ class Thinker:
                 return decide("heuristic", seed, view)
         self.decisions += 1
         return decision
+
+    async def compute(self, work: Callable[..., R], *args: Any) -> R:
+        """A long pure computation (one deal of a game's review) in a worker, or in a thread
+        where the bot has no workers: the event loop never waits for it. It takes a slot like
+        a decision, so the tables' decisions queue behind one piece of it at most; a caller
+        cuts longer work into pieces. Raises what ``work`` raises, ``TimeoutError`` after
+        ``COMPUTE_TIMEOUT`` seconds, ``RuntimeError`` if the pool broke (it is renewed)."""
+        if not self.workers:
+            return await asyncio.to_thread(work, *args)
+        async with self._slots:
+            loop = asyncio.get_running_loop()
+            try:
+                executor = self._executor()
+                await self._warm()
+                future = loop.run_in_executor(executor, work, *args)
+                return await asyncio.wait_for(future, COMPUTE_TIMEOUT)
+            except (TimeoutError, OSError, RuntimeError):
+                self.close()
+                raise
 
     def close(self) -> None:
         if self._pool is not None:

@@ -54,4 +54,12 @@ _PREFIXES = {
     "claim": "kf:m",
     "choose": "kf:q",
     "undo": "kf:z",
+    # Reviews, replays and practice deals (cogs/review.py, cogs/practice.py).
+    "review": "kf:rv",  # game, page
+    "replay": "kf:rp",  # game, step
+    "practise": "kf:pf",  # game, deal: a practice deal from a finished game's deal
+    "pbid": "kf:pb",  # practice deal, version, bid
+    "pcard": "kf:pc",  # practice deal, version, card
+    "phint": "kf:ph",  # practice deal, version
+    "pagain": "kf:pa",  # practice deal: the same deal again
 }

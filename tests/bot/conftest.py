@@ -71,6 +71,7 @@ def settings(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Se
         turn_seconds=90,
         lobby_timeout_seconds=900,
         computer_workers=0,  # the search level decides in process (a worker is its own test)
+        review_games=False,  # reviews are computed when asked for (and in their own tests)
     )
 
 

@@ -1,0 +1,132 @@
+"""The review and the replay of a finished game, answered privately: from a command or a
+button on a public message, a new private message; from a button on that private message, the
+same message edited (Previous, Next).
+
+Only a finished game of the reader's server is reviewed or replayed: every hand has been
+played out by then, so showing each seat's cards reveals nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import render
+from bot.i18n import Translations, reader
+from bot.model import Table
+from bot.render import review as words
+from bot.ui.payloads import send_kwargs
+from kachuful_core import RecordError, load_game
+
+from .reviewer import ReviewFailed
+
+if TYPE_CHECKING:
+    from bot.client import KachufulBot
+
+
+async def finished_game(
+    bot: KachufulBot, interaction: discord.Interaction[Any], game_id: int | None
+) -> Table | str:
+    """The finished game asked for (default: the last one closed in this channel), or the
+    refusal to give instead."""
+    tr = reader(interaction)
+    reads = bot.store.reads
+    if game_id is None:
+        assert interaction.channel_id is not None
+        row = await reads.latest_closed_game(interaction.channel_id)
+        if row is None:
+            return words.refusal("nothing_finished", tr)
+    else:
+        row = await reads.game(game_id) if 0 < game_id < 2**63 else None
+        if row is None or row.guild_id != interaction.guild_id or row.record is None:
+            return render.refusal("no_game", tr, game=game_id)
+    if row.status != "finished" or row.record is None:
+        return words.refusal("not_finished", tr, game=row.id)
+    return row
+
+
+async def show_review(
+    bot: KachufulBot, interaction: discord.Interaction[Any], game_id: int | None, page: int
+) -> None:
+    tr = reader(interaction)
+    found = await finished_game(bot, interaction, game_id)
+    if isinstance(found, str):
+        await _refuse(interaction, found)
+        return
+    row = found
+    assert row.record is not None
+    review = await bot.reviewer.stored(row.id)
+    if review is None:
+        if not _played_deals(row):
+            await _refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
+            return
+        await _wait(interaction, words.notice("computing", tr, game=row.id))
+        try:
+            review = await bot.reviewer.review(row.id, row.record)
+        except ReviewFailed:
+            await interaction.edit_original_response(
+                content=words.refusal("review_failed", tr, game=row.id), embeds=[], view=None
+            )
+            return
+    await _answer(interaction, words.review_page(row.id, review, page, tr), tr)
+
+
+async def show_replay(
+    bot: KachufulBot, interaction: discord.Interaction[Any], game_id: int, step: int
+) -> None:
+    tr = reader(interaction)
+    found = await finished_game(bot, interaction, game_id)
+    if isinstance(found, str):
+        await _refuse(interaction, found)
+        return
+    row = found
+    if not _played_deals(row):
+        await _refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
+        return
+    assert row.record is not None
+    game = load_game(row.record)
+    names = [seat.name for seat in row.seats]
+    await _answer(interaction, words.replay_page(row.id, game, step, names, tr), tr)
+
+
+def _played_deals(row: Table) -> bool:
+    try:
+        return any(deal.scores is not None for deal in load_game(row.record or {}).deals)
+    except RecordError:
+        return False
+
+
+def _private(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the click is on this reader's own private message (edited in place)."""
+    message = interaction.message
+    return (
+        interaction.type is discord.InteractionType.component
+        and message is not None
+        and message.flags.ephemeral
+    )
+
+
+async def _wait(interaction: discord.Interaction[Any], text: str) -> None:
+    if _private(interaction):
+        await interaction.response.edit_message(content=text, embeds=[], view=None)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def _answer(
+    interaction: discord.Interaction[Any], spec: render.MessageSpec, tr: Translations
+) -> None:
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**send_kwargs(spec, edit=True))
+    elif _private(interaction):
+        await interaction.response.edit_message(**send_kwargs(spec, edit=True))
+    else:
+        await interaction.response.send_message(**send_kwargs(spec), ephemeral=True)
+
+
+async def _refuse(interaction: discord.Interaction[Any], text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
