@@ -162,7 +162,9 @@ class KachufulBot(commands.Bot):
         # Reviews of finished games (bot/review), computed in the computer players' workers.
         self.reviewer = Reviewer(self.store, self.tables.thinker)
         self.practice = Practice(self)
-        if self.settings.review_games:
+        # In the background only in worker processes: a review computed in a thread of the bot's
+        # own process would hold the interpreter against every table's clicks.
+        if self.settings.review_games and self.settings.computer_workers > 0:
             self.tables.changes.on_close.append(self.reviewer.game_closed)
         # Descriptions and choices in the users' languages (names stay English).
         await self.tree.set_translator(CommandTranslator())

@@ -107,8 +107,8 @@ class Settings(BaseSettings):
     )
 
     # Review each finished game as it ends (off the event loop, in the computer players'
-    # workers), so that its Review button answers at once; off: a review is computed the first
-    # time someone asks for it.
+    # workers; not with computer_workers 0), so that its Review button answers at once; off: a
+    # review is computed the first time someone asks for it.
     review_games: bool = Field(
         default=True,
         validation_alias=AliasChoices("KACHUFUL_REVIEW_GAMES", "review_games"),

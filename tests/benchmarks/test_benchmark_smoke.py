@@ -112,3 +112,10 @@ def test_event_load_smoke() -> None:
     result = run_script("event_load.py")
     assert result["tables"] == 2 and result["clicks"] == 8  # one bid each, cards forced
     assert result["conductor_passes"] > 0 and result["click_p99_ms"] > 0
+
+
+def test_review_time_smoke() -> None:
+    """benchmarks/review_time.py --quick reviews a short game and reports its figures."""
+    result = run_script("review_time.py")
+    assert result["deals"] == 5 and result["decisions"] == {"bids": 15, "card_plays": 33}
+    assert result["compute_s"] > 0 and result["show_ms_p50"] > 0
