@@ -55,7 +55,14 @@ standings`, `pause`, `resume`, `drop`, `close`, and `/kachuful export event:`. `
 season setup` (Manage Server) keeps monthly or quarterly seasons with their champions: \
 `/kachuful season standings`, `/kachuful champions`.""")
 
-HELP_LEARNING = N_("""**Review** on the final standings, or `/kachuful review [game]`, shows you privately, for each player and deal: the bid against the Expert's with the same cards, and the points it gave away by the Expert's reckoning; the tricks the play came nearer to the bid (+) or further (−) than the Expert playing the same cards; and the luck of the cards, against an average hand, in expected points. **Replay** steps through the game trick by trick, every seat's cards shown. `/kachuful practice [game] [deal] [level]` plays a deal again alone against the computer (with no game, a fresh deal): private, unrated, with a **Hint** when you ask.""")
+HELP_LEARNING = N_("""\
+**Review** on the final standings, or `/kachuful review [game]`, shows you privately, for \
+each player and deal: the bid against the Expert's with the same cards, and the points it gave \
+away by the Expert's reckoning; the tricks the play came nearer to the bid (+) or further (−) \
+than the Expert playing the same cards; and the luck of the cards, against an average hand, \
+in expected points. **Replay** steps through the game trick by trick, every seat's cards \
+shown. `/kachuful practice [game] [deal] [level]` plays a deal again alone against the \
+computer (with no game, a fresh deal): private, unrated, with a **Hint** when you ask.""")
 
 HELP_TAKE_BACK = N_(
     "Right after your bid or card, **Take back** on your hand undoes it, until anyone else moves."

@@ -31,7 +31,6 @@ REFUSALS = {
     "illegal": N_("The rules do not allow that: nothing was changed."),
     "no_deal": N_("Game #{game} has no deal {deal} played out."),
     "no_hint": N_("There is nothing to decide just now."),
-    "bad_level": N_("`level` must be one of {choices}."),
 }
 
 
@@ -151,16 +150,12 @@ def _result(log: Any, me: int, names: list[str], tr: Translations) -> str:
     lines = []
     for seat, name in enumerate(names):
         bid, took = log.bids[seat], log.trick_winners.count(seat)
-        result = _("made") if bid == took else _("missed")
-        lines.append(
-            pair(
-                f"**{name}**" if seat == me else name,
-                _("bid {bid}, took {won}: {result} ({score})").format(
-                    bid=bid, won=took, result=result, score=log.scores[seat]
-                ),
-                tr,
-            )
-        )
+        if bid == took:
+            said = _("bid {bid}, took {won}: made ({score})")
+        else:
+            said = _("bid {bid}, took {won}: missed ({score})")
+        text = said.format(bid=bid, won=took, score=log.scores[seat])
+        lines.append(pair(f"**{name}**" if seat == me else name, text, tr))
     hands = [pair(name, hand_text(log.hands[seat], tr), tr) for seat, name in enumerate(names)]
     return "\n".join(lines) + "\n\n" + _("The hands as dealt:") + "\n" + "\n".join(hands)
 
@@ -169,11 +164,11 @@ def bid_hint(outlook: Hint, tricks: float, tr: Translations) -> str:
     """The Expert's bid for the player's cards, with what it expects (whole sentences: a
     fragment added to another reads badly once translated)."""
     if outlook.expected is None:
-        return tr.gettext("The Expert bids {bid}; it expects {tricks} tricks.").format(
+        return tr.gettext("The Expert bids {bid} (expected tricks: {tricks}).").format(
             bid=outlook.choice, tricks=tenths(tricks, tr)
         )
     return tr.gettext(
-        "The Expert bids {bid}; it expects {tricks} tricks and {points} points from this deal."
+        "The Expert bids {bid} (expected tricks: {tricks}; expected points: {points})."
     ).format(bid=outlook.choice, tricks=tenths(tricks, tr), points=tenths(outlook.expected, tr))
 
 
@@ -182,6 +177,6 @@ def card_hint(outlook: Hint, tr: Translations) -> str:
     card = label(outlook.choice, tr)
     if outlook.expected is None:
         return tr.gettext("The Expert plays {card}.").format(card=card)
-    return tr.gettext("The Expert plays {card} and expects {points} points from this deal.").format(
+    return tr.gettext("The Expert plays {card} (expected points: {points}).").format(
         card=card, points=tenths(outlook.expected, tr)
     )

@@ -113,7 +113,7 @@ def _totals(game_id: int, review: GameReview, tr: Translations) -> discord.Embed
             tr.ngettext("{score} point", "{score} points", totals.score).format(score=totals.score),
             pair(
                 _("Bids"),
-                _("{same} of {deals} as the Expert's · {points} points given away").format(
+                _("{same} of {deals} as the Expert's · points given away: {points}").format(
                     same=totals.same_bid,
                     deals=totals.compared,
                     points=tenths(totals.bid_cost, tr),
@@ -123,7 +123,9 @@ def _totals(game_id: int, review: GameReview, tr: Translations) -> discord.Embed
             pair(
                 _("Play"),
                 tr.ngettext(
-                    "{n} trick against the Expert", "{n} tricks against the Expert", totals.play
+                    "{n} trick against the Expert",
+                    "{n} tricks against the Expert",
+                    abs(totals.play),
                 ).format(n=signed_whole(totals.play)),
                 tr,
             ),
@@ -149,24 +151,23 @@ def _deal(game_id: int, review: GameReview, deal: DealReview, tr: Translations) 
 
 def _seat_deal(row: SeatDeal, tr: Translations) -> str:
     _ = tr.gettext
-    made = _("made") if row.tricks == row.bid else _("missed")
-    lines = [
-        _("Bid {bid}, took {tricks}: {result} ({score})").format(
-            bid=row.bid, tricks=row.tricks, result=made, score=row.score
-        )
-    ]
+    if row.tricks == row.bid:
+        said = _("Bid {bid}, took {tricks}: made ({score})")
+    else:
+        said = _("Bid {bid}, took {tricks}: missed ({score})")
+    lines = [said.format(bid=row.bid, tricks=row.tricks, score=row.score)]
     if row.expert_bid is not None and row.expected_tricks is not None:
-        expert = _("The Expert bids {bid} (it expects {tricks} tricks)").format(
+        expert = _("The Expert bids {bid} (expected tricks: {tricks})").format(
             bid=row.expert_bid, tricks=tenths(row.expected_tricks, tr)
         )
         if row.bid_cost is not None and row.expert_bid != row.bid:
-            expert += " · " + _("your bid gives away {points} points").format(
+            expert += " · " + _("points your bid gives away: {points}").format(
                 points=tenths(row.bid_cost, tr)
             )
         lines.append(expert)
     if row.expert_tricks is not None and row.play is not None:
         lines.append(
-            _("The Expert playing your cards takes {tricks}: play {play}").format(
+            _("The Expert playing your cards takes {tricks}; your play: {play}").format(
                 tricks=row.expert_tricks, play=signed_whole(row.play)
             )
         )
@@ -241,7 +242,9 @@ def replay_page(
         )
         embed.add_field(name=clip(plain(name) + dealer, 256), value=value, inline=False)
     embed.set_footer(
-        text=_("Step {step} of {steps} · 🂠 deals").format(step=step_no + 1, steps=len(steps))
+        text=_("Step {step} of {steps} · 🂠 marks who deals").format(
+            step=step_no + 1, steps=len(steps)
+        )
     )
     buttons = [
         *_nav("replay", game_id, step_no, len(steps), tr),
