@@ -161,7 +161,7 @@ class KachufulBot(commands.Bot):
         self.seasons = SeasonKeeper(self, self.store, self.tables.shards)
         # Reviews of finished games (bot/review), computed in the computer players' workers.
         self.reviewer = Reviewer(self.store, self.tables.thinker)
-        self.practice = Practice(self)
+        self.practice = Practice(self.store, self.tables.thinker)
         # In the background only in worker processes: a review computed in a thread of the bot's
         # own process would hold the interpreter against every table's clicks.
         if self.settings.review_games and self.settings.computer_workers > 0:

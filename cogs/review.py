@@ -39,7 +39,8 @@ class ReviewButton(
         return cls(number(match["game"]), number(match["page"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await show_review(interaction.client, interaction, self.game, self.page)
+        bot = interaction.client
+        await show_review(bot.store, bot.reviewer, interaction, self.game, self.page)
 
 
 class ReplayButton(
@@ -59,7 +60,7 @@ class ReplayButton(
         return cls(number(match["game"]), number(match["step"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await show_replay(interaction.client, interaction, self.game, self.step)
+        await show_replay(interaction.client.store, interaction, self.game, self.step)
 
 
 class ReviewCog(KachufulFeature):
@@ -82,7 +83,7 @@ class ReviewCog(KachufulFeature):
                 render.refusal("guild_only", reader(interaction)), ephemeral=True
             )
             return
-        await show_review(self.bot, interaction, game, 0)
+        await show_review(self.bot.store, self.bot.reviewer, interaction, game, 0)
 
 
 async def setup(bot: KachufulBot) -> None:

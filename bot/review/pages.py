@@ -8,7 +8,7 @@ played out by then, so showing each seat's cards reveals nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -16,22 +16,20 @@ from bot import render
 from bot.i18n import Translations, reader
 from bot.model import Table
 from bot.render import review as words
+from bot.store import GameStore
 from bot.ui.payloads import send_kwargs
 from kachuful_core import RecordError, load_game
 
-from .reviewer import ReviewFailed
-
-if TYPE_CHECKING:
-    from bot.client import KachufulBot
+from .reviewer import Reviewer, ReviewFailed
 
 
 async def finished_game(
-    bot: KachufulBot, interaction: discord.Interaction[Any], game_id: int | None
+    store: GameStore, interaction: discord.Interaction[Any], game_id: int | None
 ) -> Table | str:
     """The finished game asked for (default: the last one closed in this channel), or the
     refusal to give instead."""
     tr = reader(interaction)
-    reads = bot.store.reads
+    reads = store.reads
     if game_id is None:
         assert interaction.channel_id is not None
         row = await reads.latest_closed_game(interaction.channel_id)
@@ -47,23 +45,27 @@ async def finished_game(
 
 
 async def show_review(
-    bot: KachufulBot, interaction: discord.Interaction[Any], game_id: int | None, page: int
+    store: GameStore,
+    reviewer: Reviewer,
+    interaction: discord.Interaction[Any],
+    game_id: int | None,
+    page: int,
 ) -> None:
     tr = reader(interaction)
-    found = await finished_game(bot, interaction, game_id)
+    found = await finished_game(store, interaction, game_id)
     if isinstance(found, str):
         await _refuse(interaction, found)
         return
     row = found
     assert row.record is not None
-    review = await bot.reviewer.stored(row.id)
+    review = await reviewer.stored(row.id)
     if review is None:
         if not _played_deals(row):
             await _refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
             return
         await _wait(interaction, words.notice("computing", tr, game=row.id))
         try:
-            review = await bot.reviewer.review(row.id, row.record)
+            review = await reviewer.review(row.id, row.record)
         except ReviewFailed:
             await interaction.edit_original_response(
                 content=words.refusal("review_failed", tr, game=row.id), embeds=[], view=None
@@ -73,10 +75,10 @@ async def show_review(
 
 
 async def show_replay(
-    bot: KachufulBot, interaction: discord.Interaction[Any], game_id: int, step: int
+    store: GameStore, interaction: discord.Interaction[Any], game_id: int, step: int
 ) -> None:
     tr = reader(interaction)
-    found = await finished_game(bot, interaction, game_id)
+    found = await finished_game(store, interaction, game_id)
     if isinstance(found, str):
         await _refuse(interaction, found)
         return

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.i18n import Translations, reader
 from bot.render import practice as words
 from bot.render.review import replay_steps
+from bot.store import GameStore
 from bot.table.driver import seed_of
-from bot.table.thinking import SLOW_LEVELS
+from bot.table.thinking import SLOW_LEVELS, Thinker
 from bot.ui.payloads import send_kwargs
 from kachuful_core import Game, KachufulError, RecordError, Rules, load_game, record_document
 from kachuful_core.game import Phase
@@ -32,9 +33,6 @@ from kachuful_core.views import view as seat_view
 
 from .model import PracticeDeal
 from .pages import finished_game
-
-if TYPE_CHECKING:
-    from bot.client import KachufulBot
 
 DEFAULT_LEVEL = "search"
 FRESH_PLAYERS = 4
@@ -60,8 +58,9 @@ def fresh_record(name: str, rng: secrets.SystemRandom | None = None) -> tuple[di
 
 
 class Practice:
-    def __init__(self, bot: KachufulBot) -> None:
-        self.bot = bot
+    def __init__(self, store: GameStore, thinker: Thinker) -> None:
+        self.store = store
+        self.thinker = thinker
 
     # ---- starting -------------------------------------------------------------------------
 
@@ -78,7 +77,7 @@ class Practice:
             record, seat = fresh_record(interaction.user.display_name)
             source = None
         else:
-            found = await finished_game(self.bot, interaction, game_id)
+            found = await finished_game(self.store, interaction, game_id)
             if isinstance(found, str):
                 await _refuse(interaction, found)
                 return
@@ -96,7 +95,7 @@ class Practice:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = load_game(record)
         await self._computers(game, seat, level)
-        created = await self.bot.store.practice.create(
+        created = await self.store.practice.create(
             interaction.user.id, seat, level, record_document(game), source
         )
         await self._show(interaction, created, game, tr)
@@ -116,7 +115,7 @@ class Practice:
         await interaction.response.defer()
         game = load_game(record)
         await self._computers(game, seat, found.level)
-        created = await self.bot.store.practice.create(
+        created = await self.store.practice.create(
             interaction.user.id, seat, found.level, record_document(game), found.source_game
         )
         await self._show(interaction, created, game, tr)
@@ -164,7 +163,7 @@ class Practice:
             await _refuse(interaction, words.refusal("no_hint", tr))
             return
         await interaction.response.defer()
-        advice = await self.bot.tables.thinker.compute(hint, seat_view(game, found.seat))
+        advice = await self.thinker.compute(hint, seat_view(game, found.seat))
         if advice.kind == "bid":
             text = words.bid_hint(advice, advice.tricks or 0.0, tr)
         else:
@@ -180,7 +179,7 @@ class Practice:
         version: int | None,
         tr: Translations,
     ) -> PracticeDeal | None:
-        found = await self.bot.store.practice.load(practice_id)
+        found = await self.store.practice.load(practice_id)
         if found is None:
             await _refuse(interaction, words.refusal("no_practice", tr))
             return None
@@ -204,7 +203,7 @@ class Practice:
     async def _computers(self, game: Game, me: int, level: str) -> None:
         """The computer seats' turns, until the player's turn or the end of the deal."""
         index = game.deal_index
-        thinker = self.bot.tables.thinker
+        thinker = self.thinker
         while game.deal_index == index and game.turn is not None and game.turn != me:
             if game.phase not in (Phase.BIDDING, Phase.PLAYING):
                 break
@@ -226,9 +225,9 @@ class Practice:
         hint_text: str | None = None,
     ) -> None:
         record = record_document(game)
-        if not await self.bot.store.practice.save(found, record, hints):
+        if not await self.store.practice.save(found, record, hints):
             # Another click wrote first: show what it left, and apply nothing more.
-            current = await self.bot.store.practice.load(found.id)
+            current = await self.store.practice.load(found.id)
             if current is not None:
                 await self._show(
                     interaction, current, load_game(current.record), tr, notice="moved_on"

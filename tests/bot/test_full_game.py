@@ -119,7 +119,7 @@ async def test_three_players_full_game(env: simcord.Env) -> None:
         assert not any(cid.startswith(("kf:p:", "kf:b:")) for cid in custom_ids(message))
         # The game is over: only the final standings keep a button, "Play again".
         final = any(e.title == "Kachuful — final standings" for e in message.embeds)
-        assert [b.label for b in buttons(message)] == (["Play again"] if final else [])
+        assert [b.label for b in buttons(message)] == (["Play again", "Review"] if final else [])
 
     # The public tricks are the engine's record, card by card.
     replay = load_game(stored.record)

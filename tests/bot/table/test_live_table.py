@@ -97,7 +97,7 @@ def assert_table_hygiene(table: Table) -> None:
                 assert not MENTION.search(f"{field.name} {field.value}"), field
         # The game is over: only the final standings keep a button, "Play again".
         final = any(e.title == "Kachuful — final standings" for e in message.embeds)
-        assert [b.label for b in buttons(message)] == (["Play again"] if final else [])
+        assert [b.label for b in buttons(message)] == (["Play again", "Review"] if final else [])
         assert "🔔" not in (message.content or "")
 
 

@@ -60,7 +60,7 @@ async def test_play_again_opens_a_lobby_with_the_same_options_and_players_invite
     # A second click while this lobby is open: the channel has its game already.
     again = await chen.click(final_post(table), label="Play again")
     assert again.ephemeral and "already" in (again.response.content or "")
-    assert [b.label for b in buttons(final_post(table))] == ["Play again"]
+    assert [b.label for b in buttons(final_post(table))] == ["Play again", "Review"]
 
 
 async def test_only_players_of_the_game_can_ask_for_a_rematch(env: simcord.Env) -> None:
