@@ -26,6 +26,7 @@ from bot.i18n import reader
 from bot.identify import IDENTIFY_SPACING_SECONDS, IdentifyGate
 from bot.review.practice import Practice
 from bot.review.reviewer import Reviewer
+from bot.scorepad.keeper import ScorePadKeeper
 from bot.shards import Shards
 from bot.store import GameStore, Store, StoreError
 from bot.store.failures import is_expected
@@ -47,6 +48,7 @@ EXTENSIONS = (
     "cogs.season",
     "cogs.review",
     "cogs.practice",
+    "cogs.scorepad",
 )
 
 
@@ -87,6 +89,7 @@ class KachufulBot(commands.Bot):
     tables: Tables
     reviewer: Reviewer
     practice: Practice
+    scorepads: ScorePadKeeper
 
     def __init__(
         self,
@@ -162,6 +165,7 @@ class KachufulBot(commands.Bot):
         # Reviews of finished games (bot/review), computed in the computer players' workers.
         self.reviewer = Reviewer(self.store, self.tables.thinker)
         self.practice = Practice(self.store, self.tables.thinker)
+        self.scorepads = ScorePadKeeper(self.store)
         # In the background only in worker processes: a review computed in a thread of the bot's
         # own process would hold the interpreter against every table's clicks.
         if self.settings.review_games and self.settings.computer_workers > 0:

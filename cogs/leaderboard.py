@@ -20,6 +20,7 @@ from discord.app_commands import locale_str
 from bot import render
 from bot.i18n import Translations, reader
 from bot.render import results_commands
+from bot.render import scorepad as scorepad_words
 from bot.result_pages import PERIOD_LABELS, SCOPE_LABELS, SORT_LABELS
 from bot.store.reads import PERIODS, SCOPES, SORTS
 from bot.ui.items import add_feature_items, remove_feature_items
@@ -48,9 +49,19 @@ PERIOD_CHOICES = [
 SORT_CHOICES = _choices(SORT_LABELS)
 
 
-def page_custom_id(direction: str, scope: str, period: str, sort: str, page: int) -> str:
-    """The custom_id of a page button (ASCII, at most 40 characters)."""
-    return f"kf:lb:{direction}:{scope}:{period}:{sort}:{page}"
+CARDS_CHOICES = [
+    Choice(name=locale_str("Online games"), value="online"),
+    Choice(name=locale_str("Real deck (score pads)"), value="real"),
+]
+
+
+def page_custom_id(
+    direction: str, scope: str, period: str, sort: str, page: int, cards: str = "online"
+) -> str:
+    """The custom_id of a page button (ASCII, at most 40 characters; ":r" for the boards of
+    games played with a real deck)."""
+    suffix = ":r" if cards == "real" else ""
+    return f"kf:lb:{direction}:{scope}:{period}:{sort}:{page}{suffix}"
 
 
 def bad_option(scope: str, period: str, sort: str, tr: Translations) -> str | None:
@@ -72,10 +83,14 @@ async def board_message(
     period: str,
     sort: str,
     page: int,
+    cards: str = "online",
 ) -> dict[str, Any]:
     assert interaction.guild_id is not None and interaction.channel_id is not None
+    kept = await bot.scorepads.board(interaction.guild_id)
+    # Score pads kept apart count under the server's id negated (bot/scorepad/model.py).
+    guild_id = -interaction.guild_id if cards == "real" else interaction.guild_id
     board = await bot.store.reads.leaderboard(
-        guild_id=interaction.guild_id,
+        guild_id=guild_id,
         channel_id=interaction.channel_id,
         scope=scope,  # type: ignore[arg-type]  # checked by bad_option
         period=period,  # type: ignore[arg-type]
@@ -85,10 +100,13 @@ async def board_message(
     )
     tr = await channel_translations(bot, interaction)
     spec = results_commands.leaderboard(board, tr, viewer_name=interaction.user.display_name)
+    note = scorepad_words.board_note(cards, kept, tr)
+    if note is not None and spec.embeds:
+        spec.embeds[0].add_field(name="\u200b", value=note, inline=False)
     view = page_buttons(
         board.page,
         board.pages,
-        lambda direction, target: page_custom_id(direction, scope, period, sort, target),
+        lambda direction, target: page_custom_id(direction, scope, period, sort, target, cards),
     )
     message: dict[str, Any] = {
         "embeds": list(spec.embeds),
@@ -101,21 +119,27 @@ async def board_message(
 
 class LeaderboardPageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"kf:lb:(?P<dir>[pn]):(?P<scope>\w{1,10}):(?P<period>\w{1,10}):(?P<sort>\w{1,10}):(?P<page>\d{1,9})",
+    template=r"kf:lb:(?P<dir>[pn]):(?P<scope>\w{1,10}):(?P<period>\w{1,10}):(?P<sort>\w{1,10}):(?P<page>\d{1,9})(?P<real>:r)?",
 ):
     """Previous / Next under a leaderboard: redraws the message with that page."""
 
-    def __init__(self, direction: str, scope: str, period: str, sort: str, page: int) -> None:
+    def __init__(
+        self, direction: str, scope: str, period: str, sort: str, page: int, cards: str = "online"
+    ) -> None:
         super().__init__(
-            discord.ui.Button(custom_id=page_custom_id(direction, scope, period, sort, page))
+            discord.ui.Button(custom_id=page_custom_id(direction, scope, period, sort, page, cards))
         )
         self.scope, self.period, self.sort, self.page = scope, period, sort, page
+        self.cards = cards
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LeaderboardPageButton:
-        return cls(match["dir"], match["scope"], match["period"], match["sort"], int(match["page"]))
+        cards = "real" if match["real"] else "online"
+        return cls(
+            match["dir"], match["scope"], match["period"], match["sort"], int(match["page"]), cards
+        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         problem = bad_option(self.scope, self.period, self.sort, reader(interaction))
@@ -132,6 +156,7 @@ class LeaderboardPageButton(
                 self.period,
                 self.sort,
                 self.page,
+                self.cards,
             )
             # view=None takes the buttons off if the board has shrunk to one page.
             await interaction.response.edit_message(**{"view": None, **message})
@@ -158,14 +183,18 @@ class LeaderboardCog(KachufulFeature):
         scope=locale_str("This channel (default) or the whole server"),
         period=locale_str("All time (default), the last 30 or 7 days, or the current season"),
         sort=locale_str("Rating (default), wins, average score or exact-bid rate"),
+        cards=locale_str("Online games (default), or games played with a real deck"),
     )
-    @app_commands.choices(scope=SCOPE_CHOICES, period=PERIOD_CHOICES, sort=SORT_CHOICES)
+    @app_commands.choices(
+        scope=SCOPE_CHOICES, period=PERIOD_CHOICES, sort=SORT_CHOICES, cards=CARDS_CHOICES
+    )
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         scope: str = "channel",
         period: str = "all",
         sort: str = "rating",
+        cards: str = "online",
     ) -> None:
         if period == SEASON and interaction.guild_id is not None:
             await interaction.response.send_message(**await season_board(self.bot, interaction))
@@ -176,7 +205,9 @@ class LeaderboardCog(KachufulFeature):
         if problem is not None:
             await interaction.response.send_message(problem, ephemeral=True)
             return
-        message = await board_message(self.bot, interaction, scope, period, sort, 0)
+        if cards not in ("online", "real"):
+            cards = "online"
+        message = await board_message(self.bot, interaction, scope, period, sort, 0, cards)
         await interaction.response.send_message(**message)
 
 

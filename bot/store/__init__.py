@@ -45,6 +45,7 @@ from . import learning as _learning
 from . import migrate as _migrate
 from . import reads as _reads
 from . import results as _results
+from . import scorepads as _scorepads
 from .drivers import (
     Driver,
     Opened,
@@ -304,6 +305,11 @@ class Store:
     def practice(self) -> _learning.Practices:
         """Practice deals: bot/store/learning.py."""
         return _learning.Practices(self.run, self._clock)
+
+    @property
+    def scorepads(self) -> _scorepads.ScorePads:
+        """Score pads of games played with a real deck: bot/store/scorepads.py."""
+        return _scorepads.ScorePads(self.run, self._clock)
 
     def busy(self) -> bool:
         """Whether a write is under way (a new one would wait for it)."""

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .club import Club, Seasons
     from .learning import Practices, Reviews
     from .reads import Reads
+    from .scorepads import ScorePads
 
 
 class GameStore(Protocol):
@@ -47,6 +48,9 @@ class GameStore(Protocol):
 
     @property
     def practice(self) -> Practices: ...
+
+    @property
+    def scorepads(self) -> ScorePads: ...
 
     def describe(self) -> str: ...
 

@@ -317,3 +317,21 @@ practice_deals = sa.Table(
     _text("created_at"),
     _text("updated_at"),
 )
+
+scorepads = sa.Table(
+    "scorepads",
+    metadata,
+    _int("id", primary_key=True),
+    _int("guild_id"),
+    _int("channel_id"),
+    _int("host_id"),
+    _text("status"),
+    _text("seats"),
+    _text("rules"),
+    _text("record", nullable=True),
+    _int("message_id", nullable=True),
+    _int("version"),
+    _text("board", nullable=True),
+    _text("created_at"),
+    _text("updated_at"),
+)

@@ -62,4 +62,11 @@ _PREFIXES = {
     "pcard": "kf:pc",  # practice deal, version, card
     "phint": "kf:ph",  # practice deal, version
     "pagain": "kf:pa",  # practice deal: the same deal again
+    # A score pad's message (cogs/scorepad.py): pad, version[, number].
+    "padjoin": "kf:sj",
+    "padleave": "kf:sl",
+    "padstart": "kf:ss",
+    "padstop": "kf:sx",
+    "padbid": "kf:sb",
+    "padtricks": "kf:st",
 }

@@ -60,7 +60,8 @@ async def forge(env: simcord.Env, member: Any, message: Any, custom_id: str) -> 
     the message's own buttons, as its owner)."""
     from simcord.actors import _component_interaction
 
-    stored = env.backend.get_message(message.channel_id, message.id)
+    channel_id = getattr(message, "channel_id", None) or message.channel.id
+    stored = env.backend.get_message(channel_id, message.id)
     env._begin_operation("click")
     try:
         return await _component_interaction(

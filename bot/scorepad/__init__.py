@@ -1,0 +1,1 @@
+"""Score pads for games played with a real deck (docs/scorepad.md)."""

@@ -1,0 +1,232 @@
+"""Score pads at work (docs/scorepad.md): ``/kachuful scorepad`` opens one in a channel, and
+every click on its message (Join, Leave, Start, a bid, a trick count, Stop) is checked by the
+engine (``kachuful_core.scorepad``), written over the version it read, and only then drawn on
+the message. A finished pad's results are counted in the same write.
+
+A click on an older message (a second click, or one whose edit a crash lost) is not applied:
+the message is brought up to date instead, so that the players go on from the committed pad.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import discord
+
+from bot.i18n import Translations, reader
+from bot.rating import places
+from bot.render import scorepad as words
+from bot.render.chart import chart_labels, score_chart
+from bot.store import GameStore
+from bot.store.results import FinishedSeat
+from bot.store.values import DealLine
+from bot.ui.payloads import send_kwargs
+from kachuful_core import KachufulError, Rules
+from kachuful_core.cards import SUIT_LETTERS
+from kachuful_core.scorepad import ScorePad, TricksDoNotAddUp
+
+from .model import BOARD_KEY, Board, Pad, PadSeat
+
+MAX_PLAYERS = 7
+
+
+class Refused(Exception):
+    """A click that changes nothing: its words, told privately."""
+
+
+class ScorePadKeeper:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    async def open(
+        self, interaction: discord.Interaction[Any], rules: dict[str, Any], table_tr: Translations
+    ) -> None:
+        """``table_tr``: the channel's language (the pad's message is public)."""
+        tr = reader(interaction)
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        host = PadSeat(interaction.user.id, interaction.user.display_name)
+        try:
+            Rules(**{"players": 3, **rules})
+        except ValueError:
+            await interaction.response.send_message(words.refusal("bad_rules", tr), ephemeral=True)
+            return
+        pad = Pad(
+            id=0,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=host.user_id,
+            status="open",
+            seats=[host],
+            rules=rules,
+        )
+        opened = await self.store.scorepads.open(pad)
+        if opened is None:
+            await interaction.response.send_message(words.refusal("busy", tr), ephemeral=True)
+            return
+        await interaction.response.send_message(**send_kwargs(words.pad_message(opened, table_tr)))
+
+    async def board(self, guild_id: int) -> Board:
+        """Where this server's pads count (apart, unless its managers chose together)."""
+        value = await self.store.bot_state(BOARD_KEY.format(guild=guild_id))
+        return "together" if value == "together" else "apart"
+
+    async def set_board(self, guild_id: int, board: Board) -> None:
+        await self.store.set_bot_state(BOARD_KEY.format(guild=guild_id), board)
+
+    # ---- clicks ---------------------------------------------------------------------------
+
+    async def click(
+        self,
+        interaction: discord.Interaction[Any],
+        pad_id: int,
+        version: int,
+        act: str,
+        value: int,
+        table_tr: Translations,
+    ) -> None:
+        tr = reader(interaction)
+        pad = await self.store.scorepads.load(pad_id)
+        if pad is None or pad.guild_id != interaction.guild_id:
+            await interaction.response.send_message(words.refusal("no_pad", tr), ephemeral=True)
+            return
+        if version != pad.version:
+            await self._show(interaction, pad, table_tr, notice=words.refusal("moved_on", tr))
+            return
+        try:
+            changed, board = await self._apply(pad, interaction.user, act, value, tr)
+        except Refused as refused:
+            await interaction.response.send_message(str(refused), ephemeral=True)
+            return
+        finished = self._finished_seats(changed) if changed.status == "finished" else []
+        if not await self.store.scorepads.save(changed, finished=finished, board=board):
+            current = await self.store.scorepads.load(pad_id)
+            if current is not None:
+                await self._show(
+                    interaction, current, table_tr, notice=words.refusal("moved_on", tr)
+                )
+            return
+        await self._show(interaction, changed, table_tr)
+
+    async def _apply(
+        self, pad: Pad, user: Any, act: str, value: int, tr: Translations
+    ) -> tuple[Pad, Board | None]:
+        seat = next((i for i, s in enumerate(pad.seats) if s.user_id == user.id), None)
+        changed = replace(pad, seats=list(pad.seats), version=pad.version + 1)
+        if act == "stop":
+            if user.id != pad.host_id:
+                raise Refused(words.refusal("not_host", tr))
+            changed.status = "stopped"
+            return changed, None
+        if act in ("join", "leave", "start"):
+            self._lobby(changed, user, seat, act, tr)
+            return changed, None
+        if pad.status != "running" or seat is None:
+            raise Refused(words.refusal("not_seated", tr))
+        engine = ScorePad.from_document(pad.record or {})
+        try:
+            if act == "bid":
+                if engine.turn != seat:
+                    name = pad.seats[engine.turn].name if engine.turn is not None else "?"
+                    raise Refused(words.refusal("not_your_turn", tr, name=name))
+                engine.bid(seat, value)
+            else:
+                engine.tricks(seat, value)
+        except TricksDoNotAddUp as error:
+            raise Refused(
+                words.refusal("too_many", tr, total=error.total, n=error.hand_size)
+            ) from None
+        except KachufulError:
+            raise Refused(words.refusal("bad_bid", tr)) from None
+        changed.record = engine.to_document()
+        if engine.stage == "finished":
+            changed.status = "finished"
+            changed.board = await self.board(pad.guild_id)
+            return changed, changed.board
+        return changed, None
+
+    def _lobby(self, pad: Pad, user: Any, seat: int | None, act: str, tr: Translations) -> None:
+        if pad.status != "open":
+            raise Refused(words.refusal("not_open", tr))
+        if act == "join":
+            if seat is not None:
+                raise Refused(words.refusal("seated", tr))
+            if len(pad.seats) >= MAX_PLAYERS:
+                raise Refused(words.refusal("full", tr))
+            pad.seats.append(PadSeat(user.id, user.display_name))
+        elif act == "leave":
+            if seat is None:
+                raise Refused(words.refusal("not_seated", tr))
+            if user.id == pad.host_id:
+                raise Refused(words.refusal("not_host", tr))
+            del pad.seats[seat]
+        else:
+            if user.id != pad.host_id:
+                raise Refused(words.refusal("not_host", tr))
+            if len(pad.seats) < 3:
+                raise Refused(words.refusal("few", tr, n=len(pad.seats)))
+            try:
+                rules = Rules(**{**pad.rules, "players": len(pad.seats)})
+                engine = ScorePad.new(rules, [s.name for s in pad.seats], first_dealer=0)
+            except ValueError:
+                raise Refused(words.refusal("bad_rules", tr)) from None
+            pad.rules = rules.options()
+            pad.record = engine.to_document()
+            pad.status = "running"
+
+    def _finished_seats(self, pad: Pad) -> list[FinishedSeat]:
+        engine = ScorePad.from_document(pad.record or {})
+        totals = engine.totals
+        winners = engine.winners() or ()
+        lines: list[list[DealLine]] = [[] for _ in pad.seats]
+        for index, (deal, scores) in enumerate(zip(engine.deals, engine.scores(), strict=False)):
+            trump = engine.trump(index)
+            for seat in range(engine.n):
+                lines[seat].append(
+                    DealLine(
+                        hand_size=engine.hand_size(index),
+                        suit=None if trump is None else SUIT_LETTERS[trump],
+                        bid=deal.bids[seat] or 0,
+                        tricks=deal.tricks[seat] or 0,
+                        points=scores[seat],
+                    )
+                )
+        seats = []
+        for seat, (entry, place) in enumerate(zip(pad.seats, places(totals), strict=True)):
+            made = [line for line in lines[seat] if line.bid == line.tricks]
+            seats.append(
+                FinishedSeat(
+                    seat=seat,
+                    user_id=entry.user_id,
+                    name=entry.name,
+                    level=None,
+                    score=totals[seat],
+                    won=seat in winners,
+                    place=place,
+                    bids_exact=len(made),
+                    bids=len(lines[seat]),
+                    deals=tuple(lines[seat]),
+                )
+            )
+        return seats
+
+    # ---- the message ----------------------------------------------------------------------
+
+    async def _show(
+        self,
+        interaction: discord.Interaction[Any],
+        pad: Pad,
+        tr: Translations,
+        notice: str | None = None,
+    ) -> None:
+        spec = words.stopped(tr) if pad.status == "stopped" else words.pad_message(pad, tr)
+        if pad.status == "finished":
+            names, cumulative = words.chart_data(pad)
+            png = await score_chart(names, cumulative, labels=chart_labels(tr))
+            spec = replace(spec, attachment=(words.CHART_FILE, png), keep_files=False)
+        kwargs = send_kwargs(spec, edit=True)
+        if notice is not None:
+            await interaction.response.edit_message(**kwargs)
+            await interaction.followup.send(notice, ephemeral=True)
+        else:
+            await interaction.response.edit_message(**kwargs)
