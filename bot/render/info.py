@@ -64,6 +64,13 @@ in expected points. **Replay** steps through the game trick by trick, every seat
 shown. `/kachuful practice [game] [deal] [level]` plays a deal again alone against the \
 computer (with no game, a fresh deal): private, unrated, with a **Hint** when you ask.""")
 
+HELP_SCOREPAD = N_("""\
+Playing with a real deck? `/kachuful scorepad` keeps the score: players join its message, \
+then each deal they click their bid in turn and, once the deal is played, the tricks they \
+took. It checks the dealer's forbidden bid and that the tricks add up, and shows the score and \
+the chart at the end. Its games count apart from online games (`/kachuful leaderboard \
+cards:Real deck`), or with them if the server chooses (`/kachuful scorepad-boards`).""")
+
 HELP_TAKE_BACK = N_(
     "Right after your bid or card, **Take back** on your hand undoes it, until anyone else moves."
 )
@@ -85,6 +92,7 @@ def help_message(tr: Translations) -> MessageSpec:
     embed.add_field(name=tr.gettext("End of a deal"), value=tr.gettext(HELP_END_OF_DEAL))
     embed.add_field(name=tr.gettext("Events and seasons"), value=tr.gettext(HELP_EVENTS))
     embed.add_field(name=tr.gettext("Learn and practise"), value=tr.gettext(HELP_LEARNING))
+    embed.add_field(name=tr.gettext("Real cards"), value=tr.gettext(HELP_SCOREPAD))
     return MessageSpec(embeds=(embed,))
 
 

@@ -23,7 +23,7 @@ ROW = 5
 CHART_FILE = "kachuful-scorepad.png"
 
 REFUSALS = {
-    "busy": N_("This channel already has a game or a score pad: one at a time."),
+    "busy": N_("This channel has a score pad open already: one at a time."),
     "not_host": N_("Only the host of this score pad can do that."),
     "not_seated": N_("You are not playing on this score pad."),
     "seated": N_("You are on this score pad already."),
