@@ -22,6 +22,7 @@ from bot import render
 from bot.i18n import reader
 from bot.model import Table
 from bot.render import club, results_commands
+from bot.render import scorepad as scorepad_words
 from bot.render.words import plain
 from bot.ui.items import add_feature_items, remove_feature_items
 from bot.ui.payloads import page_buttons
@@ -154,12 +155,14 @@ class HistoryCog(KachufulFeature):
     @app_commands.describe(
         game=locale_str("The game's number (see /kachuful history)"),
         event=locale_str("An event's number: its pairings, seeds and every game's record"),
+        scorepad=locale_str("A score pad's number: its record (kachuful-scorepad/1)"),
     )
     async def export(
         self,
         interaction: discord.Interaction[Any],
         game: int | None = None,
         event: int | None = None,
+        scorepad: int | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(
@@ -168,6 +171,9 @@ class HistoryCog(KachufulFeature):
             return
         if event is not None:
             await self._export_event(interaction, event)
+            return
+        if scorepad is not None:
+            await self._export_scorepad(interaction, scorepad)
             return
         reads = self.bot.store.reads
         if game is None:
@@ -209,6 +215,18 @@ class HistoryCog(KachufulFeature):
             files = [_file(f"kachuful-game-{row.id}.json", public_record(row.record))]
             content = results_commands.export_notice(row.id, reader(interaction), partial=True)
         await interaction.response.send_message(content=content, files=files, ephemeral=True)
+
+    async def _export_scorepad(self, interaction: discord.Interaction[Any], pad_id: int) -> None:
+        """A score pad's record: bids and tricks, no card (the bot dealt none)."""
+        pad = await self.bot.store.scorepads.load(pad_id) if 0 < pad_id < 2**63 else None
+        if pad is None or pad.guild_id != interaction.guild_id or pad.record is None:
+            await interaction.response.send_message(
+                scorepad_words.refusal("no_pad", reader(interaction)), ephemeral=True
+            )
+            return
+        await interaction.response.send_message(
+            files=[_file(f"kachuful-scorepad-{pad.id}.json", pad.record)], ephemeral=True
+        )
 
     async def _export_event(self, interaction: discord.Interaction[Any], event_id: int) -> None:
         """An event's pairings, and for each finished table its seed, its deals' seeds and

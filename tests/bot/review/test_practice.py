@@ -147,3 +147,15 @@ async def test_a_crash_after_a_move_is_saved_loses_and_doubles_nothing(
     assert now.version == saved.version and now.record == saved.record
     end = await play_out(asha, again.response)
     assert "Result" in texts(end)
+
+
+async def test_practise_this_deal_from_a_replay(env: simcord.Env) -> None:
+    table, (asha, _b, _c), game_id = await finished_game(env)
+    review = await asha.slash(table.channel, "kachuful review", game=game_id)
+    replay = await asha.click(review.response, label="Replay")
+    step = await asha.click(replay.response, label="Next")
+    practice = await asha.click(step.response, label="Practise this deal")
+    assert practice.ephemeral and "Practice · deal 1 · 2 cards" in texts(practice.response)
+    assert "(Expert)" in texts(practice.response)
+    stored = await env.bot.store.practice.load(1)
+    assert stored is not None and stored.source_game == game_id and stored.level == "search"

@@ -122,6 +122,8 @@ async def test_the_review_reads_in_the_reader_s_language(
         shown = texts(answer.response)
         assert tr.gettext("Review of game #{game}").format(game=game_id) in shown, language
         assert tr.gettext("Luck") in shown
+        replay = await member.click(answer.response, label=tr.gettext("Replay"))
+        assert tr.gettext("The hands as dealt, and the bids") in texts(replay.response)
 
 
 class Died(BaseException):

@@ -6,6 +6,7 @@ server chooses; refusals change nothing; a crash loses and doubles nothing."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -111,6 +112,12 @@ async def test_a_real_deck_game_is_scored_deal_by_deal(env: simcord.Env) -> None
     pad = await env.bot.store.scorepads.load(1)
     assert pad is not None and pad.status == "finished" and pad.board == "apart"
     assert pad.record is not None and "not by the bot" in pad.record["cards"]
+    exported = await chen.slash(channel, "kachuful export", scorepad=pad.id)
+    [document] = [json.loads(await f.read()) for f in exported.response.attachments]
+    assert exported.ephemeral and document == pad.record
+    assert document["format"] == "kachuful-scorepad/1"
+    missing = await chen.slash(channel, "kachuful export", scorepad=99)
+    assert missing.ephemeral and "no such score pad" in missing.response.content
     # Counted apart: on the real-deck board, not on the online one.
     real = await asha.slash(channel, "kachuful leaderboard", scope="server", cards="real")
     assert "asha" in texts(real.response) and "bilal" in texts(real.response)
