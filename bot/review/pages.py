@@ -54,14 +54,14 @@ async def show_review(
     tr = reader(interaction)
     found = await finished_game(store, interaction, game_id)
     if isinstance(found, str):
-        await _refuse(interaction, found)
+        await refuse(interaction, found)
         return
     row = found
     assert row.record is not None
     review = await reviewer.stored(row.id)
     if review is None:
         if not _played_deals(row):
-            await _refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
+            await refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
             return
         await _wait(interaction, words.notice("computing", tr, game=row.id))
         try:
@@ -80,11 +80,11 @@ async def show_replay(
     tr = reader(interaction)
     found = await finished_game(store, interaction, game_id)
     if isinstance(found, str):
-        await _refuse(interaction, found)
+        await refuse(interaction, found)
         return
     row = found
     if not _played_deals(row):
-        await _refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
+        await refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
         return
     assert row.record is not None
     game = load_game(row.record)
@@ -127,7 +127,8 @@ async def _answer(
         await interaction.response.send_message(**send_kwargs(spec), ephemeral=True)
 
 
-async def _refuse(interaction: discord.Interaction[Any], text: str) -> None:
+async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
+    """A refusal, privately: the answer to the click or command, or after it."""
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:

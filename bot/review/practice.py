@@ -32,7 +32,7 @@ from kachuful_core.review import hint
 from kachuful_core.views import view as seat_view
 
 from .model import PracticeDeal
-from .pages import finished_game
+from .pages import finished_game, refuse
 
 DEFAULT_LEVEL = "search"
 FRESH_PLAYERS = 4
@@ -79,12 +79,12 @@ class Practice:
         else:
             found = await finished_game(self.store, interaction, game_id)
             if isinstance(found, str):
-                await _refuse(interaction, found)
+                await refuse(interaction, found)
                 return
             assert found.record is not None
             position = _position(load_game(found.record), deal)
             if position is None:
-                await _refuse(
+                await refuse(
                     interaction, words.refusal("no_deal", tr, game=found.id, deal=deal or 1)
                 )
                 return
@@ -93,12 +93,7 @@ class Practice:
             seat = mine[0] if mine else 0
             source = found.id
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = load_game(record)
-        await self._computers(game, seat, level)
-        created = await self.store.practice.create(
-            interaction.user.id, seat, level, record_document(game), source
-        )
-        await self._show(interaction, created, game, tr)
+        await self._begin(interaction, record, seat, level, source, tr)
 
     async def again(
         self, interaction: discord.Interaction[Any], practice_id: int, fresh: bool
@@ -113,10 +108,22 @@ class Practice:
         else:
             record, seat = deal_record(found.record, 0), found.seat
         await interaction.response.defer()
+        await self._begin(interaction, record, seat, found.level, found.source_game, tr)
+
+    async def _begin(
+        self,
+        interaction: discord.Interaction[Any],
+        record: dict[str, Any],
+        seat: int,
+        level: str,
+        source: int | None,
+        tr: Translations,
+    ) -> None:
+        """A new practice deal: the computer seats before the player's turn, then stored."""
         game = load_game(record)
-        await self._computers(game, seat, found.level)
+        await self._computers(game, seat, level)
         created = await self.store.practice.create(
-            interaction.user.id, seat, found.level, record_document(game), found.source_game
+            interaction.user.id, seat, level, record_document(game), source
         )
         await self._show(interaction, created, game, tr)
 
@@ -144,7 +151,7 @@ class Practice:
             else:
                 game.play(found.seat, value)
         except KachufulError:
-            await _refuse(interaction, words.refusal("illegal", tr))
+            await refuse(interaction, words.refusal("illegal", tr))
             return
         await interaction.response.defer()
         await self._computers(game, found.seat, found.level)
@@ -160,7 +167,7 @@ class Practice:
             return
         game = load_game(found.record)
         if game.turn != found.seat or game.phase not in (Phase.BIDDING, Phase.PLAYING):
-            await _refuse(interaction, words.refusal("no_hint", tr))
+            await refuse(interaction, words.refusal("no_hint", tr))
             return
         await interaction.response.defer()
         advice = await self.thinker.compute(hint, seat_view(game, found.seat))
@@ -181,15 +188,15 @@ class Practice:
     ) -> PracticeDeal | None:
         found = await self.store.practice.load(practice_id)
         if found is None:
-            await _refuse(interaction, words.refusal("no_practice", tr))
+            await refuse(interaction, words.refusal("no_practice", tr))
             return None
         if found.user_id != interaction.user.id:
-            await _refuse(interaction, words.refusal("not_yours", tr))
+            await refuse(interaction, words.refusal("not_yours", tr))
             return None
         try:
             game = load_game(found.record)
         except RecordError:
-            await _refuse(interaction, words.refusal("no_practice", tr))
+            await refuse(interaction, words.refusal("no_practice", tr))
             return None
         if version is not None and version != found.version:
             # An older message (a second click, or one whose edit a crash lost): it is
@@ -268,10 +275,3 @@ def _position(game: Game, deal: int | None) -> int | None:
     played = {game.deals[step.deal].index: step.deal for step in replay_steps(game)}
     wanted = (deal or 1) - 1 if deal is not None else min(played, default=0)
     return played.get(wanted)
-
-
-async def _refuse(interaction: discord.Interaction[Any], text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
