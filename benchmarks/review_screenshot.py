@@ -1,5 +1,6 @@
 """Screenshots of what one player sees privately after a game (docs/review.md): the review's
-totals and a deal's page, a replay step, and a practice deal with a hint. Needs
+totals and a deal's page, a replay step, and a practice deal with a hint; and the channel of a
+score pad after a whole game and in the middle of one (docs/scorepad.md). Needs
 ``simcord[screenshot]`` and a Chromium (see channel_screenshots.py).
 
     .venv/bin/python benchmarks/review_screenshot.py [--out docs/images] [--width 1000]
@@ -70,12 +71,52 @@ async def run(out: Path, width: int, height: int) -> list[Path]:
                 path = out / f"{name}.png"
                 await shoot(env, channel, asha, path, width, height)
                 paths.append(path)
+            pad = guild.create_text_channel("scorepad")
+            await keep_score(pad, members)
+            path = out / "scorepad-final.png"
+            await shoot(env, pad, asha, path, width, height)
+            paths.append(path)
             return paths
         finally:
             await env.shutdown()
             store = getattr(env.bot, "store", None)
             if store is not None:
                 await store.close()
+
+
+async def keep_score(channel: Any, members: list[Any]) -> None:
+    """A score pad of two deals (2 cards, then 1), every bid and count clicked by its player."""
+    asha, bilal, chen = members
+    await asha.slash(channel, "kachuful scorepad", max_hand=2, schedule="down")
+
+    async def click(member: Any, prefix: str, value: int | None = None) -> None:
+        message = next(m for m in reversed(channel.history()) if m.embeds)
+        for row in message.components:
+            for b in row.children:
+                cid = b.custom_id or ""
+                if cid.startswith(prefix) and (value is None or cid.endswith(f":{value}")):
+                    await member.click(message, custom_id=cid)
+                    return
+        raise AssertionError(prefix)
+
+    await click(bilal, "kf:sj:")
+    await click(chen, "kf:sj:")
+    await click(asha, "kf:ss:")
+    for member, act, value in (
+        (bilal, "kf:sb:", 1),
+        (chen, "kf:sb:", 0),
+        (asha, "kf:sb:", 0),
+        (bilal, "kf:st:", 1),
+        (chen, "kf:st:", 1),
+        (asha, "kf:st:", 0),
+        (chen, "kf:sb:", 0),
+        (asha, "kf:sb:", 1),
+        (bilal, "kf:sb:", 1),
+        (asha, "kf:st:", 1),
+        (bilal, "kf:st:", 0),
+        (chen, "kf:st:", 0),
+    ):
+        await click(member, act, value)
 
 
 def simcord_env(folder: Path) -> Any:

@@ -143,7 +143,7 @@ def leaderboard(page: BoardPage, tr: Translations, viewer_name: str | None = Non
 
 
 def _split_line(stat: SplitStat, label: str, tr: Translations) -> str:
-    return tr.gettext("{label}: exact {exact}/{deals} ({rate}), {points} points a deal").format(
+    return tr.gettext("{label}: exact {exact}/{deals} ({rate}), average {points} a deal").format(
         label=label,
         exact=stat.exact,
         deals=stat.deals,
