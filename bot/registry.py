@@ -439,6 +439,12 @@ START_OPTIONS = tuple(o.name for o in OPTIONS.values() if o.start)
 # unless the organiser chooses otherwise; each table has its own thread, so no mode is asked.
 EVENT_DEFAULTS: dict[str, Any] = {"length": "quick", "players": 4}
 EVENT_OPTIONS = tuple(name for name in START_OPTIONS if name != "mode")
+# A score pad (/kachuful scorepad, docs/scorepad.md): the table options of a game played with a
+# real deck; its players are those who join, and the pad cannot see who looked at their cards
+# or which card was turned (kachuful_core.scorepad refuses those rules).
+SCOREPAD_OPTIONS = tuple(
+    name for name in START_OPTIONS if name not in ("players", "mode", "blind_bids", "forehead")
+)
 SETTINGS_OPTIONS = tuple(o.setting for o in OPTIONS.values() if o.setting is not None)
 SETTING_ALIASES = {
     o.setting: o.name for o in OPTIONS.values() if o.setting is not None and o.setting != o.name

@@ -11,14 +11,16 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot import render
+from bot import registry, render
 from bot.i18n import reader
+from bot.options import check_start
 from bot.render import scorepad as words
 from bot.scorepad.model import Board
 from bot.ui.custom_ids import NUMBER, custom_id, number
 from bot.ui.items import add_feature_items, remove_feature_items
 
 from .group import KachufulFeature, channel_translations
+from .slash_options import registry_options
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
@@ -62,11 +64,6 @@ class PadButton(
 
 
 Choice = app_commands.Choice
-SCHEDULES = [Choice(name=locale_str(v), value=v) for v in ("down-up", "down", "double")]
-TRUMPS = [Choice(name=locale_str(v), value=v) for v in ("cycle", "cycle-notrump")]
-SCORINGS = [
-    Choice(name=locale_str(v), value=v) for v in ("exact", "penalty", "per-trick", "judgement")
-]
 BOARDS = [
     Choice(name=locale_str("With online games"), value="together"),
     Choice(name=locale_str("Apart (boards of their own)"), value="apart"),
@@ -85,38 +82,20 @@ class ScorePadCog(KachufulFeature):
     @app_commands.command(
         name="scorepad", description=locale_str("Keep the score of a game played with real cards")
     )
-    @app_commands.describe(
-        max_hand=locale_str("The largest hand (default: 52 ÷ players)"),
-        schedule=locale_str("Hand sizes: down and up (default), down only, or down twice"),
-        trump=locale_str("Trump suits in turn (default), or with a no-trump deal"),
-        hook=locale_str("The dealer's forbidden bid (default: on)"),
-        scoring=locale_str("How a deal scores (default: exact, 10 + bid)"),
-    )
-    @app_commands.choices(schedule=SCHEDULES, trump=TRUMPS, scoring=SCORINGS)
-    async def scorepad(
-        self,
-        interaction: discord.Interaction[Any],
-        max_hand: app_commands.Range[int, 1, 17] | None = None,
-        schedule: str = "down-up",
-        trump: str = "cycle",
-        hook: bool = True,
-        scoring: str = "exact",
-    ) -> None:
+    @registry_options(registry.SCOREPAD_OPTIONS)
+    async def scorepad(self, interaction: discord.Interaction[Any], **typed: Any) -> None:
+        tr = reader(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(
-                render.refusal("guild_only", reader(interaction)), ephemeral=True
+                render.refusal("guild_only", tr), ephemeral=True
             )
             return
-        rules: dict[str, Any] = {
-            "schedule": schedule,
-            "trump": trump,
-            "hook": hook,
-            "scoring": scoring,
-        }
-        if max_hand is not None:
-            rules["max_hand"] = max_hand
+        checked = check_start(tr, **{k: v for k, v in typed.items() if v is not None})
+        if isinstance(checked, str):
+            await interaction.response.send_message(checked, ephemeral=True)
+            return
         table_tr = await channel_translations(self.bot, interaction)
-        await self.bot.scorepads.open(interaction, rules, table_tr)
+        await self.bot.scorepads.open(interaction, checked.options, table_tr)
 
     @app_commands.command(
         name="scorepad-boards",

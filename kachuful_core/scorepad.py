@@ -71,8 +71,10 @@ class ScorePad:
             raise ValueError(f"{len(players)} names for {rules.players} seats")
         if not 0 <= first_dealer < rules.players:
             raise ValueError(f"there is no seat {first_dealer}")
-        if rules.blind_bids or rules.forehead:
-            raise ValueError("blind bids and the forehead deal are not kept on a score pad")
+        if rules.blind_bids or rules.forehead or rules.trump == "turned":
+            raise ValueError(
+                "blind bids, the forehead deal and the turned trump are not kept on a score pad"
+            )
         self.rules = rules
         self.players = list(players)
         self.first_dealer = first_dealer
@@ -115,8 +117,7 @@ class ScorePad:
         return self.rules.hand_sizes[index]
 
     def trump(self, index: int | None = None) -> int | None:
-        """The trump of a deal by the schedule (None: no trump; with ``trump: turned`` the
-        pad cannot know the turned card, so None too)."""
+        """The trump of a deal by the cycle (None: no trump)."""
         index = len(self.deals) - 1 if index is None else index
         return self.rules.trump_for(index)
 

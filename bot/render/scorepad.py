@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.i18n import N_, Translations
+from bot.options import table_rules
 from bot.scorepad.model import Board, Pad
 from kachuful_core import Rules
 from kachuful_core.scorepad import ScorePad
@@ -38,7 +39,8 @@ REFUSALS = {
     ),
     "no_pad": N_("There is no such score pad any more."),
     "bad_rules": N_(
-        "A score pad keeps every table option except blind bids and the forehead deal."
+        "A score pad keeps every table option except blind bids, the forehead deal and the "
+        "turned trump: the bot cannot see the cards."
     ),
     "not_manager": N_("Only members with **Manage Server** can choose where score pads count."),
 }
@@ -101,10 +103,7 @@ def _lobby(pad: Pad, tr: Translations) -> MessageSpec:
 
 def _rules(pad: Pad) -> Rules:
     """The rules for the players seated so far (three at least)."""
-    try:
-        return Rules(**{**pad.rules, "players": max(3, len(pad.seats))})
-    except ValueError:  # a largest hand too large for this many: shown for three
-        return Rules(**{**pad.rules, "players": 3})
+    return table_rules(pad.options, max(3, len(pad.seats)))[0]
 
 
 def _title(engine: ScorePad, tr: Translations) -> str:

@@ -15,6 +15,8 @@ from typing import Any
 import discord
 
 from bot.i18n import Translations, reader
+from bot.model import TableOptions
+from bot.options import table_rules
 from bot.rating import places
 from bot.render import scorepad as words
 from bot.render.chart import chart_labels, score_chart
@@ -22,7 +24,7 @@ from bot.store import GameStore
 from bot.store.results import FinishedSeat
 from bot.store.values import DealLine
 from bot.ui.payloads import send_kwargs
-from kachuful_core import KachufulError, Rules
+from kachuful_core import KachufulError
 from kachuful_core.cards import SUIT_LETTERS
 from kachuful_core.scorepad import ScorePad, TricksDoNotAddUp
 
@@ -40,14 +42,18 @@ class ScorePadKeeper:
         self.store = store
 
     async def open(
-        self, interaction: discord.Interaction[Any], rules: dict[str, Any], table_tr: Translations
+        self,
+        interaction: discord.Interaction[Any],
+        options: TableOptions,
+        table_tr: Translations,
     ) -> None:
-        """``table_tr``: the channel's language (the pad's message is public)."""
+        """``options``: the table options chosen (checked by the registry); ``table_tr``: the
+        channel's language (the pad's message is public)."""
         tr = reader(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         host = PadSeat(interaction.user.id, interaction.user.display_name)
         try:
-            Rules(**{"players": 3, **rules})
+            ScorePad.new(table_rules(options, 3)[0], ["", "", ""])
         except ValueError:
             await interaction.response.send_message(words.refusal("bad_rules", tr), ephemeral=True)
             return
@@ -58,7 +64,7 @@ class ScorePadKeeper:
             host_id=host.user_id,
             status="open",
             seats=[host],
-            rules=rules,
+            options=options,
         )
         opened = await self.store.scorepads.open(pad)
         if opened is None:
@@ -166,11 +172,10 @@ class ScorePadKeeper:
             if len(pad.seats) < 3:
                 raise Refused(words.refusal("few", tr, n=len(pad.seats)))
             try:
-                rules = Rules(**{**pad.rules, "players": len(pad.seats)})
+                rules = table_rules(pad.options, len(pad.seats))[0]
                 engine = ScorePad.new(rules, [s.name for s in pad.seats], first_dealer=0)
             except ValueError:
                 raise Refused(words.refusal("bad_rules", tr)) from None
-            pad.rules = rules.options()
             pad.record = engine.to_document()
             pad.status = "running"
 

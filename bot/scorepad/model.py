@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.model import TableOptions
+
 PadStatus = Literal["open", "running", "finished", "stopped"]
 Board = Literal["together", "apart"]
 BOARD_KEY = "scorepad_boards:{guild}"  # bot_state: a server's choice for its pads' results
@@ -24,7 +26,7 @@ class Pad:
     host_id: int
     status: PadStatus
     seats: list[PadSeat]
-    rules: dict[str, Any]
+    options: TableOptions  # as chosen; the record holds the rules once the pad starts
     record: dict[str, Any] | None = None
     message_id: int | None = None
     version: int = 1

@@ -19,6 +19,7 @@ from . import results as _results
 from .drivers import transaction
 from .rows import dump, iso
 from .schema import scorepads
+from .table_json import options_from_json, options_to_json
 
 Run = Callable[[Callable[[AsyncConnection], Awaitable[Any]]], Awaitable[Any]]
 ACTIVE = ("open", "running")
@@ -32,7 +33,7 @@ def _pad(row: sa.Row[Any]) -> Pad:
         host_id=int(row.host_id),
         status=row.status,
         seats=[PadSeat(int(s["user_id"]), str(s["name"])) for s in json.loads(row.seats)],
-        rules=json.loads(row.rules),
+        options=options_from_json(json.loads(row.rules)),
         record=None if row.record is None else json.loads(row.record),
         message_id=row.message_id,
         version=int(row.version),
@@ -54,7 +55,7 @@ class ScorePads:
             "host_id": pad.host_id,
             "status": "open",
             "seats": dump([vars(s) for s in pad.seats]),
-            "rules": dump(pad.rules),
+            "rules": dump(options_to_json(pad.options)),
             "record": None,
             "message_id": None,
             "version": 1,

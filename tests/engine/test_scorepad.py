@@ -111,5 +111,10 @@ def test_a_broken_record_is_refused_in_words(change, words: str) -> None:  # typ
 
 
 def test_options_a_real_deck_cannot_keep_are_refused() -> None:
-    with pytest.raises(ValueError):
-        ScorePad.new(Rules(players=3, blind_bids=True), ["A", "B", "C"])
+    for rules in (
+        Rules(players=3, blind_bids=True),
+        Rules(players=3, forehead=True),
+        Rules(players=3, trump="turned"),
+    ):
+        with pytest.raises(ValueError):
+            ScorePad.new(rules, ["A", "B", "C"])

@@ -155,6 +155,12 @@ async def test_lobby_refusals_change_nothing(env: simcord.Env) -> None:
     await asha.slash(channel, "kachuful scorepad")
     second = await bilal.slash(channel, "kachuful scorepad")
     assert second.ephemeral and "one at a time" in second.response.content
+    elsewhere = env.guild.create_text_channel("other")
+    turned = await bilal.slash(elsewhere, "kachuful scorepad", trump="turned")
+    assert turned.ephemeral and "except blind bids, the forehead deal and the turned trump" in (
+        turned.response.content
+    )
+    assert await env.bot.store.scorepads.active_in(elsewhere.id) is None
     early = await click(asha, channel, "kf:ss:")
     assert early.ephemeral and "at least 3 players; it has 1" in early.response.content
     await click(bilal, channel, "kf:sj:")
