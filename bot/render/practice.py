@@ -31,6 +31,9 @@ REFUSALS = {
     "illegal": N_("The rules do not allow that: nothing was changed."),
     "no_deal": N_("Game #{game} has no deal {deal} played out."),
     "no_hint": N_("There is nothing to decide just now."),
+    "forehead": N_(
+        "A forehead deal cannot be practised here: this message would show you your own card."
+    ),
 }
 
 

@@ -89,6 +89,9 @@ class Practice:
                 )
                 return
             record = deal_record(found.record, position)
+            if load_game(record).is_forehead_deal:
+                await refuse(interaction, words.refusal("forehead", tr))
+                return
             mine = [s for s, e in enumerate(found.seats) if interaction.user.id == e.user_id]
             seat = mine[0] if mine else 0
             source = found.id

@@ -17,7 +17,7 @@ from bot.i18n import EN
 from bot.render.cards import hand_text
 from bot.store.learning import Practices
 from kachuful_core import load_game
-from tests.bot.helpers import custom_ids
+from tests.bot.helpers import custom_ids, start_game, world
 
 from .helpers import button_list, finished_game, forge, labels, texts
 
@@ -159,3 +159,15 @@ async def test_practise_this_deal_from_a_replay(env: simcord.Env) -> None:
     assert "(Expert)" in texts(practice.response)
     stored = await env.bot.store.practice.load(1)
     assert stored is not None and stored.source_game == game_id and stored.level == "search"
+
+
+async def test_a_forehead_deal_is_not_practised(env: simcord.Env) -> None:
+    """On a forehead deal a seat does not see its own card; the practice message would."""
+    channel, members = world(env, "asha", "bilal", "chen")
+    table = await start_game(env, channel, members, max_hand=1, forehead=True)
+    while table.session is not None and table.session.row.status == "running":
+        await table.act(table.member_at(table.game.turn))
+    game_id = (await env.bot.store.reads.latest_closed_game(channel.id)).id
+    refused = await members[0].slash(channel, "kachuful practice", game=game_id, deal=1)
+    assert refused.ephemeral and "forehead deal cannot be practised" in refused.response.content
+    assert await env.bot.store.practice.load(1) is None
