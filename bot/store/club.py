@@ -29,7 +29,7 @@ from bot.club.model import (
 from bot.model import TableOptions
 from bot.shards import ALL_SHARDS, Shards
 
-from .drivers import transaction
+from .drivers import insert_once, transaction
 from .failures import INTEGRITY_ERRORS
 from .rows import dump as _dump
 from .rows import iso as _iso
@@ -485,12 +485,7 @@ class Seasons:
         )
 
         async def work(db: AsyncConnection) -> bool:
-            try:
-                async with transaction(db):
-                    await db.execute(statement)
-            except INTEGRITY_ERRORS:
-                return False
-            return True
+            return await insert_once(db, statement)
 
         done: bool = await self._run(work)
         return done

@@ -360,3 +360,16 @@ async def transaction(
         await conn.exec_driver_sql("COMMIT")
     else:
         await rollback(conn)
+
+
+async def insert_once(conn: AsyncConnection, statement: sa.Executable) -> bool:
+    """Run an insert keyed so that it can happen once (a review, a season's crown) in its own
+    transaction; False, nothing changed, if its row is there already."""
+    from .failures import INTEGRITY_ERRORS  # failures names the drivers' errors, not the reverse
+
+    try:
+        async with transaction(conn):
+            await conn.execute(statement)
+    except INTEGRITY_ERRORS:
+        return False
+    return True

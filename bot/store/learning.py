@@ -16,8 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.review.model import PracticeDeal
 
-from .drivers import transaction
-from .failures import INTEGRITY_ERRORS
+from .drivers import insert_once, transaction
 from .rows import dump, iso
 from .schema import game_reviews, practice_deals
 
@@ -46,12 +45,7 @@ class Reviews:
         )
 
         async def work(db: AsyncConnection) -> bool:
-            try:
-                async with transaction(db):
-                    await db.execute(statement)
-            except INTEGRITY_ERRORS:
-                return False
-            return True
+            return await insert_once(db, statement)
 
         done: bool = await self._run(work)
         return done
