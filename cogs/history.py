@@ -52,7 +52,7 @@ async def history_message(
     found = await bot.store.reads.history(channel_id=interaction.channel_id, page=page)
     tr = await channel_translations(bot, interaction)
     spec = results_commands.history(found, interaction.guild_id, interaction.channel_id, tr)
-    view = page_buttons(found.page, found.pages, history_custom_id)
+    view = page_buttons(found.page, found.pages, history_custom_id, tr)
     message: dict[str, Any] = {
         "embeds": list(spec.embeds),
         "allowed_mentions": spec.allowed_mentions,

@@ -107,6 +107,7 @@ async def board_message(
         board.page,
         board.pages,
         lambda direction, target: page_custom_id(direction, scope, period, sort, target, cards),
+        tr,
     )
     message: dict[str, Any] = {
         "embeds": list(spec.embeds),

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import EN, Translations
 from bot.render.pictures import draw, drawn_before
 from bot.render.specs import ButtonSpec, MessageSpec, without_picture
 
@@ -67,10 +68,11 @@ class ComponentsView(discord.ui.View):
 
 
 def page_buttons(
-    page: int, pages: int, custom_id: Callable[[str, int], str]
+    page: int, pages: int, custom_id: Callable[[str, int], str], tr: Translations = EN
 ) -> ComponentsView | None:
-    """Previous / Next under a paged reply; ``custom_id(direction, page)`` ("p" or "n").
-    None when there is only one page: two disabled buttons would only take room."""
+    """Previous / Next under a paged reply, in the reply's language; ``custom_id(direction,
+    page)`` ("p" or "n"). None when there is only one page: two disabled buttons would only
+    take room."""
     if pages <= 1:
         return None
 
@@ -83,8 +85,8 @@ def page_buttons(
             "disabled": disabled,
         }
 
-    previous = button("p", "Previous", max(page - 1, 0), page <= 0)
-    following = button("n", "Next", min(page + 1, pages - 1), page >= pages - 1)
+    previous = button("p", tr.gettext("Previous"), max(page - 1, 0), page <= 0)
+    following = button("n", tr.gettext("Next"), min(page + 1, pages - 1), page >= pages - 1)
     return ComponentsView([{"type": 1, "components": [previous, following]}])
 
 

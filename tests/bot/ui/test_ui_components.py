@@ -123,3 +123,26 @@ def test_each_custom_id_is_answered_by_exactly_one_dynamic_item(spec: ButtonSpec
 def test_unknown_action_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown button action"):
         custom_id(("fly", 1))
+
+
+@pytest.mark.parametrize(
+    ("language", "previous", "following"),
+    [
+        ("en", "Previous", "Next"),
+        ("fr", "Précédent", "Suivant"),
+        ("it", "Indietro", "Avanti"),
+        ("hi", "पिछला", "अगला"),
+    ],
+)
+def test_page_buttons_speak_the_reply_s_language(
+    language: str, previous: str, following: str
+) -> None:
+    from bot.i18n import translation
+    from bot.ui.payloads import page_buttons
+
+    view = page_buttons(
+        1, 3, lambda direction, page: f"kf:x:{direction}:{page}", translation(language)
+    )
+    assert view is not None
+    [row] = view.to_components()
+    assert [b["label"] for b in row["components"]] == [previous, following]
