@@ -177,6 +177,7 @@ class KachufulBot(commands.Bot):
         ui.register(self)
         await self.tables.restore.run()
         await self.club.restore(self.tables.shards)
+        await self.scorepads.restore(self, self.tables.shards)
         self.seasons.start()
         await self.sync_commands()
         if self.heartbeat_file is not None:

@@ -5,6 +5,7 @@ scorepad-boards (where a server's pads count) and the pad message's buttons
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,14 +13,15 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot import registry, render
-from bot.i18n import reader
+from bot.i18n import language_of, reader
 from bot.options import check_start
 from bot.render import scorepad as words
 from bot.scorepad.model import Board
 from bot.ui.custom_ids import NUMBER, custom_id, number
 from bot.ui.items import add_feature_items, remove_feature_items
 
-from .group import KachufulFeature, channel_translations
+from .group import KachufulFeature
+from .kachuful import channel_defaults
 from .slash_options import registry_options
 
 if TYPE_CHECKING:
@@ -56,10 +58,8 @@ class PadButton(
                 render.refusal("dead_button", reader(interaction)), ephemeral=True
             )
             return
-        bot = interaction.client
-        table_tr = await channel_translations(bot, interaction)
-        await bot.scorepads.click(
-            interaction, self.pad, self.version, self.act, self.value or 0, table_tr
+        await interaction.client.scorepads.click(
+            interaction, self.pad, self.version, self.act, self.value or 0
         )
 
 
@@ -94,8 +94,11 @@ class ScorePadCog(KachufulFeature):
         if isinstance(checked, str):
             await interaction.response.send_message(checked, ephemeral=True)
             return
-        table_tr = await channel_translations(self.bot, interaction)
-        await self.bot.scorepads.open(interaction, checked.options, table_tr)
+        # The pad's public message speaks the channel's language, as a table's would.
+        defaults = await channel_defaults(self.bot, interaction)
+        language = defaults.get("language") or language_of(interaction.guild_locale)
+        options = replace(checked.options, language=language)
+        await self.bot.scorepads.open(interaction, options)
 
     @app_commands.command(
         name="scorepad-boards",

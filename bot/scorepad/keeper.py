@@ -9,18 +9,21 @@ the message is brought up to date instead, so that the players go on from the co
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from typing import Any
 
 import discord
 
-from bot.i18n import Translations, reader
+from bot.i18n import Translations, for_table, reader
 from bot.model import TableOptions
 from bot.options import table_rules
 from bot.rating import places
 from bot.render import scorepad as words
 from bot.render.chart import chart_labels, score_chart
-from bot.store import GameStore
+from bot.render.specs import MessageSpec
+from bot.shards import Shards
+from bot.store import GameStore, StoreError
 from bot.store.results import FinishedSeat
 from bot.store.values import DealLine
 from bot.ui.payloads import send_kwargs
@@ -31,6 +34,7 @@ from kachuful_core.scorepad import ScorePad, TricksDoNotAddUp
 from .model import BOARD_KEY, Board, Pad, PadSeat
 
 MAX_PLAYERS = 7
+log = logging.getLogger(__name__)
 
 
 class Refused(Exception):
@@ -41,14 +45,9 @@ class ScorePadKeeper:
     def __init__(self, store: GameStore) -> None:
         self.store = store
 
-    async def open(
-        self,
-        interaction: discord.Interaction[Any],
-        options: TableOptions,
-        table_tr: Translations,
-    ) -> None:
-        """``options``: the table options chosen (checked by the registry); ``table_tr``: the
-        channel's language (the pad's message is public)."""
+    async def open(self, interaction: discord.Interaction[Any], options: TableOptions) -> None:
+        """``options``: the table options chosen (checked by the registry), with the language
+        of the pad's public message."""
         tr = reader(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         host = PadSeat(interaction.user.id, interaction.user.display_name)
@@ -70,7 +69,10 @@ class ScorePadKeeper:
         if opened is None:
             await interaction.response.send_message(words.refusal("busy", tr), ephemeral=True)
             return
-        await interaction.response.send_message(**send_kwargs(words.pad_message(opened, table_tr)))
+        spec = words.pad_message(opened, for_table(opened.options))
+        await interaction.response.send_message(**send_kwargs(spec))
+        message = await interaction.original_response()
+        await self.store.scorepads.shown_on(opened, message.id)
 
     async def board(self, guild_id: int) -> Board:
         """Where this server's pads count (apart, unless its managers chose together)."""
@@ -89,7 +91,6 @@ class ScorePadKeeper:
         version: int,
         act: str,
         value: int,
-        table_tr: Translations,
     ) -> None:
         tr = reader(interaction)
         pad = await self.store.scorepads.load(pad_id)
@@ -97,7 +98,7 @@ class ScorePadKeeper:
             await interaction.response.send_message(words.refusal("no_pad", tr), ephemeral=True)
             return
         if version != pad.version:
-            await self._show(interaction, pad, table_tr, notice=words.refusal("moved_on", tr))
+            await self._show(interaction, pad, notice=words.refusal("moved_on", tr))
             return
         try:
             changed, board = await self._apply(pad, interaction.user, act, value, tr)
@@ -108,11 +109,9 @@ class ScorePadKeeper:
         if not await self.store.scorepads.save(changed, finished=finished, board=board):
             current = await self.store.scorepads.load(pad_id)
             if current is not None:
-                await self._show(
-                    interaction, current, table_tr, notice=words.refusal("moved_on", tr)
-                )
+                await self._show(interaction, current, notice=words.refusal("moved_on", tr))
             return
-        await self._show(interaction, changed, table_tr)
+        await self._show(interaction, changed)
 
     async def _apply(
         self, pad: Pad, user: Any, act: str, value: int, tr: Translations
@@ -218,20 +217,51 @@ class ScorePadKeeper:
     # ---- the message ----------------------------------------------------------------------
 
     async def _show(
-        self,
-        interaction: discord.Interaction[Any],
-        pad: Pad,
-        tr: Translations,
-        notice: str | None = None,
+        self, interaction: discord.Interaction[Any], pad: Pad, notice: str | None = None
     ) -> None:
+        """The clicked message redrawn from the committed pad, then marked shown."""
+        await interaction.response.edit_message(**send_kwargs(await self._spec(pad), edit=True))
+        if interaction.message is not None:
+            await self.store.scorepads.shown_on(pad, interaction.message.id)
+        if notice is not None:
+            await interaction.followup.send(notice, ephemeral=True)
+
+    async def restore(self, client: discord.Client, shards: Shards) -> None:
+        """At start: every pad whose public message is behind it (the process died between
+        a write and its post or edit) is drawn again, or posted if it never was."""
+        try:
+            behind = await self.store.scorepads.unshown(shards)
+        except StoreError:
+            log.warning("score pads not restored: the database cannot be read")
+            return
+        for pad in behind:
+            try:
+                await self.publish(client, pad)
+            except discord.HTTPException as error:
+                log.warning("score pad %s not redrawn (%s)", pad.id, type(error).__name__)
+
+    async def publish(self, client: discord.Client, pad: Pad) -> None:
+        """Bring the pad's public message up to date: edit it, or post it (again, if it was
+        never posted or has been deleted)."""
+        spec = await self._spec(pad)
+        channel = client.get_partial_messageable(pad.channel_id, guild_id=pad.guild_id)
+        if pad.message_id is not None:
+            try:
+                await channel.get_partial_message(pad.message_id).edit(
+                    **send_kwargs(spec, edit=True)
+                )
+                await self.store.scorepads.shown_on(pad, pad.message_id)
+                return
+            except discord.NotFound:
+                pass
+        message = await channel.send(**send_kwargs(spec))
+        await self.store.scorepads.shown_on(pad, message.id)
+
+    async def _spec(self, pad: Pad) -> MessageSpec:
+        tr = for_table(pad.options)
         spec = words.stopped(tr) if pad.status == "stopped" else words.pad_message(pad, tr)
         if pad.status == "finished":
             names, cumulative = words.chart_data(pad)
             png = await score_chart(names, cumulative, labels=chart_labels(tr))
             spec = replace(spec, attachment=(words.CHART_FILE, png), keep_files=False)
-        kwargs = send_kwargs(spec, edit=True)
-        if notice is not None:
-            await interaction.response.edit_message(**kwargs)
-            await interaction.followup.send(notice, ephemeral=True)
-        else:
-            await interaction.response.edit_message(**kwargs)
+        return spec

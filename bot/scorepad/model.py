@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.model import TableOptions
@@ -31,7 +31,7 @@ class Pad:
     message_id: int | None = None
     version: int = 1
     board: Board | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    shown: int = 0  # the version its public message shows
 
 
 def board_guild(guild_id: int, board: Board) -> int:

@@ -331,6 +331,7 @@ scorepads = sa.Table(
     _text("record", nullable=True),
     _int("message_id", nullable=True),
     _int("version"),
+    _int("shown"),
     _text("board", nullable=True),
     _text("created_at"),
     _text("updated_at"),

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.scorepad.model import Board, Pad, PadSeat, board_guild, pad_game_id
+from bot.shards import ALL_SHARDS, Shards
 
 from . import results as _results
 from .drivers import transaction
@@ -38,6 +39,7 @@ def _pad(row: sa.Row[Any]) -> Pad:
         message_id=row.message_id,
         version=int(row.version),
         board=row.board,
+        shown=int(row.shown),
     )
 
 
@@ -59,6 +61,7 @@ class ScorePads:
             "record": None,
             "message_id": None,
             "version": 1,
+            "shown": 0,
             "board": None,
             "created_at": now,
             "updated_at": now,
@@ -102,6 +105,34 @@ class ScorePads:
         found: Pad | None = await self._run(work)
         return found
 
+    async def shown_on(self, pad: Pad, message_id: int) -> None:
+        """Its public message ``message_id`` now shows ``pad`` at its version (a later
+        version already shown is not undone)."""
+        statement = (
+            sa.update(scorepads)
+            .where(scorepads.c.id == pad.id, scorepads.c.shown < pad.version)
+            .values(message_id=message_id, shown=pad.version)
+        )
+
+        async def work(db: AsyncConnection) -> None:
+            async with transaction(db):
+                await db.execute(statement)
+
+        await self._run(work)
+
+    async def unshown(self, shards: Shards = ALL_SHARDS) -> list[Pad]:
+        """The pads whose public message is behind them (a process died between a write and
+        its post or edit): drawn again at start."""
+        query = sa.select(scorepads).where(
+            scorepads.c.shown < scorepads.c.version, shards.condition(scorepads.c.guild_id)
+        )
+
+        async def work(db: AsyncConnection) -> list[Pad]:
+            return [_pad(row) for row in await db.execute(query)]
+
+        found: list[Pad] = await self._run(work)
+        return found
+
     async def save(
         self,
         pad: Pad,
@@ -117,7 +148,6 @@ class ScorePads:
             "seats": dump([vars(s) for s in pad.seats]),
             "host_id": pad.host_id,
             "record": None if pad.record is None else dump(pad.record),
-            "message_id": pad.message_id,
             "version": pad.version,
             "board": board if finished else pad.board,
             "updated_at": iso(self._clock()),

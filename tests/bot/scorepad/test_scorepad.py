@@ -201,14 +201,50 @@ async def test_a_crash_as_a_pad_ends_counts_it_once(
     stale = pad_message(channel)
     last = pad_button(stale, "kf:st:", 0)
     await chen.click(stale, custom_id=last)
+    # The pad is saved finished, its message still asks for chen's count.
+    assert "final standings" not in texts(pad_message(channel))
     await env.restart_bot(make_bot())
-    # The message still asks for chen's count: clicking it shows the pad as saved, finished.
-    again = await chen.click(pad_message(channel), custom_id=last)
-    assert again is not None
-    shown = texts(pad_message(channel))
-    assert "final standings" in shown
+    # At start the bot draws the message again from the saved pad: nobody needs to click.
+    final = pad_message(channel)
+    assert final.id == stale.id and "final standings" in texts(final)
+    assert final.attachments and not buttons(final)
+    pad = await env.bot.store.scorepads.load(1)
+    assert pad is not None and pad.shown == pad.version
+    # The old button is gone from the message; a forged click of it changes nothing.
+    forged = await forge(env, chen, final, last)
+    assert forged.ephemeral
     board = await env.bot.store.reads.leaderboard(
         guild_id=-env.guild.id, channel_id=channel.id, scope="server"
     )
     games = {row.name: row.games for row in board.rows}
     assert games == {"asha": 1, "bilal": 1, "chen": 1}
+
+
+async def test_a_pad_whose_message_was_never_posted_is_posted_at_start(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch, make_bot: Callable[[], KachufulBot]
+) -> None:
+    """The process dies after the pad is stored, before its message goes out: the channel
+    would hold a pad nobody can see (and no second one). At start it is posted."""
+    channel, members = world(env, "asha", "bilal", "chen")
+    original = ScorePads.shown_on
+    calls: list[bool] = []
+
+    async def never(self: ScorePads, pad: Any, message_id: int) -> None:
+        calls.append(True)
+        raise asyncio.CancelledError  # dies before it is marked shown
+
+    monkeypatch.setattr(ScorePads, "shown_on", never)
+    await members[0].slash(channel, "kachuful scorepad")
+    # Simulate the post itself lost too: the message is deleted from the channel.
+    for message in channel.history():
+        if message.embeds:
+            env.backend.delete_message(channel.id, message.id)
+    monkeypatch.setattr(ScorePads, "shown_on", original)
+    assert calls and not [m for m in channel.history() if m.embeds]
+    await env.restart_bot(make_bot())
+    posted = pad_message(channel)
+    assert "Score pad (real cards)" in texts(posted)
+    await click(members[1], channel, "kf:sj:")
+    pad = await env.bot.store.scorepads.load(1)
+    assert pad is not None and [s.name for s in pad.seats] == ["asha", "bilal"]
+    assert pad.shown == pad.version and pad.message_id == posted.id

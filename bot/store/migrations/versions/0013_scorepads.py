@@ -1,6 +1,7 @@
 """Score pads for games played with a real deck (docs/scorepad.md): one row per pad, its record
-(``kachuful-scorepad/1``) written over the version its last click read, and whether its results
-were counted (in the same transaction that finished it, so never twice)."""
+(``kachuful-scorepad/1``) written over the version its last click read, the version its public
+message shows, and where its results were counted (in the same transaction that finished it, so
+never twice)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,9 @@ def upgrade() -> None:
         text("seats"),  # JSON: [{"user_id": ..., "name": ...}] in seating order
         text("rules"),  # JSON: the table options by name
         text("record", nullable=True),  # JSON: kachuful-scorepad/1, once started
-        integer("message_id", nullable=True),
+        integer("message_id", nullable=True),  # the pad's one public message
         integer("version"),
+        integer("shown"),  # the version that message shows (behind: drawn again at start)
         text("board", nullable=True),  # where its results were counted: together | apart
         text("created_at"),
         text("updated_at"),
