@@ -51,7 +51,7 @@ class Turn:
 def deal_heading(game: Game, index: int, tr: Translations) -> str:
     """ "Deal 3 of 19 · trump ♥ Hearts", or "Deal 3 of 19 · no trump": a whole sentence each
     (a trump put into the first would read "atout Sans atout" in French)."""
-    trump = _trump(game, index)
+    trump = trump_of(game, index)
     if trump is None:
         return tr.gettext("Deal {deal} of {deals} · no trump").format(
             deal=index + 1, deals=game.num_deals
@@ -62,7 +62,7 @@ def deal_heading(game: Game, index: int, tr: Translations) -> str:
 
 
 def deal_title(game: Game, index: int, tr: Translations) -> str:
-    size, trump = game.rules.hand_sizes[index], _trump(game, index)
+    size, trump = game.rules.hand_sizes[index], trump_of(game, index)
     if trump is None:
         return tr.ngettext(
             "Deal {deal} of {deals} · {n} card · no trump",
@@ -76,8 +76,10 @@ def deal_title(game: Game, index: int, tr: Translations) -> str:
     ).format(deal=index + 1, deals=game.num_deals, n=size, trump=trump_text(trump, tr))
 
 
-def _trump(game: Game, index: int) -> int | None:
-    log = game.deals[index]
+def trump_of(game: Game, index: int) -> int | None:
+    """The trump of the game's deal ``index`` (its place in the schedule): by the cycle, or
+    the turned card's suit. A game may start mid-schedule (a practice deal)."""
+    log = next(d for d in game.deals if d.index == index)
     if game.rules.trump == "turned":
         return None if log.turned is None else log.turned // 13
     return game.rules.trump_for(index)
@@ -246,7 +248,7 @@ def trick_picture(
             for seat in order
         ),
         winner=None if winner is None else order.index(winner),
-        trump=_trump(game, index),
+        trump=trump_of(game, index),
     )
 
 

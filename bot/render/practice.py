@@ -14,6 +14,7 @@ from kachuful_core.game import Phase
 from kachuful_core.review import Hint
 
 from .cards import hand_text, label
+from .deal import trump_of
 from .numbers import tenths
 from .review import trump_line
 from .specs import ButtonSpec, MessageSpec, clip
@@ -62,7 +63,7 @@ def practice_page(
     title = tr.ngettext(
         "Practice · deal {deal} · {n} card", "Practice · deal {deal} · {n} cards", size
     ).format(deal=log.index + 1, n=size)
-    trump = game.trump if not over else _trump_of(game, log.index)
+    trump = trump_of(game, log.index)
     lines = [
         trump_line(trump, tr),
         _("Unrated: computer players ({level}) hold the other seats.").format(
@@ -103,13 +104,6 @@ def practice_page(
     if hint is not None:
         embed.add_field(name=_("Hint"), value=hint, inline=False)
     return MessageSpec(embeds=(embed,), buttons=tuple(buttons))
-
-
-def _trump_of(game: Game, index: int) -> int | None:
-    log = next(d for d in game.deals if d.index == index)
-    if game.rules.trump == "turned":
-        return None if log.turned is None else log.turned // 13
-    return game.rules.trump_for(index)
 
 
 def _moves(

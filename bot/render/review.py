@@ -18,6 +18,7 @@ from kachuful_core import Game
 from kachuful_core.review import DealReview, GameReview, SeatDeal
 
 from .cards import hand_text, label, trump_text
+from .deal import trump_of
 from .numbers import signed, tenths
 from .specs import ButtonSpec, MessageSpec, clip
 from .words import pair, plain
@@ -205,9 +206,7 @@ def replay_page(
     step_no = max(0, min(step_no, len(steps) - 1))
     step = steps[step_no]
     log = game.deals[step.deal]
-    trump = game.rules.trump_for(log.index)
-    if game.rules.trump == "turned":
-        trump = None if log.turned is None else log.turned // 13
+    trump = trump_of(game, log.index)
     played = {card for trick in log.tricks[: step.tricks] for _seat, card in trick}
     title = tr.ngettext(
         "Replay of game #{game} · deal {deal} · {n} card",

@@ -17,7 +17,7 @@ from kachuful_core.scorepad import ScorePad
 from .cards import trump_text
 from .chart import cumulative_scores
 from .specs import ButtonSpec, MessageSpec, clip
-from .words import pair, plain, rules_lines
+from .words import pair, plain, rules_lines, standing_lines
 
 COLOUR_PAD = discord.Colour.dark_gold()
 ROW = 5
@@ -190,13 +190,7 @@ def _final(pad: Pad, engine: ScorePad, tr: Translations) -> MessageSpec:
     names = _names(pad)
     totals = engine.totals
     winners = engine.winners() or ()
-    lines = []
-    previous, rank = None, 0
-    for position, seat in enumerate(sorted(range(len(names)), key=lambda s: -totals[s]), 1):
-        if totals[seat] != previous:
-            rank, previous = position, totals[seat]
-        crown = " 🏆" if seat in winners else ""
-        lines.append(f"{rank}\\. {names[seat]} — {totals[seat]}{crown}")
+    lines = standing_lines(names, totals, winners)
     embed = discord.Embed(
         title=_("Score pad (real cards) — final standings"),
         description=clip("\n".join(lines), 4096),

@@ -21,6 +21,7 @@ from .words import (
     plain,
     rules_lines,
     seat_kind,
+    standing_lines,
 )
 
 COLOUR_TABLE = discord.Colour.dark_green()
@@ -234,18 +235,8 @@ def final_standings(row: Table, game: Game, tr: Translations) -> MessageSpec:
     _ = tr.gettext
     totals = list(game.totals)
     winners_seats = game.winners or ()
-    order = sorted(range(len(row.seats)), key=lambda s: (-totals[s], s))
-    lines = []
-    rank = 0
-    previous: int | None = None
-    for position, seat in enumerate(order, start=1):
-        if totals[seat] != previous:
-            rank = position
-            previous = totals[seat]
-        crown = " 🏆" if seat in winners_seats else ""
-        # The dot escaped: Discord renumbers lines starting "1." as a list (a tie would show
-        # as 1 and 2).
-        lines.append(f"{rank}\\. {name_of(row, seat)} — {totals[seat]}{crown}")
+    names = [name_of(row, seat) for seat in range(len(row.seats))]
+    lines = standing_lines(names, totals, winners_seats)
     winners = [name_of(row, seat) for seat in winners_seats]
     if len(winners) == 1:
         headline = _("{name} wins!").format(name=winners[0])

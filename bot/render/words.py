@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import discord
@@ -449,3 +450,22 @@ def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:
     if isinstance(error, RecordError):
         return _("The game record is not valid: {error}").format(error=error)
     return _("The rules do not allow that.")
+
+
+def standing_lines(
+    names: Sequence[str], totals: Sequence[int], winners: Collection[int]
+) -> list[str]:
+    """Final standings, best first: "1\\. asha — 21 🏆", equal totals sharing a rank (the
+    dot escaped: Discord renumbers lines starting "1." as a list, and a tie would show as 1
+    and 2)."""
+    order = sorted(range(len(names)), key=lambda s: (-totals[s], s))
+    lines = []
+    rank = 0
+    previous: int | None = None
+    for position, seat in enumerate(order, start=1):
+        if totals[seat] != previous:
+            rank = position
+            previous = totals[seat]
+        crown = " 🏆" if seat in winners else ""
+        lines.append(f"{rank}\\. {names[seat]} — {totals[seat]}{crown}")
+    return lines

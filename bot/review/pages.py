@@ -18,7 +18,7 @@ from bot.model import Table
 from bot.render import review as words
 from bot.store import GameStore
 from bot.ui.payloads import send_kwargs
-from kachuful_core import RecordError, load_game
+from kachuful_core import Game, RecordError, load_game
 
 from .reviewer import Reviewer, ReviewFailed
 
@@ -60,7 +60,7 @@ async def show_review(
     assert row.record is not None
     review = await reviewer.stored(row.id)
     if review is None:
-        if not _played_deals(row):
+        if _played(row) is None:
             await refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
             return
         await _wait(interaction, words.notice("computing", tr, game=row.id))
@@ -83,20 +83,21 @@ async def show_replay(
         await refuse(interaction, found)
         return
     row = found
-    if not _played_deals(row):
+    game = _played(row)
+    if game is None:
         await refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
         return
-    assert row.record is not None
-    game = load_game(row.record)
     names = [seat.name for seat in row.seats]
     await _answer(interaction, words.replay_page(row.id, game, step, names, tr), tr)
 
 
-def _played_deals(row: Table) -> bool:
+def _played(row: Table) -> Game | None:
+    """The game, if it has a deal played out to show (and its record can be read)."""
     try:
-        return any(deal.scores is not None for deal in load_game(row.record or {}).deals)
+        game = load_game(row.record or {})
     except RecordError:
-        return False
+        return None
+    return game if any(deal.scores is not None for deal in game.deals) else None
 
 
 def _private(interaction: discord.Interaction[Any]) -> bool:

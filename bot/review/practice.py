@@ -103,9 +103,10 @@ class Practice:
     ) -> None:
         """Play it again (the same cards) or New deal, at the end of a practice deal."""
         tr = reader(interaction)
-        found = await self._owned(interaction, practice_id, None, tr)
-        if found is None:
+        owned = await self._owned(interaction, practice_id, None, tr)
+        if owned is None:
             return
+        found = owned[0]
         if fresh:
             record, seat = fresh_record(interaction.user.display_name)
         else:
@@ -142,10 +143,10 @@ class Practice:
     ) -> None:
         """A bid or a card of the player's, then the computer players' answers."""
         tr = reader(interaction)
-        found = await self._owned(interaction, practice_id, version, tr)
-        if found is None:
+        owned = await self._owned(interaction, practice_id, version, tr)
+        if owned is None:
             return
-        game = load_game(found.record)
+        found, game = owned
         try:
             if game.turn != found.seat:
                 raise KachufulError("not the player's turn")
@@ -165,10 +166,10 @@ class Practice:
     ) -> None:
         """The Expert's bid or card for the player's turn, with what it expects."""
         tr = reader(interaction)
-        found = await self._owned(interaction, practice_id, version, tr)
-        if found is None:
+        owned = await self._owned(interaction, practice_id, version, tr)
+        if owned is None:
             return
-        game = load_game(found.record)
+        found, game = owned
         if game.turn != found.seat or game.phase not in (Phase.BIDDING, Phase.PLAYING):
             await refuse(interaction, words.refusal("no_hint", tr))
             return
@@ -188,7 +189,9 @@ class Practice:
         practice_id: int,
         version: int | None,
         tr: Translations,
-    ) -> PracticeDeal | None:
+    ) -> tuple[PracticeDeal, Game] | None:
+        """The practice deal clicked and its game, if the click may act on it; else the
+        click is answered here."""
         found = await self.store.practice.load(practice_id)
         if found is None:
             await refuse(interaction, words.refusal("no_practice", tr))
@@ -208,7 +211,7 @@ class Practice:
             spec = replace(spec, content=words.refusal("moved_on", tr))
             await interaction.response.edit_message(**send_kwargs(spec, edit=True))
             return None
-        return found
+        return found, game
 
     async def _computers(self, game: Game, me: int, level: str) -> None:
         """The computer seats' turns, until the player's turn or the end of the deal."""

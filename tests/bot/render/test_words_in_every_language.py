@@ -168,7 +168,7 @@ def no_trump_game() -> Game:
 )
 def test_a_no_trump_deal_is_named_in_one_sentence(language: str, title: str) -> None:
     game = no_trump_game()
-    index = next(i for i in range(game.num_deals) if deal_render._trump(game, i) is None)
+    index = next(i for i in range(game.num_deals) if deal_render.trump_of(game, i) is None)
     assert deal_render.deal_title(game, index, translation(language)) == title
 
 
