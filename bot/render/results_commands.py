@@ -23,6 +23,13 @@ COLOUR = discord.Colour.dark_gold()
 
 SCOPE_WORDS = {"channel": N_("this channel"), "server": N_("this server")}
 PERIOD_WORDS = {"all": N_("all time"), "30d": N_("last 30 days"), "7d": N_("last 7 days")}
+# One whole sentence per period: a period's name does not take the case a sentence gives it
+# in every language (Hindi's "पिछले 30 दिनों में").
+EMPTY_BOARD = {
+    "all": N_("No finished games here yet."),
+    "30d": N_("No finished games in the last 30 days."),
+    "7d": N_("No finished games in the last 7 days."),
+}
 # The suits by the store's letters, each with its symbol (drawn as text).
 SUIT_OF = {"S": ("♠", N_("spades")), "H": ("♥", N_("hearts")), "D": ("♦", N_("diamonds"))}
 SUIT_OF["C"] = ("♣", N_("clubs"))
@@ -116,11 +123,7 @@ def leaderboard(page: BoardPage, tr: Translations, viewer_name: str | None = Non
         ]
         description = "\n".join(lines)
     else:
-        description = (
-            _("No finished games here yet.")
-            if page.period == "all"
-            else _("No finished games in the {period}.").format(period=period)
-        )
+        description = _(EMPTY_BOARD[page.period])
     embed = discord.Embed(title=title, description=description, colour=COLOUR)
     if page.viewer is not None:
         embed.add_field(

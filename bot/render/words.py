@@ -437,7 +437,7 @@ def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:
             return _("Blind bids are not in play at this table.")
         if error.option == "forehead":
             return _("The forehead deal is not in play at this table.")
-        return _("{option} is not in play at this table.").format(option=error.option)
+        return _("The rules do not allow that.")
     if isinstance(error, NothingToTakeBack):
         return _("Too late to take it back: the table has moved on since.")
     if isinstance(error, ClaimNotCertain):

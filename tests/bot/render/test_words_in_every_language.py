@@ -17,11 +17,11 @@ from bot.model import TableOptions
 from bot.registry import MUST_BE_SETTING, MUST_BE_START, OPTIONS
 from bot.render import deal as deal_render
 from bot.render.channel import View, public_posts
-from bot.render.results_commands import player_stats
+from bot.render.results_commands import leaderboard, player_stats
 from bot.render.specs import MessageSpec
-from bot.render.words import NOTICES, REFUSALS, notice
-from bot.result_pages import PlayerStats
-from kachuful_core import Game, Phase, Rules
+from bot.render.words import NOTICES, REFUSALS, engine_error, notice
+from bot.result_pages import BoardPage, PlayerStats
+from kachuful_core import Game, OptionNotEnabled, Phase, Rules
 from kachuful_core.players import RandomPlayer, act
 from kachuful_core.views import view as seat_view
 
@@ -237,7 +237,11 @@ def test_a_refused_value_is_one_sentence_in_hindi() -> None:
 
 @pytest.mark.parametrize(
     ("language", "names"),
-    [("fr", ("Kachufool", "Rikiki")), ("it", ("Kachufool",)), ("hi", ("Kari-Chukat-Falli-Lal",))],
+    [
+        ("fr", ("Kachufool", "Rikiki", "Ascenseur")),
+        ("it", ("Kachufool", "Oh Diavolo!")),
+        ("hi", ("Kari-Chukat-Falli-Lal", "जजमेंट")),
+    ],
 )
 def test_the_help_gives_the_games_local_names(language: str, names: tuple[str, ...]) -> None:
     help_text = "".join(texts(render.help_message(translation(language))))
@@ -268,3 +272,29 @@ def test_a_duration_in_hours_agrees_with_its_number() -> None:
     assert duration_text(2 * 3600, hi) == "लगभग 2 घंटे"
     assert duration_text(3600 + 50 * 60, hi) == "लगभग 1 घंटा 50 मिनट"
     assert duration_text(2 * 3600, translation("en")) == "about 2 h"
+
+
+@pytest.mark.parametrize(
+    ("language", "period", "empty"),
+    [
+        ("hi", "30d", "पिछले 30 दिनों में कोई गेम ख़त्म नहीं हुआ।"),
+        ("hi", "7d", "पिछले 7 दिनों में कोई गेम ख़त्म नहीं हुआ।"),
+        ("fr", "30d", "Aucune partie terminée ces 30 derniers jours."),
+        ("it", "7d", "Nessuna partita finita negli ultimi 7 giorni."),
+        ("en", "all", "No finished games here yet."),
+    ],
+)
+def test_an_empty_board_names_its_period_in_one_sentence(
+    language: str, period: str, empty: str
+) -> None:
+    """A period's name put into a sentence missed the case Hindi gives it ("पिछले 30 दिन में")."""
+    page = BoardPage(scope="channel", period=period, sort="rating", page=0, pages=1, players=0)  # type: ignore[arg-type]
+    assert leaderboard(page, translation(language)).embeds[0].description == empty
+
+
+def test_an_option_the_table_lacks_is_refused_without_its_code_name() -> None:
+    for language in ("en", *LANGUAGES):
+        tr = translation(language)
+        assert engine_error(OptionNotEnabled("a_future_option"), row_for(4), tr) == tr.gettext(
+            "The rules do not allow that."
+        )

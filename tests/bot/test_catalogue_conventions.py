@@ -1,0 +1,93 @@
+"""Each catalogue keeps the conventions its header records: one term per concept, the dealer
+without a gendered noun, the register and typography of its language. A translation that slips
+back to a word the header rules out fails here, whichever message it is in."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .catalogue import TRANSLATED, po_path, read_catalogue
+
+# Forms each header rules out, with why. A rule's own name may keep its noun (RULE_NAMES).
+RULED_OUT: dict[str, dict[str, str]] = {
+    "fr": {
+        "donneur": "who deals is « à la donne » or « qui distribue »",
+        "'": "the typographic apostrophe ’",
+        "Rejoins": "the channel is spoken to as vous",
+    },
+    "it": {
+        "mazziere": "who deals is « dà le carte » or « chi dà le carte »",
+        "tempo di gioco": "the turn clock is the tempo per turno",
+        "’": "the straight apostrophe '",
+        "iniziatene": "tu to one reader",
+    },
+    "hi": {
+        "संदेश": "a message is मैसेज",
+        "स्तर": "a level is लेवल",
+        "बाकी": "बाक़ी with its nukta",
+        "खत्म": "ख़त्म with its nukta",
+        "अंतिम": "final standings are the आख़िरी रैंकिंग",
+        "अंधी": "a blind bid is a ब्लाइंड बोली",
+        "सहेज": "save is सेव",
+        "चला गया": "a played card is खेला गया, never gone away",
+        "चले गए": "a played card is खेला गया, never gone away",
+        "चले जाते": "a played card is खेला गया, never gone away",
+        "चले नहीं": "a played card is खेला गया, never gone away",
+        "पत्तों का क्रम": "the schedule is the राउंड का क्रम",
+        "बाँटने वाला": "who deals is said with the cards as subject",
+        "चूक": "a miss is always बोली टूटना",
+    },
+}
+RULE_NAMES = {"fr": "règle du donneur", "it": "regola del mazziere", "hi": "बाँटने वाले का नियम"}
+
+
+def strings(language: str) -> list[tuple[str, str]]:
+    """Every (message, translation) of a catalogue, each plural form on its own."""
+    found = []
+    for message in read_catalogue(language):
+        if not message.id:
+            continue
+        msgid = message.id if isinstance(message.id, str) else message.id[0]
+        values = message.string if isinstance(message.string, tuple) else (message.string,)
+        found += [(msgid, value) for value in values]
+    return found
+
+
+def slips(language: str, found: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """(form, why, message) for each ruled-out form in a translation, rule names aside."""
+    rule_name = re.compile(re.escape(RULE_NAMES[language]), re.IGNORECASE)
+    return [
+        (form, why, msgid[:50])
+        for msgid, value in found
+        for form, why in RULED_OUT[language].items()
+        if form.lower() in rule_name.sub("", value).lower()
+    ]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_header_records_the_catalogues_conventions(language: str) -> None:
+    header = po_path(language).read_text(encoding="utf-8").split('msgid ""')[0]
+    assert "Conventions of this catalogue" in header
+    assert "one term per concept" in header
+    assert "Plural-Forms" in header
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_message_uses_a_form_its_header_rules_out(language: str) -> None:
+    assert slips(language, strings(language)) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "caught"),
+    [
+        ("fr", "Tu es le donneur (règle du donneur)", ["donneur"]),
+        ("it", "Regola del mazziere: tempo di gioco", ["tempo di gioco"]),
+        ("hi", "यह संदेश बाकी है (बाँटने वाले का नियम)", ["संदेश", "बाकी"]),
+    ],
+)
+def test_a_slip_is_caught_and_a_rules_name_is_not(
+    language: str, text: str, caught: list[str]
+) -> None:
+    assert [form for form, _why, _msgid in slips(language, [("m", text)])] == caught
