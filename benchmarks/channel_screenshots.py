@@ -41,6 +41,7 @@ import argparse
 import asyncio
 import hashlib
 import itertools
+import os
 import shutil
 import sys
 import tempfile
@@ -72,6 +73,21 @@ BROWSER_ARGS = [
 # ---- the browser -----------------------------------------------------------------------------
 
 
+def font_environment() -> dict[str, str]:
+    """The browser's environment, with the bot's bundled Devanagari font added to fontconfig.
+    A player's phone or computer has a Devanagari font; this machine may have none, and the
+    captures would then show boxes where a code block (the score table) writes Hindi."""
+    fonts = Path(__file__).resolve().parents[1] / "bot" / "render" / "fonts"
+    config = Path(tempfile.mkdtemp(prefix="kachuful-fonts-")) / "fonts.conf"
+    config.write_text(
+        '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
+        '<include ignore_missing="yes">/etc/fonts/fonts.conf</include>'
+        f"<dir>{fonts}</dir></fontconfig>",
+        encoding="utf-8",
+    )
+    return {**os.environ, "FONTCONFIG_FILE": str(config)}
+
+
 def use_browser(executable: str | None) -> None:
     """Make SimCord's managed capture launch ``executable`` (a system Chromium) instead of
     Playwright's downloaded one. SimCord has no option for this: its private
@@ -88,7 +104,7 @@ def use_browser(executable: str | None) -> None:
         try:
             self._playwright = await async_playwright().start()
             self._browser = await self._playwright.chromium.launch(
-                executable_path=executable, args=BROWSER_ARGS
+                executable_path=executable, args=BROWSER_ARGS, env=font_environment()
             )
         except BaseException:
             await self.close()
@@ -172,12 +188,13 @@ class Table:
 
 
 def first_trick_of_deal_2(table: Table) -> bool:
-    """Deal 2, its first trick, one card played."""
+    """Deal 2, its first trick, a card or more on the table (the cards that follow may be
+    forced and play themselves, so "exactly one" may never be seen)."""
     game = table.game
     return (
         game.deal_number == 2
         and sum(game.tricks_won) == 0
-        and len(game.current_trick) == 1
+        and len(game.current_trick) >= 1
         and game.turn is not None
     )
 
