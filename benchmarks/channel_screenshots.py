@@ -350,6 +350,9 @@ async def run(
             bot_delay_seconds=0,
             turn_seconds=90,
             lobby_timeout_seconds=900,
+            # No review at a game's end: it would run in a worker process, which SimCord's
+            # virtual clock cannot wait on, and it is not what these captures show.
+            review_games=False,
         )
         count = itertools.count()
 
