@@ -1,11 +1,11 @@
-"""Every kind of message, rendered with edge values (0, 1, 2 and negative counts, 1.5 hours, a
+"""Every kind of message (the table's here, review, practice, score pads, events and seasons in
+later_kinds.py), rendered with edge values (0, 1, 2 and negative counts, 1.5 hours, a
 no-trump deal, the dealer's forbidden bid, the longest names), in every language: no placeholder
 is left raw, no English word is left in a French, Italian or Hindi message, and the sentences
 that were once assembled from fragments read whole."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -25,39 +25,9 @@ from kachuful_core import Game, OptionNotEnabled, Phase, Rules
 from kachuful_core.players import RandomPlayer, act
 from kachuful_core.views import view as seat_view
 
+from .later_kinds import later_messages
 from .test_render import LONG, row_for
-
-LANGUAGES = ("fr", "it", "hi")
-PLACEHOLDER = re.compile(r"\{[a-z_]*\}")
-# English words that no translated message may keep (names, commands and card ranks aside).
-ENGLISH = re.compile(
-    r"\b(the|of|your|you|and|bid|bids|trick|tricks|played|won|never|dealer|points?|clock|"
-    r"deal|trump|hours?|players?|games?|exact|overall|average|best)\b",
-    re.IGNORECASE,
-)
-# English words that are words of the language too.
-SAME_WORDS = {"fr": {"point", "points", "exact"}, "it": set(), "hi": set()}
-QUOTED = re.compile(r"`[^`]*`|<[^>]*>|\*\*[^*]*\*\*|/kachuful[\w -]*")
-
-
-class Filler(dict[str, str]):
-    """Any placeholder filled with a name (what the bot puts there is a name or a number)."""
-
-    def __missing__(self, key: str) -> str:
-        return "asha"
-
-
-def texts(spec: MessageSpec) -> Iterator[str]:
-    yield spec.content or ""
-    for embed in spec.embeds:
-        yield embed.title or ""
-        yield embed.description or ""
-        yield embed.footer.text or "" if embed.footer else ""
-        for item in embed.fields:
-            yield item.name or ""
-            yield item.value or ""
-    for button in spec.buttons:
-        yield button.label
+from .words_check import LANGUAGES, Filler, english_left, raw_placeholders, texts
 
 
 def stats(games: int, wins: int, zero_bids: int, rated: int) -> PlayerStats:
@@ -122,6 +92,8 @@ def every_message(language: str) -> Iterator[MessageSpec]:
     for option in OPTIONS.values():  # a value refused by /kachuful start or /kachuful-settings
         yield MessageSpec(content=option.must_be(tr, MUST_BE_START))
         yield MessageSpec(content=option.must_be(tr, MUST_BE_SETTING, name=option.setting))
+    # Review, replay, practice, the score pad, events and seasons.
+    yield from later_messages(language)
 
 
 @pytest.fixture(scope="module", params=LANGUAGES)
@@ -132,21 +104,21 @@ def rendered(request: pytest.FixtureRequest) -> tuple[str, list[str]]:
     return language, [text for text in found if text]
 
 
+def test_the_check_finds_english_in_english() -> None:
+    """The same messages in English: the check has something to find (it cannot pass
+    vacuously)."""
+    english = [text for spec in every_message("en") for text in texts(spec)]
+    assert len(english_left("en", english)) > 100
+
+
 def test_no_placeholder_is_left_raw(rendered: tuple[str, list[str]]) -> None:
     language, found = rendered
-    raw = [text for text in found if PLACEHOLDER.search(text)]
-    assert raw == [], f"{language}: {raw[:3]}"
+    assert raw_placeholders(found) == [], f"{language}: {raw_placeholders(found)[:3]}"
 
 
 def test_no_english_word_is_left(rendered: tuple[str, list[str]]) -> None:
     language, found = rendered
-    left = [
-        (word, text[:80])
-        for text in found
-        for word in ENGLISH.findall(QUOTED.sub(" ", text).replace(LONG[:-1], " "))
-        if word.lower() not in SAME_WORDS[language]
-    ]
-    assert left == [], f"{language}: {left[:5]}"
+    assert english_left(language, found) == [], f"{language}: {english_left(language, found)[:5]}"
 
 
 def no_trump_game() -> Game:

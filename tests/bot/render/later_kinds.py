@@ -1,14 +1,11 @@
-"""The message kinds added with review, practice, the score pad, events and seasons, rendered
-with edge values (0, 1, 2, a half, a negative figure, a figure that cannot be measured, the
-longest names) in every language: as for the table's messages (test_words_in_every_language),
-no placeholder is left raw and no English word is left in a French, Italian or Hindi message."""
+"""The message kinds added with review, practice, the score pad, events and seasons, with edge
+values (0, 1, 2, a half, a negative figure, a figure that cannot be measured, the longest
+names), for the words tests of test_words_in_every_language."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
-
-import pytest
 
 from bot.club.model import Crown, Entrant, Event, EventSeat, EventTable, SeasonPlayer
 from bot.i18n import translation
@@ -23,15 +20,7 @@ from kachuful_core.review import DealReview, GameReview, Hint, SeatDeal
 from kachuful_core.scorepad import ScorePad
 
 from .test_render import LONG
-from .test_words_in_every_language import (
-    ENGLISH,
-    LANGUAGES,
-    PLACEHOLDER,
-    QUOTED,
-    SAME_WORDS,
-    Filler,
-    texts,
-)
+from .words_check import Filler
 
 NAMES = [f"{LONG[:-1]}{n}" for n in range(3)]
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -196,38 +185,8 @@ def club_messages(language: str) -> Iterator[MessageSpec]:
         yield MessageSpec(content=tr.gettext(words).format_map(Filler()))
 
 
-def every_message(language: str) -> Iterator[MessageSpec]:
+def later_messages(language: str) -> Iterator[MessageSpec]:
     yield from review_messages(language)
     yield from practice_messages(language)
     yield from pad_messages(language)
     yield from club_messages(language)
-
-
-@pytest.fixture(scope="module", params=LANGUAGES)
-def rendered(request: pytest.FixtureRequest) -> tuple[str, list[str]]:
-    language: str = request.param
-    found = dict.fromkeys(text for spec in every_message(language) for text in texts(spec))
-    return language, [text for text in found if text]
-
-
-def test_the_english_messages_render_too() -> None:
-    """The same messages in English: the check below has something to find."""
-    english = [t for spec in every_message("en") for t in texts(spec)]
-    assert any(ENGLISH.search(QUOTED.sub(" ", t).replace(LONG[:-1], " ")) for t in english)
-
-
-def test_no_placeholder_is_left_raw(rendered: tuple[str, list[str]]) -> None:
-    language, found = rendered
-    raw = [text for text in found if PLACEHOLDER.search(text)]
-    assert raw == [], f"{language}: {raw[:3]}"
-
-
-def test_no_english_word_is_left(rendered: tuple[str, list[str]]) -> None:
-    language, found = rendered
-    left = [
-        (word, text[:80])
-        for text in found
-        for word in ENGLISH.findall(QUOTED.sub(" ", text).replace(LONG[:-1], " "))
-        if word.lower() not in SAME_WORDS[language]
-    ]
-    assert left == [], f"{language}: {left[:5]}"
