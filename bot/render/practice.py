@@ -1,6 +1,7 @@
 """A practice deal as its player sees it (docs/review.md#practice), privately: the deal so far,
-their hand with a button per bid or card, a hint when asked for, and at the end what each seat
-made. The other seats' cards stay hidden until the deal is over."""
+their hand (in words and drawn as cards, as at a table) with a button per bid or card, a hint
+when asked for, and at the end what each seat made. The other seats' cards stay hidden until
+the deal is over."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from kachuful_core import Game
 from kachuful_core.game import Phase
 from kachuful_core.review import Hint
 
-from .cards import hand_text, label
+from .cards import hand_picture, hand_text, label
 from .deal import trump_of
 from .numbers import tenths
+from .pictures import HandPicture
 from .review import trump_line
-from .specs import ButtonSpec, MessageSpec, clip
+from .specs import ButtonSpec, MessageSpec, clip, with_picture
 from .words import level_name, pair, plain
 
 COLOUR_PRACTICE = discord.Colour.dark_teal()
@@ -91,6 +93,7 @@ def practice_page(
         )
         embed.add_field(name=_("Trick {n}").format(n=number), value=cards, inline=False)
     buttons: list[ButtonSpec] = []
+    picture: HandPicture | None = None
     if over:
         embed.add_field(name=_("Result"), value=_result(log, me, names, tr), inline=False)
         buttons = [
@@ -101,9 +104,15 @@ def practice_page(
         held = game.hand(me)
         embed.add_field(name=_("Your hand"), value=hand_text(held, tr), inline=False)
         buttons = _moves(practice_id, version, game, me, tr)
+        playing = game.phase is Phase.PLAYING and game.turn == me
+        picture = hand_picture(
+            held, tr, playable=set(game.legal_cards(me)) if playing else None, chosen=None
+        )
+        with_picture(embed, picture)
     if hint is not None:
         embed.add_field(name=_("Hint"), value=hint, inline=False)
-    return MessageSpec(embeds=(embed,), buttons=tuple(buttons))
+    # keep_files=False: at the end the hand's picture goes with the hand.
+    return MessageSpec(embeds=(embed,), buttons=tuple(buttons), picture=picture, keep_files=False)
 
 
 def _moves(

@@ -23,7 +23,7 @@ from bot.render.review import replay_steps
 from bot.store import GameStore
 from bot.table.driver import seed_of
 from bot.table.thinking import SLOW_LEVELS, Thinker
-from bot.ui.payloads import send_kwargs
+from bot.ui.payloads import drawn, send_kwargs
 from kachuful_core import Game, KachufulError, RecordError, Rules, load_game, record_document
 from kachuful_core.game import Phase
 from kachuful_core.players import LEVELS, act, apply_decision
@@ -208,7 +208,7 @@ class Practice:
             # An older message (a second click, or one whose edit a crash lost): it is
             # brought up to date, so that the player can go on from it.
             spec = words.practice_page(found.id, found.version, game, found.seat, found.level, tr)
-            spec = replace(spec, content=words.refusal("moved_on", tr))
+            spec = await drawn(replace(spec, content=words.refusal("moved_on", tr)))
             await interaction.response.edit_message(**send_kwargs(spec, edit=True))
             return None
         return found, game
@@ -272,6 +272,7 @@ class Practice:
         )
         if notice is not None:
             spec = replace(spec, content=words.refusal(notice, tr))
+        spec = await drawn(spec)
         await interaction.edit_original_response(**send_kwargs(spec, edit=True))
 
 

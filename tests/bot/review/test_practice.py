@@ -171,3 +171,25 @@ async def test_a_forehead_deal_is_not_practised(env: simcord.Env) -> None:
     refused = await members[0].slash(channel, "kachuful practice", game=game_id, deal=1)
     assert refused.ephemeral and "forehead deal cannot be practised" in refused.response.content
     assert await env.bot.store.practice.load(1) is None
+
+
+async def test_the_practice_hand_is_drawn_as_cards_until_the_deal_ends(env: simcord.Env) -> None:
+    """As at a table: the hand in words and as a picture of the cards; at the end, with the
+    hand gone, the picture goes too."""
+    table, (_asha, bilal, _chen), game_id = await finished_game(env)
+    started = await bilal.slash(table.channel, "kachuful practice", game=game_id, deal=1)
+    assert started.response is not None
+
+    def seen(message_id: int) -> Any:
+        return next(m for m in table.channel.history(viewer=bilal) if m.id == message_id)
+
+    message = seen(started.response.id)
+    [attachment] = message.attachments
+    assert attachment.filename.endswith(".png")
+    assert message.embeds[0].image.url == f"attachment://{attachment.filename}"
+    assert env.backend.cdn.get(attachment.url)[:8] == b"\x89PNG\r\n\x1a\n"
+
+    end = await play_out(bilal, started.response)
+    finished = seen(end.id)
+    assert "Result" in texts(finished)
+    assert finished.attachments == [] and not finished.embeds[0].image
