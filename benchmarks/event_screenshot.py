@@ -35,14 +35,15 @@ async def play(env: Any, thread: Any, members: dict[int, Any]) -> None:
             return
         member = members[session.row.seats[session.game.turn].user_id]
         if member.id not in hands:
-            carrier = next(
-                m
+            # The hand button by its id: its label is in the table's language.
+            carrier, hand_id = next(
+                (m, c.custom_id)
                 for m in reversed(thread.history())
-                if any(
-                    getattr(c, "label", "") == "Your hand" for r in m.components for c in r.children
-                )
+                for r in m.components
+                for c in r.children
+                if (getattr(c, "custom_id", None) or "").startswith("kf:h:")
             )
-            hands[member.id] = (await member.click(carrier, label="Your hand")).response.id
+            hands[member.id] = (await member.click(carrier, custom_id=hand_id)).response.id
         message = next(m for m in thread.history(viewer=member) if m.id == hands[member.id])
         choice = next(
             c

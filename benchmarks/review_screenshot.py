@@ -4,6 +4,7 @@ score pad after a whole game and in the middle of one (docs/scorepad.md). Needs
 ``simcord[screenshot]`` and a Chromium (see channel_screenshots.py).
 
     .venv/bin/python benchmarks/review_screenshot.py [--out docs/images] [--width 1000]
+        [--language hi]
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from channel_screenshots import DEFAULT_BROWSER, use_browser  # noqa: E402
+from channel_screenshots import DEFAULT_BROWSER, speak, use_browser  # noqa: E402
 from event_load import make_bot  # noqa: E402
 from event_screenshot import play  # noqa: E402
 
@@ -34,7 +35,11 @@ async def shoot(env: Any, channel: Any, viewer: Any, path: Path, width: int, hei
         )
 
 
-async def run(out: Path, width: int, height: int) -> list[Path]:
+async def run(out: Path, width: int, height: int, language: str) -> list[Path]:
+    from bot.i18n import language_of, translation
+
+    # Buttons are found by their labels, in the players' language.
+    _ = translation(language_of(language)).gettext
     with tempfile.TemporaryDirectory() as tmp:
         env = simcord_env(Path(tmp))
         await env.start()
@@ -48,7 +53,7 @@ async def run(out: Path, width: int, height: int) -> list[Path]:
             for member in members[1:]:
                 await member.slash(played, "kachuful join")
             lobby = next(m for m in played.history() if m.components)
-            await asha.click(lobby, label="Start (host)")
+            await asha.click(lobby, label=_("Start (host)"))
             await play(env, played, {m.id: m for m in members})
             game_id = env.bot.store and (await env.bot.store.reads.latest_closed_game(played.id)).id
             out.mkdir(parents=True, exist_ok=True)
@@ -67,7 +72,7 @@ async def run(out: Path, width: int, height: int) -> list[Path]:
                     result = await asha.slash(channel, "kachuful practice", game=game_id, deal=1)
                 message = result.response
                 for label in steps[1:]:
-                    message = (await asha.click(message, label=label)).response
+                    message = (await asha.click(message, label=_(label))).response
                 path = out / f"{name}.png"
                 await shoot(env, channel, asha, path, width, height)
                 paths.append(path)
@@ -133,9 +138,14 @@ def main() -> None:
     parser.add_argument(
         "--browser", default=DEFAULT_BROWSER if Path(DEFAULT_BROWSER).exists() else None
     )
+    parser.add_argument(
+        "--language", default="en-US", help="the server's and every player's Discord locale"
+    )
     args = parser.parse_args()
     use_browser(args.browser)
-    for path in asyncio.run(run(args.out, args.width, args.height)):
+    if args.language != "en-US":
+        speak(args.language)
+    for path in asyncio.run(run(args.out, args.width, args.height, args.language)):
         print(path)
 
 
