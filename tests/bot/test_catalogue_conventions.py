@@ -40,6 +40,13 @@ RULED_OUT: dict[str, dict[str, str]] = {
         "चूक": "a miss is always बोली टूटना",
     },
 }
+# Typography the French header records, as patterns: a no-break space (U+00A0) before : ; ! ?
+# and », after « and n°.
+FRENCH_SPACING = {
+    "a : ; ! or ? without a no-break space before it": re.compile(r"[^\u00a0][:;!?](?=\s|$)"),
+    "n° without a no-break space after it": re.compile("n°(?!\u00a0)"),
+    "« or » without a no-break space inside": re.compile("«(?!\u00a0)|(?<!\u00a0)»"),
+}
 RULE_NAMES = {"fr": "règle du donneur", "it": "regola del mazziere", "hi": "बाँटने वाले का नियम"}
 
 
@@ -91,3 +98,22 @@ def test_a_slip_is_caught_and_a_rules_name_is_not(
     language: str, text: str, caught: list[str]
 ) -> None:
     assert [form for form, _why, _msgid in slips(language, [("m", text)])] == caught
+
+
+def spacing_slips(found: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [
+        (why, value[max(0, hit.start() - 20) : hit.end() + 5])
+        for _msgid, value in found
+        for why, pattern in FRENCH_SPACING.items()
+        for hit in pattern.finditer(value)
+    ]
+
+
+def test_french_punctuation_keeps_its_no_break_spaces() -> None:
+    assert spacing_slips(strings("fr")) == []
+    caught = spacing_slips(
+        [("m", "La partie n°7\u00a0: «\u00a0fin\u00a0»"), ("m", "Fin\u00a0: ok")]
+    )
+    assert [why.split()[0] for why, _ in caught] == ["n°"]
+    caught = spacing_slips([("m", "Fin: ok ; «x»")])
+    assert len(caught) == 4
