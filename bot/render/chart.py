@@ -84,8 +84,10 @@ def cumulative_scores(deal_scores: Sequence[Sequence[int]], players: int) -> lis
 
 def legend_name(name: str) -> str:
     """A name the chart's font can draw: the bot's font has no emoji, so the computer's robot
-    becomes "(computer)" and other characters outside the Basic Multilingual Plane go."""
-    name = name.replace("🤖", "(computer)")
+    becomes a gear (⚙, a sign in no language: an English "(computer)" read wrong on a Hindi
+    chart, and a long word cut the names of a full table) and other characters outside the
+    Basic Multilingual Plane go."""
+    name = name.replace("🤖", "⚙")
     return "".join(ch for ch in name if ord(ch) <= 0xFFFF).strip() or "?"
 
 

@@ -20,7 +20,7 @@ def test_chart_is_a_png_with_one_line_per_player() -> None:
     figure = chart.score_figure(names, cumulative)
     [axes] = figure.axes
     assert len(axes.get_lines()) == 4
-    assert chart.legend_names(figure) == ["Asha", "Bilal", "Chen (computer)", "Dev"]
+    assert chart.legend_names(figure) == ["Asha", "Bilal", "Chen ⚙", "Dev"]
     assert [line.get_color() for line in axes.get_lines()] == chart.COLOURS[:4]
     data = chart.score_chart_png(names, cumulative)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -72,7 +72,7 @@ def test_the_kept_figure_shows_only_the_last_chart() -> None:
 def test_long_names_are_shortened_to_fit_their_column() -> None:
     assert chart.short_name("Esperanza Long-Name") == "Esperanza Long-Name"
     assert chart.short_name("Esperanza Longer-Surname") == "Esperanza Longer-Su…"
-    assert chart.short_name("Robo 🤖") == "Robo (computer)"
+    assert chart.short_name("Robo 🤖") == "Robo ⚙"
     assert len(chart.short_name("x" * 40)) == chart.NAME_CHARS
 
 
@@ -149,3 +149,13 @@ def test_hindi_labels_and_names_are_drawn_not_boxes() -> None:
     missing = [str(w.message) for w in caught if "missing from font" in str(w.message)]
     assert missing == []
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_full_table_of_computers_keeps_every_name_whole() -> None:
+    """Seven computer seats: each name whole, its robot a gear (a sign in no language, which
+    the chart's font draws)."""
+    from bot.render.words import COMPUTER_NAMES
+
+    names = [f"{name} 🤖" for name in COMPUTER_NAMES]
+    figure = chart.score_figure(names, [[0, 10, 20]] * len(names))
+    assert chart.legend_names(figure) == [f"{name} ⚙" for name in COMPUTER_NAMES]
