@@ -17,8 +17,9 @@ layout, dark theme: SimCord's only theme, a tall 1000x2400 viewport by default):
 Channel captures are as asha (the host) sees the channel: her own ephemeral replies show.
 In thread mode the game plays in a thread: each moment is captured twice, ``thread-*-channel``
 (the parent channel: lobby and final standings) and ``thread-*-thread`` (the thread).
-After the games, the host's private answers to ``/kachuful stats``, ``leaderboard`` and
-``help`` are captured as ``answer-stats.png``, ``answer-leaderboard.png``, ``answer-help.png``.
+After the games, the host's answers to ``/kachuful stats``, ``leaderboard``, ``history`` and
+``help`` are captured as ``answer-stats.png``, ``answer-leaderboard.png``,
+``answer-history.png``, ``answer-help.png``.
 
 Setup (not in pyproject: Playwright is only needed here)::
 
@@ -319,7 +320,7 @@ async def play_mode(
 async def shoot_answers(channel: Any, host: Any, shooter: Shooter) -> None:
     """The host's answers to the results commands and help, each alone (stats and help are
     private, the leaderboard public)."""
-    for command in ("stats", "leaderboard", "help"):
+    for command in ("stats", "leaderboard", "history", "help"):
         answer = await host.slash(channel, f"kachuful {command}")
         assert answer.response is not None, command
         await shooter.shoot(

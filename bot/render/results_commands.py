@@ -275,7 +275,9 @@ def history(page: HistoryPage, guild_id: int, channel_id: int, tr: Translations)
             word = _("table")
             link = f" · [{word}]({url})"
         game = _("**Game {game}**").format(game=entry.game_id)
-        lines.append(clip(f"{game} · {when} · {players} — {outcome}{link}", 400))
+        # Two lines a game: the number, day and link, then who played and how it ended. On a
+        # phone one long line wrapped anywhere, splitting a name or the link from its game.
+        lines.append(clip(f"{game} · {when}{link}\n{players} — {outcome}", 400))
     embed = discord.Embed(
         title=_("Kachuful games in this channel"),
         description="\n".join(lines) if lines else _("No games have ended in this channel yet."),

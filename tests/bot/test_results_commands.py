@@ -126,7 +126,7 @@ async def test_leaderboard_pages_own_row_and_refusals(env: simcord.Env) -> None:
     await asha.click(listed, label="Next")
     turned = channel.history()[-1]
     assert "page 2 of 2" in (turned.embeds[0].footer.text or "")
-    assert len(turned.embeds[0].description.splitlines()) == 3
+    assert turned.embeds[0].description.count("**Game ") == 3  # games 3, 2 and 1
     # Periods and server scope answer as well.
     week = await asha.slash(
         channel, "kachuful leaderboard", scope="server", period="7d", sort="wins"
@@ -154,9 +154,11 @@ async def test_stats_history_and_stopped_games_after_play(env: simcord.Env) -> N
     await asha.slash(channel, "kachuful stop")
     history = await asha.slash(channel, "kachuful history")
     text = history.response.embeds[0].description or ""
-    first, second = text.splitlines()
+    # Newest first, two lines a game: its number, day and link, then its players and end.
+    first_head, first, second_head, second = text.splitlines()
+    assert first_head.startswith("**Game 2**") and second_head.startswith("**Game 1**")
     assert "stopped" in first and "won by" in second and "asha" in second
-    assert f"https://discord.com/channels/{env.guild.id}/{channel.id}/" in second
+    assert f"https://discord.com/channels/{env.guild.id}/{channel.id}/" in second_head
     again = await asha.slash(channel, "kachuful stats")
     assert "1 game played" in {f.name: f.value for f in again.response.embeds[0].fields}["Games"]
 
