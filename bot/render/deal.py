@@ -261,11 +261,15 @@ def _last_played(game: Game, index: int) -> int:
 def trick(
     row: Table, game: Game, index: int, number: int, turn: Turn | None, tr: Translations
 ) -> MessageSpec:
-    """One trick's message (per-trick mode), with its picture under the text."""
-    title = deal_heading(game, index, tr)
+    """One trick's message (per-trick mode), with its picture under the text. The deal's
+    heading, in small print, only over its first trick: it marks where a deal's tricks begin,
+    and the next tricks of the deal follow right under it (the heading on every trick was a
+    line repeated down the channel)."""
+    lines = trick_lines(row, game, index, number, turn, tr)
+    if number == 0:
+        lines = f"-# {deal_heading(game, index, tr)}\n" + lines
     return MessageSpec(
-        content=clip(f"-# {title}\n" + trick_lines(row, game, index, number, turn, tr), 2000),
-        picture=trick_picture(row, game, index, number, tr),
+        content=clip(lines, 2000), picture=trick_picture(row, game, index, number, tr)
     )
 
 

@@ -262,3 +262,20 @@ def test_a_compact_deal_reads_seats_then_bids_then_tricks() -> None:
     bids_at = text.index("**Bids:** ")
     assert all(text.index(name) < bids_at for name in (s.name for s in row.seats))
     assert bids_at < text.index("**Trick 1 of 3**") < text.index("takes it")
+
+
+def test_the_deal_heading_is_over_its_first_trick_only() -> None:
+    """In per-trick mode the deal's heading marks where its tricks begin; the next tricks
+    follow under it without repeating it."""
+    from bot.render import deal as deal_render
+
+    game = Game.new(Rules(players=3, max_hand=3, schedule="down"), "heading", list("ABC"))
+    while len(game.completed_tricks) < 2:
+        act(game, game.turn or 0, RandomPlayer(game.turn or 0))
+    heading = deal_render.deal_heading(game, 0, EN)
+    first, second = (
+        deal_render.trick(row_for(3), game, 0, number, None, EN).content or ""
+        for number in (0, 1)
+    )
+    assert first.startswith(f"-# {heading}\n**Trick 1 of 3**")
+    assert second.startswith("**Trick 2 of 3**") and heading not in second
