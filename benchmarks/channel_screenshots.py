@@ -189,14 +189,18 @@ class Table:
 
 
 def first_trick_of_deal_2(table: Table) -> bool:
-    """Deal 2, its first trick, a card or more on the table (the cards that follow may be
-    forced and play themselves, so "exactly one" may never be seen)."""
+    """Deal 2, its first trick: a card on the table when the deal has three cards or more;
+    with fewer, the moment its leader is to play (after the lead the other cards may all be
+    forced and play themselves, so no later moment of the trick is sure to be seen)."""
+    from kachuful_core import Phase
+
     game = table.game
     return (
         game.deal_number == 2
+        and game.phase is Phase.PLAYING
         and sum(game.tricks_won) == 0
-        and len(game.current_trick) >= 1
         and game.turn is not None
+        and len(game.current_trick) >= (1 if game.hand_size >= 3 else 0)
     )
 
 
