@@ -274,8 +274,7 @@ def test_the_deal_heading_is_over_its_first_trick_only() -> None:
         act(game, game.turn or 0, RandomPlayer(game.turn or 0))
     heading = deal_render.deal_heading(game, 0, EN)
     first, second = (
-        deal_render.trick(row_for(3), game, 0, number, None, EN).content or ""
-        for number in (0, 1)
+        deal_render.trick(row_for(3), game, 0, number, None, EN).content or "" for number in (0, 1)
     )
     assert first.startswith(f"-# {heading}\n**Trick 1 of 3**")
     assert second.startswith("**Trick 2 of 3**") and heading not in second
