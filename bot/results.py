@@ -22,7 +22,8 @@ DEFAULT_LEVEL = "heuristic"
 
 
 def deal_lines_from_summary(summary: dict[str, Any], players: int) -> list[tuple[DealLine, ...]]:
-    """Each seat's scored deals from ``kachuful_core.score_summary``'s document."""
+    """Each seat's scored deals from ``kachuful_core.score_summary``'s document (or a score
+    pad's, ``ScorePad.summary``)."""
     lines: list[list[DealLine]] = [[] for _ in range(players)]
     for deal in summary["deals"]:
         if deal["scores"] is None:
@@ -55,6 +56,11 @@ def deal_lines_from_record(record: str | dict[str, Any] | None) -> list[tuple[De
     return deal_lines_from_summary(score_summary(game), game.rules.players)
 
 
+def exact_bids(deals: tuple[DealLine, ...]) -> int:
+    """How many of a seat's scored deals it took exactly the tricks it bid."""
+    return sum(1 for deal in deals if deal.bid == deal.tricks)
+
+
 def game_results(row: Table, game: Game) -> list[ResultRow]:
     """One result per seat of a finished game, with everything the statistics need: name,
     computer level, and every scored deal (so the store need not replay the record)."""
@@ -74,7 +80,7 @@ def game_results(row: Table, game: Game) -> list[ResultRow]:
                 user_id=entry.user_id,
                 score=summary["totals"][seat],
                 won=seat in winners,
-                bids_exact=sum(1 for d in deals if d.bid == d.tricks),
+                bids_exact=exact_bids(deals),
                 bids=len(deals),
                 name=entry.name,
                 level=level,

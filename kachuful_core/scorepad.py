@@ -26,6 +26,7 @@ from .errors import (
     RecordError,
     WrongPhase,
 )
+from .cards import SUIT_LETTERS
 from .rules import Rules
 
 FORMAT = "kachuful-scorepad/1"
@@ -169,6 +170,37 @@ class ScorePad:
             return None
         best = max(self.totals)
         return tuple(s for s, t in enumerate(self.totals) if t == best)
+
+    def summary(self) -> dict[str, Any]:
+        """The pad's scores as ``kachuful_core.score_summary`` gives a game's (the document of
+        docs/record-format.md), so that a pad's results are counted as a game's are. A pad
+        knows no trick's winner: ``trick_winners`` is None."""
+        deals = []
+        for index, scores in enumerate(self.scores()):
+            deal = self.deals[index]
+            trump = self.trump(index)
+            bids = list(deal.bids)
+            others = sum(b or 0 for s, b in enumerate(bids) if s != self.dealer(index))
+            deals.append(
+                {
+                    "index": index,
+                    "dealer": self.dealer(index),
+                    "hand_size": self.hand_size(index),
+                    "trump": None if trump is None else SUIT_LETTERS[trump],
+                    "bids": bids,
+                    "forbidden_bid": self.rules.forbidden_bid(self.hand_size(index), others),
+                    "trick_winners": None,
+                    "tricks_won": [t or 0 for t in deal.tricks],
+                    "scores": list(scores),
+                }
+            )
+        winners = self.winners()
+        return {
+            "complete": self.stage == "finished",
+            "deals": deals,
+            "totals": self.totals,
+            "winners": None if winners is None else list(winners),
+        }
 
     def tricks_entered(self) -> int:
         return sum(t for t in self.current.tricks if t is not None)

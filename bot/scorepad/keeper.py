@@ -22,13 +22,12 @@ from bot.rating import places
 from bot.render import scorepad as words
 from bot.render.chart import chart_labels, score_chart
 from bot.render.specs import MessageSpec
+from bot.results import deal_lines_from_summary, exact_bids
 from bot.shards import Shards
 from bot.store import GameStore, StoreError
 from bot.store.results import FinishedSeat
-from bot.store.values import DealLine
 from bot.ui.payloads import send_kwargs
 from kachuful_core import KachufulError
-from kachuful_core.cards import SUIT_LETTERS
 from kachuful_core.scorepad import ScorePad, TricksDoNotAddUp
 
 from .model import BOARD_KEY, Board, Pad, PadSeat
@@ -179,40 +178,25 @@ class ScorePadKeeper:
             pad.status = "running"
 
     def _finished_seats(self, pad: Pad) -> list[FinishedSeat]:
-        engine = ScorePad.from_document(pad.record or {})
-        totals = engine.totals
-        winners = engine.winners() or ()
-        lines: list[list[DealLine]] = [[] for _ in pad.seats]
-        for index, (deal, scores) in enumerate(zip(engine.deals, engine.scores(), strict=False)):
-            trump = engine.trump(index)
-            for seat in range(engine.n):
-                lines[seat].append(
-                    DealLine(
-                        hand_size=engine.hand_size(index),
-                        suit=None if trump is None else SUIT_LETTERS[trump],
-                        bid=deal.bids[seat] or 0,
-                        tricks=deal.tricks[seat] or 0,
-                        points=scores[seat],
-                    )
-                )
-        seats = []
-        for seat, (entry, place) in enumerate(zip(pad.seats, places(totals), strict=True)):
-            made = [line for line in lines[seat] if line.bid == line.tricks]
-            seats.append(
-                FinishedSeat(
-                    seat=seat,
-                    user_id=entry.user_id,
-                    name=entry.name,
-                    level=None,
-                    score=totals[seat],
-                    won=seat in winners,
-                    place=place,
-                    bids_exact=len(made),
-                    bids=len(lines[seat]),
-                    deals=tuple(lines[seat]),
-                )
+        """Each seat's result, counted as a game's is (its scored deals, exact bids, place)."""
+        summary = ScorePad.from_document(pad.record or {}).summary()
+        totals, winners = summary["totals"], set(summary["winners"] or ())
+        lines = deal_lines_from_summary(summary, len(pad.seats))
+        return [
+            FinishedSeat(
+                seat=seat,
+                user_id=entry.user_id,
+                name=entry.name,
+                level=None,
+                score=totals[seat],
+                won=seat in winners,
+                place=place,
+                bids_exact=exact_bids(lines[seat]),
+                bids=len(lines[seat]),
+                deals=lines[seat],
             )
-        return seats
+            for seat, (entry, place) in enumerate(zip(pad.seats, places(totals), strict=True))
+        ]
 
     # ---- the message ----------------------------------------------------------------------
 

@@ -118,3 +118,28 @@ def test_options_a_real_deck_cannot_keep_are_refused() -> None:
     ):
         with pytest.raises(ValueError):
             ScorePad.new(rules, ["A", "B", "C"])
+
+
+@pytest.mark.parametrize("scoring", ["exact", "penalty", "judgement"])
+def test_a_pad_s_summary_is_the_summary_of_the_same_game_played_online(scoring: str) -> None:
+    """A real game's bids and tricks entered on a pad give the game's own score summary (a pad
+    knows no trick's winner), so a pad's results are counted as a game's are."""
+    from kachuful_core import Game, score_summary
+    from kachuful_core.players import RandomPlayer, act
+
+    rules = Rules(players=3, max_hand=3, scoring=scoring)
+    game = Game.new(rules, "pad-summary", ["Asha", "Bilal", "Chen"])
+    while game.turn is not None:
+        act(game, game.turn, RandomPlayer(game.turn))
+    played = score_summary(game)
+    pad = ScorePad.new(rules, ["Asha", "Bilal", "Chen"], first_dealer=played["deals"][0]["dealer"])
+    for deal in played["deals"]:
+        for seat in pad.bid_order():
+            pad.bid(seat, deal["bids"][seat])
+        for seat, tricks in enumerate(deal["tricks_won"]):
+            pad.tricks(seat, tricks)
+    summary = pad.summary()
+    for deal in played["deals"]:
+        deal["trick_winners"] = None
+    assert summary == played
+    assert summary["complete"] and summary["winners"] == played["winners"]
