@@ -22,7 +22,7 @@ from bot.render import practice as words
 from bot.render.review import replay_steps
 from bot.store import GameStore
 from bot.table.driver import seed_of
-from bot.table.thinking import SLOW_LEVELS, Thinker
+from bot.table.thinking import Thinker, thinks_in_worker
 from bot.ui.payloads import drawn, send_kwargs
 from kachuful_core import Game, KachufulError, RecordError, Rules, load_game, record_document
 from kachuful_core.game import Phase
@@ -223,7 +223,7 @@ class Practice:
             seat = game.turn
             view = seat_view(game, seat)
             seed = seed_of(index, seat)
-            if level in SLOW_LEVELS and not view.may_bid_blind and view.hand is not None:
+            if thinks_in_worker(level, view):
                 apply_decision(game, seat, await thinker.decide(level, seed, view))
             else:
                 act(game, seat, LEVELS[level](seed))

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from kachuful_core import Phase
 from kachuful_core.claims import all_forced, play_forced, single_legal_card
 from kachuful_core.players import LEVELS, Decision, act, apply_decision
 from kachuful_core.views import view as seat_view
@@ -27,7 +26,7 @@ from .changes import Changes
 from .open_tables import OpenTables
 from .outcome import Step, retry_delay
 from .session import TableSession, paused, seat_level
-from .thinking import SLOW_LEVELS, Thinker
+from .thinking import Thinker, thinks_in_worker
 from .timing import Timing
 
 log = logging.getLogger(__name__)
@@ -148,13 +147,8 @@ class Driver:
                 return None
             seat = game.turn
             level = seat_level(row, seat)
-            if level not in SLOW_LEVELS:
-                return None
             view = seat_view(game, seat)
-            # Blind bids and looking at a hand change the view mid-turn: decided in process.
-            if view.may_bid_blind or (
-                view.phase is Phase.PLAYING and view.hand is None and not view.play_unseen
-            ):
+            if not thinks_in_worker(level, view):
                 return None
             key = (plan.version, seat, level)
             if session.decided is not None and session.decided[0] == key:

@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from bot import worker
-from kachuful_core import SeatView
+from kachuful_core import Phase, SeatView
 from kachuful_core.players import Decision, decide
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,15 @@ DECISION_TIMEOUT = 5.0
 WARM_UP_TIMEOUT = 120.0
 # One piece of a long computation (a review's deal: about 2 s at thirteen cards).
 COMPUTE_TIMEOUT = 120.0
+
+
+def thinks_in_worker(level: str, view: SeatView) -> bool:
+    """Whether a computer's decision is taken in a worker: a slow level's, on a view that
+    cannot change during the turn. A seat that may still bid blind, or has not looked at the
+    hand it plays, decides in process (looking changes the view mid-turn)."""
+    if level not in SLOW_LEVELS or view.may_bid_blind:
+        return False
+    return not (view.phase is Phase.PLAYING and view.hand is None and not view.play_unseen)
 
 
 class Thinker:

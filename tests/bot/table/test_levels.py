@@ -140,3 +140,16 @@ async def test_a_workers_first_decision_waits_for_its_warm_up_untimed(
         thinker.close()
     assert thinker.fallbacks == 0 and thinker.decisions == 1
     assert decision == decide("search", 1, seat_view(game, game.turn))
+
+
+def test_a_decision_goes_to_a_worker_only_for_a_slow_level_on_a_settled_view() -> None:
+    """The one rule the driver and practice share: the Expert's bid or card in a worker,
+    unless the seat may still bid blind (looking changes its view during the turn)."""
+    thinks_in_worker = thinking.thinks_in_worker
+    plain = Game.new(Rules(players=3, max_hand=3), "worker", list("ABC"))
+    seat = plain.turn or 0
+    assert thinks_in_worker("search", seat_view(plain, seat))
+    assert not thinks_in_worker("heuristic", seat_view(plain, seat))
+    blind = Game.new(Rules(players=3, max_hand=3, blind_bids=True), "worker", list("ABC"))
+    assert seat_view(blind, blind.turn or 0).may_bid_blind
+    assert not thinks_in_worker("search", seat_view(blind, blind.turn or 0))
