@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .cards import SUIT_LETTERS
 from .errors import (
     BidOutOfRange,
     DealerBidForbidden,
@@ -26,7 +27,6 @@ from .errors import (
     RecordError,
     WrongPhase,
 )
-from .cards import SUIT_LETTERS
 from .rules import Rules
 
 FORMAT = "kachuful-scorepad/1"
