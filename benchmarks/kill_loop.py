@@ -101,9 +101,14 @@ if str(REPO) not in sys.path:
 DATABASE_URL_ENV = "KACHUFUL_DATABASE_URL"
 
 
-def query(target: Path | str, sql: str, params: dict[str, Any] | None = None) -> list[Any]:
+def query(
+    target: Path | str, sql: str, params: dict[str, Any] | None = None, *, settled: bool = False
+) -> list[Any]:
     """One statement (SQL both engines run, ``:name`` parameters) on the SQLite file or the
-    PostgreSQL database."""
+    PostgreSQL database. ``settled``: on SQLite, read under the write lock (BEGIN IMMEDIATE,
+    then ROLLBACK), so that the log a killed writer left half indexed is recovered before the
+    read; a plain read may see the state from before that writer's last commits, and a later
+    read the commits themselves, as if something had written meanwhile."""
     import sqlalchemy as sa
 
     url = (
@@ -112,10 +117,18 @@ def query(target: Path | str, sql: str, params: dict[str, Any] | None = None) ->
         else sa.URL.create("sqlite", database=str(target))
     )
     engine = sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+    locked = settled and not isinstance(target, str)
     try:
         with engine.connect() as conn:
-            result = conn.execute(sa.text(sql), params or {})
-            return [tuple(row) for row in result] if result.returns_rows else []
+            if locked:
+                conn.exec_driver_sql("PRAGMA busy_timeout = 30000")
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            try:
+                result = conn.execute(sa.text(sql), params or {})
+                return [tuple(row) for row in result] if result.returns_rows else []
+            finally:
+                if locked:
+                    conn.exec_driver_sql("ROLLBACK")
     finally:
         engine.dispose()
 

@@ -64,7 +64,7 @@ def lanes_of(shard_count: int, processes: int) -> list[list[int]]:
 
 def games_of(db: Path | str, shards: list[int], shard_count: int) -> dict[int, tuple[Any, ...]]:
     """The stored games of these shards' servers: id -> (version, status, settled)."""
-    rows = query(db, "SELECT id, guild_id, version, status, settled FROM games")
+    rows = query(db, "SELECT id, guild_id, version, status, settled FROM games", settled=True)
     return {row[0]: tuple(row[2:]) for row in rows if shard_of(int(row[1]), shard_count) in shards}
 
 
