@@ -15,6 +15,7 @@ from typing import Any
 from bot.model import Table
 from bot.store.values import DealLine, ResultRow
 from kachuful_core import Game, load_game, score_summary
+from kachuful_core.rules import made_bid
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ def deal_lines_from_record(record: str | dict[str, Any] | None) -> list[tuple[De
 
 def exact_bids(deals: tuple[DealLine, ...]) -> int:
     """How many of a seat's scored deals it took exactly the tricks it bid."""
-    return sum(1 for deal in deals if deal.bid == deal.tricks)
+    return sum(1 for deal in deals if made_bid(deal.bid, deal.tricks))
 
 
 def game_results(row: Table, game: Game) -> list[ResultRow]:

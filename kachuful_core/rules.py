@@ -57,6 +57,11 @@ def schedule_sizes(schedule: ScheduleName, top: int) -> tuple[int, ...]:
     return down + up + down[1:] + up
 
 
+def made_bid(bid: int, tricks: int) -> bool:
+    """Whether a seat made its bid: it took exactly the tricks it bid (an exact bid)."""
+    return bid == tricks
+
+
 class Rules(BaseModel):
     """Every table option, with its default; invalid combinations are refused."""
 
@@ -123,7 +128,7 @@ class Rules(BaseModel):
         return None
 
     def score(self, bid: int, tricks: int, blind: bool = False) -> int:
-        exact = bid == tricks
+        exact = made_bid(bid, tricks)
         if self.scoring == "exact":
             points = 10 + bid if exact else 0
         elif self.scoring == "penalty":

@@ -21,7 +21,7 @@ from .cards import (
     trump_text,
 )
 from .specs import ButtonSpec, MessageSpec, Style, clip, with_picture
-from .words import name_of, pair
+from .words import bid_taken, name_of, pair
 
 COLOUR_HAND = discord.Colour.dark_blue()
 CONTROL_ROW = CARD_ROWS  # the fifth row
@@ -35,10 +35,8 @@ def _bids_field(row: Table, view: SeatView, tr: Translations) -> str:
         taken = view.tricks_won[seat]
         if bid is None:
             shown = _("no bid yet")
-        elif view.blind[seat]:
-            shown = _("bid {bid} blind, took {taken}").format(bid=bid, taken=taken)
         else:
-            shown = _("bid {bid}, took {taken}").format(bid=bid, taken=taken)
+            shown = bid_taken(bid, taken, tr, blind=view.blind[seat])
         name = name_of(row, seat)
         if seat == view.seat:
             name = _("{name} (you)").format(name=name)

@@ -20,7 +20,7 @@ from .numbers import tenths
 from .pictures import HandPicture
 from .review import trump_line
 from .specs import ButtonSpec, MessageSpec, clip, with_picture
-from .words import level_name, pair, plain
+from .words import bid_taken, deal_result, level_name, pair, plain
 
 COLOUR_PRACTICE = discord.Colour.dark_teal()
 ROW = 5
@@ -77,7 +77,7 @@ def practice_page(
     for seat, name in enumerate(names):
         bid = log.bids[seat]
         dealer = " 🂠" if seat == log.dealer else ""
-        said = "…" if bid is None else _("bid {bid}, took {won}").format(bid=bid, won=won[seat])
+        said = "…" if bid is None else bid_taken(bid, won[seat], tr, blind=log.blind[seat])
         bids.append(pair(f"**{name}**{dealer}", said, tr))
     embed = discord.Embed(
         title=clip(title, 256), description="\n".join(lines), colour=COLOUR_PRACTICE
@@ -155,12 +155,8 @@ def _result(log: Any, me: int, names: list[str], tr: Translations) -> str:
     assert log.scores is not None
     lines = []
     for seat, name in enumerate(names):
-        bid, took = log.bids[seat], log.trick_winners.count(seat)
-        if bid == took:
-            said = _("bid {bid}, took {won}: made ({score})")
-        else:
-            said = _("bid {bid}, took {won}: missed ({score})")
-        text = said.format(bid=bid, won=took, score=log.scores[seat])
+        took = log.trick_winners.count(seat)
+        text = deal_result(log.bids[seat], took, log.scores[seat], tr)
         lines.append(pair(f"**{name}**" if seat == me else name, text, tr))
     hands = [pair(name, hand_text(log.hands[seat], tr), tr) for seat, name in enumerate(names)]
     return "\n".join(lines) + "\n\n" + _("The hands as dealt:") + "\n" + "\n".join(hands)

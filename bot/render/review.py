@@ -21,7 +21,7 @@ from .cards import hand_text, label, trump_text
 from .deal import trump_of
 from .numbers import signed, tenths
 from .specs import ButtonSpec, MessageSpec, clip
-from .words import pair, plain
+from .words import bid_taken, deal_result, pair, plain
 
 COLOUR_REVIEW = discord.Colour.blurple()
 
@@ -152,11 +152,7 @@ def _deal(game_id: int, review: GameReview, deal: DealReview, tr: Translations) 
 
 def _seat_deal(row: SeatDeal, tr: Translations) -> str:
     _ = tr.gettext
-    if row.tricks == row.bid:
-        said = _("Bid {bid}, took {tricks}: made ({score})")
-    else:
-        said = _("Bid {bid}, took {tricks}: missed ({score})")
-    lines = [said.format(bid=row.bid, tricks=row.tricks, score=row.score)]
+    lines = [deal_result(row.bid, row.tricks, row.score, tr)]
     if row.expert_bid is not None and row.expected_tricks is not None:
         expert = _("The Expert bids {bid} (expected tricks: {tricks})").format(
             bid=row.expert_bid, tricks=tenths(row.expected_tricks, tr)
@@ -236,9 +232,8 @@ def replay_page(
         left = [c for c in log.hands[seat] if c not in played]
         dealer = " 🂠" if seat == log.dealer else ""
         bid = log.bids[seat]
-        value = (
-            _("bid {bid}, took {won}").format(bid=bid, won=won[seat]) + "\n" + hand_text(left, tr)
-        )
+        assert bid is not None  # a replay shows only deals played out
+        value = bid_taken(bid, won[seat], tr, blind=log.blind[seat]) + "\n" + hand_text(left, tr)
         embed.add_field(name=clip(plain(name) + dealer, 256), value=value, inline=False)
     embed.set_footer(
         text=_("Step {step} of {steps} · 🂠 marks who deals").format(

@@ -17,7 +17,7 @@ from kachuful_core.scorepad import ScorePad
 from .cards import trump_text
 from .chart import cumulative_scores
 from .specs import ButtonSpec, MessageSpec, clip
-from .words import pair, plain, rules_lines, standing_lines
+from .words import bid_taken, pair, plain, rules_lines, standing_lines
 
 COLOUR_PAD = discord.Colour.dark_gold()
 ROW = 5
@@ -134,7 +134,7 @@ def _deal(pad: Pad, engine: ScorePad, tr: Translations) -> MessageSpec:
         elif took is None:
             said = _("bid {bid}, took …").format(bid=bid)
         else:
-            said = _("bid {bid}, took {won}").format(bid=bid, won=took)
+            said = bid_taken(bid, took, tr)
         rows.append(pair(f"**{name}**", said, tr))
     if engine.stage == "bidding":
         assert engine.turn is not None

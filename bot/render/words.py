@@ -11,6 +11,7 @@ from bot.i18n import N_, Translations
 from bot.model import Seat, Table, TableOptions
 from bot.options import table_rules
 from bot.pace import Pace, game_seconds, rounded_minutes
+from bot.rating import places
 from bot.registry import LEVEL_NAMES, OPTIONS, RULES_TEXT_OPTIONS
 from kachuful_core import (
     BidOutOfRange,
@@ -28,7 +29,7 @@ from kachuful_core import (
     WrongPhase,
 )
 from kachuful_core.errors import NothingToTakeBack
-from kachuful_core.rules import LENGTHS
+from kachuful_core.rules import LENGTHS, made_bid
 
 from . import numbers
 from .cards import hand_text, label, suit_name
@@ -452,20 +453,30 @@ def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:
     return _("The rules do not allow that.")
 
 
+def bid_taken(bid: int, taken: int, tr: Translations, *, blind: bool = False) -> str:
+    """ "bid 2, took 1" (or "bid 2 blind, took 1"): a seat's bid and the tricks it took."""
+    if blind:
+        return tr.gettext("bid {bid} blind, took {taken}").format(bid=bid, taken=taken)
+    return tr.gettext("bid {bid}, took {taken}").format(bid=bid, taken=taken)
+
+
+def deal_result(bid: int, taken: int, score: int, tr: Translations) -> str:
+    """ "bid 2, took 2: made (12)" or "…: missed (0)": a seat's scored deal."""
+    if made_bid(bid, taken):
+        words = tr.gettext("bid {bid}, took {taken}: made ({score})")
+    else:
+        words = tr.gettext("bid {bid}, took {taken}: missed ({score})")
+    return words.format(bid=bid, taken=taken, score=score)
+
+
 def standing_lines(
     names: Sequence[str], totals: Sequence[int], winners: Collection[int]
 ) -> list[str]:
     """Final standings, best first: "1\\. asha — 21 🏆", equal totals sharing a rank (the
     dot escaped: Discord renumbers lines starting "1." as a list, and a tie would show as 1
     and 2)."""
-    order = sorted(range(len(names)), key=lambda s: (-totals[s], s))
-    lines = []
-    rank = 0
-    previous: int | None = None
-    for position, seat in enumerate(order, start=1):
-        if totals[seat] != previous:
-            rank = position
-            previous = totals[seat]
-        crown = " 🏆" if seat in winners else ""
-        lines.append(f"{rank}\\. {names[seat]} — {totals[seat]}{crown}")
-    return lines
+    ranks = places(totals)
+    return [
+        f"{ranks[seat]}\\. {names[seat]} — {totals[seat]}" + (" 🏆" if seat in winners else "")
+        for seat in sorted(range(len(names)), key=lambda s: (-totals[s], s))
+    ]
