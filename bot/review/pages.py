@@ -13,11 +13,11 @@ from typing import Any
 import discord
 
 from bot import render
-from bot.i18n import Translations, reader
+from bot.i18n import reader
 from bot.model import Table
 from bot.render import review as words
 from bot.store import GameStore
-from bot.ui.payloads import send_kwargs
+from bot.ui.payloads import send_kwargs, tell
 from kachuful_core import Game, RecordError, load_game
 
 from .reviewer import Reviewer, ReviewFailed
@@ -54,14 +54,14 @@ async def show_review(
     tr = reader(interaction)
     found = await finished_game(store, interaction, game_id)
     if isinstance(found, str):
-        await refuse(interaction, found)
+        await tell(interaction, found)
         return
     row = found
     assert row.record is not None
     review = await reviewer.stored(row.id)
     if review is None:
         if _played(row) is None:
-            await refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
+            await tell(interaction, words.refusal("no_played_deal", tr, game=row.id))
             return
         await _wait(interaction, words.notice("computing", tr, game=row.id))
         try:
@@ -71,7 +71,7 @@ async def show_review(
                 content=words.refusal("review_failed", tr, game=row.id), embeds=[], view=None
             )
             return
-    await _answer(interaction, words.review_page(row.id, review, page, tr), tr)
+    await _answer(interaction, words.review_page(row.id, review, page, tr))
 
 
 async def show_replay(
@@ -80,15 +80,15 @@ async def show_replay(
     tr = reader(interaction)
     found = await finished_game(store, interaction, game_id)
     if isinstance(found, str):
-        await refuse(interaction, found)
+        await tell(interaction, found)
         return
     row = found
     game = _played(row)
     if game is None:
-        await refuse(interaction, words.refusal("no_played_deal", tr, game=row.id))
+        await tell(interaction, words.refusal("no_played_deal", tr, game=row.id))
         return
     names = [seat.name for seat in row.seats]
-    await _answer(interaction, words.replay_page(row.id, game, step, names, tr), tr)
+    await _answer(interaction, words.replay_page(row.id, game, step, names, tr))
 
 
 def _played(row: Table) -> Game | None:
@@ -117,20 +117,10 @@ async def _wait(interaction: discord.Interaction[Any], text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def _answer(
-    interaction: discord.Interaction[Any], spec: render.MessageSpec, tr: Translations
-) -> None:
+async def _answer(interaction: discord.Interaction[Any], spec: render.MessageSpec) -> None:
     if interaction.response.is_done():
         await interaction.edit_original_response(**send_kwargs(spec, edit=True))
     elif _private(interaction):
         await interaction.response.edit_message(**send_kwargs(spec, edit=True))
     else:
         await interaction.response.send_message(**send_kwargs(spec), ephemeral=True)
-
-
-async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
-    """A refusal, privately: the answer to the click or command, or after it."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)

@@ -23,7 +23,7 @@ from bot.render.review import replay_steps
 from bot.store import GameStore
 from bot.table.driver import seed_of
 from bot.table.thinking import Thinker, thinks_in_worker
-from bot.ui.payloads import drawn, send_kwargs
+from bot.ui.payloads import drawn, send_kwargs, tell
 from kachuful_core import Game, KachufulError, RecordError, Rules, load_game, record_document
 from kachuful_core.game import Phase
 from kachuful_core.players import LEVELS, act, apply_decision
@@ -32,7 +32,7 @@ from kachuful_core.review import hint
 from kachuful_core.views import view as seat_view
 
 from .model import PracticeDeal
-from .pages import finished_game, refuse
+from .pages import finished_game
 
 DEFAULT_LEVEL = "search"
 FRESH_PLAYERS = 4
@@ -79,18 +79,16 @@ class Practice:
         else:
             found = await finished_game(self.store, interaction, game_id)
             if isinstance(found, str):
-                await refuse(interaction, found)
+                await tell(interaction, found)
                 return
             assert found.record is not None
             position = _position(load_game(found.record), deal)
             if position is None:
-                await refuse(
-                    interaction, words.refusal("no_deal", tr, game=found.id, deal=deal or 1)
-                )
+                await tell(interaction, words.refusal("no_deal", tr, game=found.id, deal=deal or 1))
                 return
             record = deal_record(found.record, position)
             if load_game(record).is_forehead_deal:
-                await refuse(interaction, words.refusal("forehead", tr))
+                await tell(interaction, words.refusal("forehead", tr))
                 return
             mine = [s for s, e in enumerate(found.seats) if interaction.user.id == e.user_id]
             seat = mine[0] if mine else 0
@@ -155,7 +153,7 @@ class Practice:
             else:
                 game.play(found.seat, value)
         except KachufulError:
-            await refuse(interaction, words.refusal("illegal", tr))
+            await tell(interaction, words.refusal("illegal", tr))
             return
         await interaction.response.defer()
         await self._computers(game, found.seat, found.level)
@@ -171,7 +169,7 @@ class Practice:
             return
         found, game = owned
         if game.turn != found.seat or game.phase not in (Phase.BIDDING, Phase.PLAYING):
-            await refuse(interaction, words.refusal("no_hint", tr))
+            await tell(interaction, words.refusal("no_hint", tr))
             return
         await interaction.response.defer()
         advice = await self.thinker.compute(hint, seat_view(game, found.seat))
@@ -194,15 +192,15 @@ class Practice:
         click is answered here."""
         found = await self.store.practice.load(practice_id)
         if found is None:
-            await refuse(interaction, words.refusal("no_practice", tr))
+            await tell(interaction, words.refusal("no_practice", tr))
             return None
         if found.user_id != interaction.user.id:
-            await refuse(interaction, words.refusal("not_yours", tr))
+            await tell(interaction, words.refusal("not_yours", tr))
             return None
         try:
             game = load_game(found.record)
         except RecordError:
-            await refuse(interaction, words.refusal("no_practice", tr))
+            await tell(interaction, words.refusal("no_practice", tr))
             return None
         if version is not None and version != found.version:
             # An older message (a second click, or one whose edit a crash lost): it is

@@ -21,6 +21,7 @@ from bot.store.failures import is_expected
 
 from .custom_ids import NUMBER, custom_id, number
 from .not_saved import not_saved
+from .payloads import tell
 
 if TYPE_CHECKING:
     from bot.table import Tables
@@ -107,12 +108,12 @@ async def _guarded(
         tr = reader(interaction)
         text = not_saved(error, tr)
         if text is None:
-            await _tell(interaction, render.notice("click_failed", tr))
+            await tell(interaction, render.notice("click_failed", tr))
             raise
         if not is_expected(error):
             log.warning("a click failed: %s: %s", type(error).__name__, error)
         if not _answered(interaction):
-            await _tell(interaction, text)
+            await tell(interaction, text)
     finally:
         _unlink(item, interaction)
 
@@ -127,14 +128,6 @@ _DEFERRED = (
     discord.InteractionResponseType.deferred_channel_message,
     discord.InteractionResponseType.deferred_message_update,
 )
-
-
-async def _tell(interaction: discord.Interaction[Any], text: str) -> None:
-    with contextlib.suppress(discord.HTTPException):
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
 
 def _unlink(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -> None:

@@ -5,6 +5,7 @@ the keyword arguments of a send or an edit. Below the table code and the buttons
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import io
 import logging
@@ -178,3 +179,14 @@ async def drawn(spec: MessageSpec) -> MessageSpec:
         log.warning("no card picture (%s)", type(error).__name__)
         return replace(spec, picture=None, embeds=tuple(map(without_picture, spec.embeds)))
     return replace(spec, picture_png=png)
+
+
+async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+    """``text`` to the one who clicked or typed, privately: the answer to the interaction, or
+    a follow-up once it was answered. A send Discord refuses is let go: nothing depended on
+    it, and the click itself is already answered or expired."""
+    with contextlib.suppress(discord.HTTPException):
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
