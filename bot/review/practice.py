@@ -244,16 +244,7 @@ class Practice:
                     interaction, current, load_game(current.record), tr, notice="moved_on"
                 )
             return
-        saved = PracticeDeal(
-            id=found.id,
-            user_id=found.user_id,
-            seat=found.seat,
-            level=found.level,
-            source_game=found.source_game,
-            record=record,
-            hints=hints,
-            version=found.version + 1,
-        )
+        saved = replace(found, record=record, hints=hints, version=found.version + 1)
         await self._show(interaction, saved, game, tr, hint_text)
 
     async def _show(
