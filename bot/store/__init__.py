@@ -626,7 +626,7 @@ class Store:
             for index, row in enumerate(rows)
             for name in _BATCH_COLUMNS
         }
-        _, returned = await direct.run(self._db, _batch_update(size), values)
+        _, returned = await direct.run(self._db, _batch_update(size), values, returns_rows=True)
         updated = {int(row[0]) for row in returned}
         return [pending.game_id in updated for pending in batch]
 

@@ -66,9 +66,14 @@ def rendered(statement: _Statement, dialect: sa.Dialect) -> Rendered:
 
 
 async def run(
-    conn: AsyncConnection, statement: _Statement, params: Mapping[str, Any] | None = None
+    conn: AsyncConnection,
+    statement: _Statement,
+    params: Mapping[str, Any] | None = None,
+    *,
+    returns_rows: bool = False,
 ) -> tuple[int, list[tuple[Any, ...]]]:
-    """Run one statement on the driver: (rows changed, rows returned)."""
+    """Run one statement on the driver: (rows changed, rows returned). ``returns_rows``: the
+    statement returns rows (a read, or RETURNING), whose count is then the rows changed."""
     shape = rendered(statement, conn.dialect)
     values: Sequence[Any] | Mapping[str, Any] = dict(params or {})
     if shape.positions is not None:
@@ -76,6 +81,11 @@ async def run(
     raw = await conn.get_raw_connection()
     driver: Any = raw.driver_connection
     try:
+        if returns_rows and hasattr(driver, "execute_fetchall"):
+            # aiosqlite runs the statement and hands back every row in one trip to its
+            # thread (execute, fetch and close would be three).
+            found = [tuple(row) for row in await driver.execute_fetchall(shape.sql, values)]
+            return len(found), found
         cursor = await driver.execute(shape.sql, values)
         if cursor.description is None:
             # A write without rows: its statement is done (nothing left open that would hold

@@ -152,7 +152,7 @@ class Reads:
         values = {f"p{index}": value for index, value in enumerate(params, start=1)}
         try:
             if isinstance(sql, str):
-                _, rows = await direct.run(self._db, sql, values)
+                _, rows = await direct.run(self._db, sql, values, returns_rows=True)
                 return rows
             result = await self._db.execute(sql, values)
             return list(result) if result.returns_rows else []
