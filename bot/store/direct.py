@@ -73,7 +73,7 @@ async def run(
     returns_rows: bool = False,
 ) -> tuple[int, list[tuple[Any, ...]]]:
     """Run one statement on the driver: (rows changed, rows returned). ``returns_rows``: the
-    statement returns rows (a read, or RETURNING), whose count is then the rows changed."""
+    statement returns rows (a read, or RETURNING); the first figure is then how many."""
     shape = rendered(statement, conn.dialect)
     values: Sequence[Any] | Mapping[str, Any] = dict(params or {})
     if shape.positions is not None:
