@@ -38,6 +38,12 @@ WAIT_SECONDS = 240
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # The suite starts some hundred Python processes (workers, bots, benchmark scripts) that
+    # import the same modules: the first compiles each to bytecode for all the others (about
+    # 0.1 s of CPU a process), even where the shell says PYTHONDONTWRITEBYTECODE (the files go
+    # to the ignored __pycache__ folders, where numba's cache already is).
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
     if hasattr(config, "workerinput"):  # a worker: it waits in pytest_collection_finish
         return
     if config.getoption("numprocesses", default=None) in (None, 0):

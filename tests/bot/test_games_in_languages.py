@@ -54,11 +54,12 @@ def _strings(language: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _foreign(language: str) -> set[str]:
+@cache
+def _foreign(language: str) -> frozenset[str]:
     """Stretches of the other languages that the reader's own catalogue never says."""
     own = _strings(language)
     others = set().union(*(_strings(other) for other in i18n.LANGUAGES if other != language))
-    return {piece for piece in others if not any(piece in mine for mine in own)}
+    return frozenset(piece for piece in others if not any(piece in mine for mine in own))
 
 
 def _text(message: discord.Message) -> str:
@@ -75,13 +76,9 @@ def _text(message: discord.Message) -> str:
 
 def _leaks(messages: list[discord.Message], language: str) -> list[str]:
     foreign = _foreign(language)
+    texts = [_text(m) for m in messages]
     return sorted(
-        {
-            f"{piece!r} in {_text(m)[:80]!r}"
-            for m in messages
-            for piece in foreign
-            if piece in _text(m)
-        }
+        {f"{piece!r} in {text[:80]!r}" for text in texts for piece in foreign if piece in text}
     )
 
 
