@@ -268,7 +268,8 @@ def main() -> int:
         sys.path.insert(0, str(HERE))
         from tests.pg import start_cluster
 
-        cluster = start_cluster()
+        # With fsync and synchronous commits, as in production (the smoke run needs neither).
+        cluster = start_cluster(durable=not args.quick)
     results: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
     try:
         for round_number in range(args.rounds):

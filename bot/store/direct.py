@@ -7,7 +7,9 @@ Measured side by side (docs/benchmarks.md, "The store on SQLAlchemy"): through S
 async execution a move's commit cost 50% more on SQLite and the group commit of 40 tables
 five to seven times more (one greenlet switch and driver round trip per statement, where the
 group commit is now one statement for the whole batch); the leaderboard reads 60-100% more.
-Those paths run here; everything else goes through SQLAlchemy as usual.
+Those paths run here; everything else goes through SQLAlchemy as usual. How a statement is
+rendered and run on each driver is the driver's (:mod:`.drivers`: PostgreSQL's with
+numbered placeholders on a raw cursor).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from .drivers import driver_of
+
 _Statement = str | sa.Executable
 
 
@@ -29,7 +33,7 @@ class Rendered:
 
 
 # Statements given as objects are module constants: kept (so their ids stay theirs).
-_BY_OBJECT: dict[tuple[str, int], tuple[sa.Executable, Rendered]] = {}
+_BY_OBJECT: dict[tuple[str, str, int], tuple[sa.Executable, Rendered]] = {}
 
 
 # SQL text rendered, by engine and parameter style (not by dialect object: every engine made
@@ -57,7 +61,7 @@ def _render(statement: sa.Executable, dialect: sa.Dialect) -> Rendered:
 def rendered(statement: _Statement, dialect: sa.Dialect) -> Rendered:
     if isinstance(statement, str):
         return _render_text(statement, dialect)
-    key = (dialect.name, id(statement))
+    key = (dialect.name, dialect.paramstyle, id(statement))
     kept = _BY_OBJECT.get(key)
     if kept is None or kept[0] is not statement:
         kept = (statement, _render(statement, dialect))
@@ -74,29 +78,17 @@ async def run(
 ) -> tuple[int, list[tuple[Any, ...]]]:
     """Run one statement on the driver: (rows changed, rows returned). ``returns_rows``: the
     statement returns rows (a read, or RETURNING); the first figure is then how many."""
-    shape = rendered(statement, conn.dialect)
+    driver = driver_of(conn)
+    shape = rendered(statement, driver.raw_dialect(conn.dialect))
     values: Sequence[Any] | Mapping[str, Any] = dict(params or {})
     if shape.positions is not None:
         values = [params[name] for name in shape.positions] if params else []
     raw = await conn.get_raw_connection()
-    driver: Any = raw.driver_connection
+    connection: Any = raw.driver_connection
     try:
-        if returns_rows and hasattr(driver, "execute_fetchall"):
-            # aiosqlite runs the statement and hands back every row in one trip to its
-            # thread (execute, fetch and close would be three).
-            found = [tuple(row) for row in await driver.execute_fetchall(shape.sql, values)]
-            return len(found), found
-        cursor = await driver.execute(shape.sql, values)
-        if cursor.description is None:
-            # A write without rows: its statement is done (nothing left open that would hold
-            # a later COMMIT), so no round trip to close its cursor.
-            return cursor.rowcount, []
-        try:
-            return cursor.rowcount, [tuple(row) for row in await cursor.fetchall()]
-        finally:
-            await cursor.close()
+        return await driver.run_raw(connection, shape.sql, values, returns_rows)
     except BaseException:
-        if getattr(driver, "broken", False) or getattr(driver, "closed", False) is True:
+        if getattr(connection, "broken", False) or getattr(connection, "closed", False) is True:
             # The server dropped the connection: SQLAlchemy makes a new one at the next use.
             await conn.invalidate()
         raise

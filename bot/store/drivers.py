@@ -13,7 +13,8 @@ left is here, one :class:`Driver` per engine, chosen by the connection's dialect
   PostgreSQL takes advisory locks (one server's aggregates; the migrations at start);
 * the reader's scratch tables (a PostgreSQL read-only session needs a read-write transaction
   even for a temporary table);
-* what is done at close (SQLite folds its WAL into the file) and how a write is checked.
+* what is done at close (SQLite folds its WAL into the file) and how a write is checked;
+* how a statement runs on the driver's own connection, for the hot paths (:mod:`.direct`).
 
 Connections run in autocommit mode (no implicit transaction): a transaction is an explicit
 ``BEGIN ... COMMIT`` through :func:`transaction`, as short as the write it holds.
@@ -27,13 +28,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import sqlalchemy as sa
+from psycopg import AsyncRawCursor
 from psycopg.adapt import Loader
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -44,6 +46,7 @@ from .postgres import CONNECT_TIMEOUT_SECONDS, LOCK_TIMEOUT_MS, redacted
 from .sqlite_file import BUSY_TIMEOUT_SECONDS, inspect_database
 
 Role = Literal["writer", "bookkeeping", "reader"]
+Values = Sequence[Any] | Mapping[str, Any]
 
 # PostgreSQL advisory lock key held while migrating ("kachuful" in ASCII).
 MIGRATION_LOCK = 0x6B61636875667C
@@ -121,6 +124,18 @@ class Driver:
 
     async def before_close(self, conn: AsyncConnection) -> None:
         """The writer's last act before it closes."""
+
+    def raw_dialect(self, dialect: sa.Dialect) -> sa.Dialect:
+        """The dialect that renders a statement for :meth:`run_raw` (the connection's own)."""
+        return dialect
+
+    async def run_raw(
+        self, connection: Any, sql: str, values: Values, returns_rows: bool
+    ) -> tuple[int, list[tuple[Any, ...]]]:
+        """One statement on the driver's own connection: (rows changed, rows returned);
+        ``returns_rows``: it returns rows (a read, or RETURNING), the first figure is then
+        how many."""
+        raise NotImplementedError
 
 
 def _one_connection(url: sa.URL, connect_args: dict[str, Any]) -> AsyncEngine:
@@ -207,6 +222,24 @@ class SQLite(Driver):
         # A stopped bot leaves one self-contained file to back up or move.
         await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    async def run_raw(
+        self, connection: Any, sql: str, values: Values, returns_rows: bool
+    ) -> tuple[int, list[tuple[Any, ...]]]:
+        if returns_rows:
+            # aiosqlite runs the statement and hands back every row in one trip to its
+            # thread (execute, fetch and close would be three).
+            found = [tuple(row) for row in await connection.execute_fetchall(sql, values)]
+            return len(found), found
+        cursor = await connection.execute(sql, values)
+        if cursor.description is None:
+            # A write without rows: its statement is done (nothing left open that would hold
+            # a later COMMIT), so no round trip to close its cursor.
+            return int(cursor.rowcount), []
+        try:
+            return int(cursor.rowcount), [tuple(row) for row in await cursor.fetchall()]
+        finally:
+            await cursor.close()
+
 
 class _NumberLoader(Loader):
     """NUMERIC (what SUM of a BIGINT gives) as int when whole, else float, as SQLite does."""
@@ -219,6 +252,29 @@ class _NumberLoader(Loader):
 class PostgreSQL(Driver):
     name = "postgresql"
     failed_to_open = "cannot connect to"
+
+    def __init__(self) -> None:
+        self._numbered: dict[type[sa.Dialect], sa.Dialect] = {}
+
+    def raw_dialect(self, dialect: sa.Dialect) -> sa.Dialect:
+        # Placeholders $1, $2...: psycopg's usual cursor turns a query's %(name)s into them by
+        # parsing the query at every execution once it is longer than 4,096 characters or has
+        # more than 50 parameters (the limits of its cache). The group commit's statement has
+        # up to 64 x 14 parameters, and that parse cost about a millisecond of the event loop
+        # per batch; rendered once by SQLAlchemy in this style, a raw cursor sends it as is.
+        kind = type(dialect)
+        if kind not in self._numbered:
+            make: Callable[..., sa.Dialect] = kind  # a DefaultDialect: takes paramstyle=
+            self._numbered[kind] = make(paramstyle="numeric_dollar")
+        return self._numbered[kind]
+
+    async def run_raw(
+        self, connection: Any, sql: str, values: Values, returns_rows: bool
+    ) -> tuple[int, list[tuple[Any, ...]]]:
+        async with AsyncRawCursor(connection) as cursor:
+            await cursor.execute(sql, values)
+            rows = [] if cursor.description is None else await cursor.fetchall()
+            return cursor.rowcount, [tuple(row) for row in rows]
 
     async def prepare(self, target: str | Path) -> None:
         postgres.check_url(str(target))
