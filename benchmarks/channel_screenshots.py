@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
+import functools
 import hashlib
 import itertools
 import os
@@ -74,12 +76,16 @@ BROWSER_ARGS = [
 # ---- the browser -----------------------------------------------------------------------------
 
 
+@functools.cache
 def font_environment() -> dict[str, str]:
     """The browser's environment, with the bot's bundled Devanagari font added to fontconfig.
     A player's phone or computer has a Devanagari font; this machine may have none, and the
-    captures would then show boxes where a code block (the score table) writes Hindi."""
+    captures would then show boxes where a code block (the score table) writes Hindi. One
+    configuration for every browser the script launches, removed when it ends."""
     fonts = Path(__file__).resolve().parents[1] / "bot" / "render" / "fonts"
-    config = Path(tempfile.mkdtemp(prefix="kachuful-fonts-")) / "fonts.conf"
+    folder = tempfile.mkdtemp(prefix="kachuful-fonts-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    config = Path(folder) / "fonts.conf"
     config.write_text(
         '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
         '<include ignore_missing="yes">/etc/fonts/fonts.conf</include>'
