@@ -719,6 +719,8 @@ class Run:
         ]
         env = dict(os.environ)
         env.pop(DATABASE_URL_ENV, None)
+        if getattr(args, "child_tmp", None):
+            env["TMPDIR"] = args.child_tmp
         if args.database_url:
             env[DATABASE_URL_ENV] = args.database_url
         self.process = subprocess.Popen(
@@ -1318,7 +1320,13 @@ def main() -> int:
     if args.child:
         child_main(args)
         return 0
-    return parent_main(args)
+    # The children's temporary folder: short (a computer worker's forkserver makes a unix
+    # socket there, at most 107 bytes) and removed at the end, with what the forkserver of a
+    # SIGKILLed child leaves in it.
+    short = "/tmp" if os.path.isdir("/tmp") else None
+    with tempfile.TemporaryDirectory(prefix="kachuful-kill-", dir=short) as scratch:
+        args.child_tmp = scratch
+        return parent_main(args)
 
 
 if __name__ == "__main__":
