@@ -8,7 +8,9 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -97,10 +99,19 @@ def wait_for_thinking(bot: subprocess.Popen[bytes], log: Path) -> int:
     raise AssertionError(f"no Expert decision within {THINKING_WITHIN} s: {log.read_text()}")
 
 
+@pytest.fixture
+def short_tmp() -> Iterator[str]:
+    """The bot's TMPDIR: short (its forkserver makes a unix socket there, at most 107 bytes),
+    and removed after the test with what the forkserver of a SIGKILLed bot leaves in it."""
+    short = "/tmp" if os.path.isdir("/tmp") else None
+    with tempfile.TemporaryDirectory(prefix="kachuful-workers-", dir=short) as folder:
+        yield folder
+
+
 @pytest.mark.parametrize("end", ["SIGKILL", "SIGTERM"])
-def test_the_bots_worker_processes_end_with_it(tmp_path: Path, end: str) -> None:
+def test_the_bots_worker_processes_end_with_it(tmp_path: Path, short_tmp: str, end: str) -> None:
     log = tmp_path / "bot.log"
-    env = bot_env(tmp_path / "k.sqlite3", KACHUFUL_COMPUTER_WORKERS="1")
+    env = bot_env(tmp_path / "k.sqlite3", KACHUFUL_COMPUTER_WORKERS="1", TMPDIR=short_tmp)
     with open(log, "wb") as out:
         bot = subprocess.Popen(
             [sys.executable, "-m", "tests.bot.expert_bot"],
