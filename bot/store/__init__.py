@@ -66,7 +66,7 @@ from .failures import (
 )
 from .postgres import redacted
 from .protocol import GameStore
-from .rows import SELECT_GAME, game_from_row, parse_time
+from .rows import NO_GAME_ID, SELECT_GAME, game_from_row, parse_time
 from .rows import dump as _dump
 from .rows import iso as _iso
 from .schema import bot_state, games, hand_messages, posts
@@ -1003,7 +1003,7 @@ _INTEGER_COLUMNS = frozenset(
 
 _BATCH_MOST = 64
 # A spare slot of the batch statement: no game has id 0.
-_NO_GAME: dict[str, Any] = dict.fromkeys(_BATCH_COLUMNS) | {"game_id": 0, "based_on": -1}
+_NO_GAME: dict[str, Any] = dict.fromkeys(_BATCH_COLUMNS) | {"game_id": NO_GAME_ID, "based_on": -1}
 
 
 @functools.lru_cache(maxsize=16)

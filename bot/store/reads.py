@@ -47,11 +47,10 @@ from bot.result_pages import (
 from . import direct
 from .drivers import Opened, driver_of, rollback
 from .failures import StoreError
-from .rows import SELECT_GAME, game_from_row
+from .rows import NO_GAME_ID, SELECT_GAME, game_from_row
 from .schema import games
 
 PAGE_SIZE = 10
-_NO_GAME = 0  # no game has this id (they count from 1)
 TREND_GAMES = 10
 SCOPES: tuple[Scope, ...] = tuple(SCOPE_LABELS)
 PERIODS: dict[Period, int | None] = {"all": None, "30d": 30, "7d": 7}
@@ -646,7 +645,7 @@ class Reads:
         finished = [row[0] for row in games if row[1] == "finished"]
         results: dict[int, list[HistorySeat]] = {}
         if finished:
-            spare = (_NO_GAME,) * (PAGE_SIZE - len(finished))
+            spare = (NO_GAME_ID,) * (PAGE_SIZE - len(finished))
             for game_id, name, user_id, score, won in await self._all(
                 self.HISTORY_RESULTS_SQL, (*finished, *spare)
             ):

@@ -32,6 +32,10 @@ def dump(value: Any) -> str:
 
 
 # The columns game_from_row reads, in its order (add a WHERE).
+# No game has this id (they count from 1): the spare slots of a statement with a slot per game
+# (the group commit's batch, a history page's results) name it.
+NO_GAME_ID = 0
+
 SELECT_GAME = sa.select(
     *(
         games.c[name]
