@@ -9,15 +9,17 @@ parameter (``tr``): there is no "current language", so one table's language cann
 another's messages. Private messages use the reader's Discord language
 (``Interaction.locale``); public ones the table's, stored with its options when it opened.
 
-The catalogues are bot/locale/<lang>/LC_MESSAGES/kachuful.po, compiled to .mo files that are
-committed (tests/bot/test_i18n.py checks each .mo is the compilation of its .po), so that the
-bot runs from a checkout or an editable install without a build step. bot/locale/README.md
-says how to extract, update and compile them with Babel.
+The catalogues are bot/locale/<lang>/LC_MESSAGES/kachuful.po, the only form kept: each is
+compiled in memory with Babel the first time its language is needed in a process (about a
+tenth of a second), so a change of words touches the catalogue and never a binary, and the
+bot runs from a checkout, an editable install or a wheel with no build step.
+bot/locale/README.md says how to extract and update them with Babel.
 """
 
 from __future__ import annotations
 
 import gettext
+import io
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -59,7 +61,23 @@ def translation(language: str) -> Translations:
     whose catalogue is missing, translate nothing."""
     if language == SOURCE or language not in LANGUAGE_NAMES:
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
+    po = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not po.is_file():
+        return gettext.NullTranslations()
+    return gettext.GNUTranslations(io.BytesIO(compile_catalogue(po, language)))
+
+
+def compile_catalogue(po: Path, language: str) -> bytes:
+    """What ``pybabel compile`` would write for ``po``: the .mo bytes, fuzzy (stale) entries
+    left out. Babel is imported here, when a language other than English is first needed."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as source:
+        catalogue = read_po(source, locale=language)
+    out = io.BytesIO()
+    write_mo(out, catalogue, use_fuzzy=False)
+    return out.getvalue()
 
 
 EN = translation(SOURCE)

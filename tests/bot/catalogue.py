@@ -77,6 +77,18 @@ def tiny(language: str, messages: dict[MsgId, str | tuple[str, ...]]) -> bytes:
     return out.getvalue()
 
 
+def tiny_po(language: str, messages: dict[MsgId, str | tuple[str, ...]]) -> bytes:
+    """A catalogue of a few messages as a .po file, as the bot finds its catalogues."""
+    from babel.messages.pofile import write_po
+
+    catalogue = Catalog(locale=language, domain=DOMAIN)
+    for key, string in messages.items():
+        catalogue.add(key, string)
+    out = io.BytesIO()
+    write_po(out, catalogue)
+    return out.getvalue()
+
+
 def tiny_translations(language: str, messages: dict[MsgId, str | tuple[str, ...]]) -> Any:
     import gettext
 

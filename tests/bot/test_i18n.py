@@ -9,6 +9,7 @@ from pathlib import Path
 
 import discord
 import pytest
+from babel.messages.catalog import Catalog
 
 from bot import i18n
 from bot.i18n import language_of, translation
@@ -19,7 +20,6 @@ from .catalogue import (
     TRANSLATED,
     compiled,
     extracted,
-    po_path,
     read_catalogue,
     untranslated,
 )
@@ -77,15 +77,52 @@ def test_the_table_language_is_kept_with_its_options() -> None:
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_each_catalogue_compiles_and_its_mo_is_up_to_date(language: str) -> None:
-    catalogue = read_catalogue(language)
-    mo = po_path(language).with_suffix(".mo")
-    assert mo.read_bytes() == compiled(catalogue), (
-        f"{mo} is not the compilation of its .po: run pybabel compile (bot/locale/README.md)"
-    )
-    # The standard library reads it, with the language's own plural rule.
-    loaded = gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
+def test_each_catalogue_is_compiled_from_its_po_when_first_needed(language: str) -> None:
+    loaded = translation(language)
+    assert isinstance(loaded, gettext.GNUTranslations)
+    # The standard library reads it, with the language's own plural rule and every entry.
     assert loaded.info().get("language") == language
+    catalogue = read_catalogue(language)
+    loaded_again = gettext.GNUTranslations(io.BytesIO(compiled(catalogue)))
+    for message in catalogue:
+        if not (message.id and isinstance(message.id, str) and message.string):
+            continue
+        if message.fuzzy:
+            continue
+        if message.context:
+            got = loaded.pgettext(message.context, message.id)
+            assert got == loaded_again.pgettext(message.context, message.id) == message.string
+        else:
+            assert loaded.gettext(message.id) == loaded_again.gettext(message.id) == message.string
+
+
+def test_no_compiled_catalogue_is_kept() -> None:
+    """A change of words touches the catalogue, never a binary made from it: no .mo in the
+    source tree (git ignores them), and the package ships the .po files."""
+    assert sorted((ROOT / "bot" / "locale").rglob("*.mo")) == []
+    assert "*.mo" in (ROOT / ".gitignore").read_text().split()
+    assert '"locale/*/LC_MESSAGES/*.po"' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_a_po_edited_after_start_is_read_by_the_next_process(tmp_path: Path) -> None:
+    """No stale binary can shadow a catalogue: the words come from the .po itself."""
+    from .catalogue import tiny_po
+
+    folder = tmp_path / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    po = folder / "kachuful.po"
+    po.write_bytes(tiny_po("fr", {"Your lead.": "À toi d'entamer."}))
+    assert i18n.compile_catalogue(po, "fr") == compiled(read_po_file(po, "fr"))
+    po.write_bytes(tiny_po("fr", {"Your lead.": "Tu entames."}))
+    again = gettext.GNUTranslations(io.BytesIO(i18n.compile_catalogue(po, "fr")))
+    assert again.gettext("Your lead.") == "Tu entames."
+
+
+def read_po_file(path: Path, language: str) -> Catalog:
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as file:
+        return read_po(file, locale=language)
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

@@ -22,7 +22,7 @@ from bot.render.channel import public_posts
 from kachuful_core import Game, Rules
 from kachuful_core.views import view as seat_view
 
-from ..catalogue import tiny, tiny_translations
+from ..catalogue import tiny_po, tiny_translations
 from ..helpers import Table, lobby_message, start_game
 from ..locales import speak
 from .test_render import row_for
@@ -81,7 +81,7 @@ def catalogues(
     for language, messages in (("fr", FR), ("hi", HI)):
         folder = root / language / "LC_MESSAGES"
         folder.mkdir(parents=True)
-        (folder / "kachuful.mo").write_bytes(tiny(language, messages))
+        (folder / "kachuful.po").write_bytes(tiny_po(language, messages))
     monkeypatch.setattr(i18n, "LOCALE_DIR", root)
     i18n.translation.cache_clear()
     yield
