@@ -16,9 +16,9 @@ from bot.club.organiser import Organiser, Refused, check_plan
 from bot.i18n import language_of, reader
 from bot.options import check_start
 from bot.store import StoreError
+from bot.table.not_saved import not_saved
 from bot.ui.custom_ids import NUMBER, number
 from bot.ui.items import add_feature_items, remove_feature_items
-from bot.ui.not_saved import not_saved
 from kachuful_core.players import LEVEL_LABELS, LEVELS
 
 from .group import KachufulFeature
