@@ -49,8 +49,12 @@ def permission_names(names: Iterable[str], tr: Translations) -> str:
 
 
 def named_permissions(message: str) -> list[str]:
-    """The permissions a message names by placeholder (``{manage_guild}``)."""
-    fields = (field for _, field, _, _ in string.Formatter().parse(message) if field)
+    """The permissions a message names by placeholder (``{manage_guild}``); none in a text
+    that is no format string (a brace of its own)."""
+    try:
+        fields = [field for _, field, _, _ in string.Formatter().parse(message) if field]
+    except ValueError:
+        return []
     return [field for field in fields if field in PERMISSION_WORDS]
 
 

@@ -43,9 +43,7 @@ REFUSALS = {
         "A score pad keeps every table option except blind bids, the forehead deal and the "
         "turned trump: the bot cannot see the cards."
     ),
-    "not_manager": N_(
-        "Only members with **{manage_guild}** can choose where score pads count."
-    ),
+    "not_manager": N_("Only members with **{manage_guild}** can choose where score pads count."),
 }
 
 NOTICES = {
