@@ -22,11 +22,16 @@ CHAMPIONS = ("manage_roles",)
 CLUB_LINK = (*TABLE_LINK, *TABLE_CHANNELS, *SCHEDULED_EVENTS, *CHAMPIONS)
 
 
+def tables_in_channels(have: discord.Permissions) -> bool:
+    """Whether an event's tables get a channel each: the bot may not open threads in the
+    event's channel but may make channels."""
+    return bool(missing_of(have, THREADS)) and not missing_of(have, TABLE_CHANNELS)
+
+
 def event_threads_lacking(have: discord.Permissions) -> list[str]:
     """The thread permissions an event's tables lack in a channel; none when Manage Channels
     lets each table have a channel instead."""
-    lacking = missing_of(have, THREADS)
-    return [] if not lacking or not missing_of(have, TABLE_CHANNELS) else lacking
+    return [] if tables_in_channels(have) else missing_of(have, THREADS)
 
 
 def scheduled_lacking(server: discord.Permissions) -> list[str]:
