@@ -35,6 +35,7 @@ _NAMES = {
     "scoreboard": ("table", "scoreboard"),
     "start_message": ("table", "start_message"),
     "thread_fallback": ("words", "thread_fallback"),
+    "thread_in_thread": ("words", "thread_in_thread"),
 }
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
         refusal,
         refused_move,
         thread_fallback,
+        thread_in_thread,
     )
 
 
@@ -103,4 +105,5 @@ __all__ = [
     "scoreboard",
     "start_message",
     "thread_fallback",
+    "thread_in_thread",
 ]

@@ -16,6 +16,7 @@ from kachuful_core.scorepad import ScorePad
 
 from .cards import trump_text
 from .chart import cumulative_scores
+from .permissions import fill
 from .specs import ButtonSpec, MessageSpec, clip
 from .words import bid_taken, pair, plain, rules_lines, standing_lines
 
@@ -42,7 +43,7 @@ REFUSALS = {
         "A score pad keeps every table option except blind bids, the forehead deal and the "
         "turned trump: the bot cannot see the cards."
     ),
-    "not_manager": N_("Only members with **Manage Server** can choose where score pads count."),
+    "not_manager": N_("Only members with **{manage_guild}** can choose where score pads count."),
 }
 
 NOTICES = {
@@ -58,7 +59,7 @@ NOTICES = {
 
 
 def refusal(code: str, tr: Translations, **values: Any) -> str:
-    return "⚠️ " + tr.gettext(REFUSALS[code]).format(**values)
+    return "⚠️ " + fill(tr.gettext(REFUSALS[code]), tr, **values)
 
 
 def notice(code: str, tr: Translations) -> str:

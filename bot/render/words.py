@@ -31,6 +31,7 @@ from kachuful_core.rules import LENGTHS, made_bid
 
 from . import escape, numbers
 from .cards import hand_text, label, suit_name
+from .permissions import fill, permission_names
 
 # Each message takes the translations of its reader (a private message) or of its table (a
 # public one) as ``tr``: words written here in English are the catalogue's source (bot/i18n.py).
@@ -192,7 +193,7 @@ REFUSALS = {
     "already_seated": N_("You already have a seat at this table."),
     "table_full": N_("Every seat is taken."),
     "not_host": N_("Only the host can do that."),
-    "not_host_or_manager": N_("Only the host or someone with Manage Server can stop the game."),
+    "not_host_or_manager": N_("Only the host or someone with {manage_guild} can stop the game."),
     "need_players": N_("At least 3 seats must be filled to start."),
     "not_lobby": N_("The game has already started."),
     "not_running": N_("The game is not running."),
@@ -211,7 +212,7 @@ REFUSALS = {
     "bad_length": N_("A game is quick, classic or full: nothing was changed."),
     "damaged": N_(
         "This channel's game could not be restored after the bot restarted. The host or "
-        "someone with Manage Server can close it with `/kachuful stop`; then start a new one."
+        "someone with {manage_guild} can close it with `/kachuful stop`; then start a new one."
     ),
     # The results commands (cogs/leaderboard.py, stats.py, history.py, settings.py).
     "bad_option": N_("`{name}` must be one of {choices}."),
@@ -222,7 +223,7 @@ REFUSALS = {
     "not_your_game": N_(
         "Game {game} is still being played: only its players can export it so far."
     ),
-    "not_manager": N_("Only members with **Manage Server** can change this channel's settings."),
+    "not_manager": N_("Only members with **{manage_guild}** can change this channel's settings."),
     "bad_setting": "{problem}",
 }
 
@@ -281,7 +282,6 @@ NOTICES = {
     "you_stopped": N_("You stopped the game."),
     "restarting": N_("The bot is restarting: nothing was changed. Please try again in a moment."),
     "game_started_thread": N_("The game has started in a thread opened from the lobby."),
-    "thread_needs_channel": N_("a channel that is not a thread"),
     "thread_name": N_("Kachuful #{game}: {names}"),
     "hand_game_stopped": N_("The game was stopped: there is nothing more to play."),
     "hand_expired": N_(
@@ -292,26 +292,6 @@ NOTICES = {
 }
 
 
-# The channel permissions the bot may ask for, as Discord's settings name them (its client
-# shows them in the member's language, so they are translated like every word).
-PERMISSION_WORDS = {
-    "view_channel": N_("View Channel"),
-    "send_messages": N_("Send Messages"),
-    "send_messages_in_threads": N_("Send Messages in Threads"),
-    "create_public_threads": N_("Create Public Threads"),
-    "embed_links": N_("Embed Links"),
-    "attach_files": N_("Attach Files"),
-    "read_message_history": N_("Read Message History"),
-}
-
-
-def permission_names(names: list[str], tr: Translations) -> str:
-    """ "Embed Links, Attach Files"; a name that is not a permission (already words) as is."""
-    return ", ".join(
-        tr.gettext(PERMISSION_WORDS[name]) if name in PERMISSION_WORDS else name for name in names
-    )
-
-
 def pair(name: str, value: str, tr: Translations) -> str:
     """ "**asha**: bid 1, took 0": a name and what it has, with the language's separator
     (French puts a no-break space before the colon)."""
@@ -320,11 +300,21 @@ def pair(name: str, value: str, tr: Translations) -> str:
 
 def thread_fallback(missing: list[str], tr: Translations) -> str:
     """/kachuful start mode:thread where the bot cannot open threads: the channel instead."""
-    wanted = permission_names(missing, tr)
+    return tr.ngettext(
+        "This game cannot be played in a thread here without this permission: {wanted}. It "
+        "is played in this channel instead; grant it to use thread mode next time.",
+        "This game cannot be played in a thread here without these permissions: {wanted}. It "
+        "is played in this channel instead; grant them to use thread mode next time.",
+        len(missing),
+    ).format(wanted=permission_names(missing, tr))
+
+
+def thread_in_thread(tr: Translations) -> str:
+    """/kachuful start mode:thread typed inside a thread: a thread cannot hold another."""
     return tr.gettext(
-        "I cannot play this game in a thread here (I need: {wanted}), so it is played in this "
-        "channel instead. Grant those permissions to use thread mode next time."
-    ).format(wanted=wanted)
+        "This is a thread already, and a thread cannot open another: the game is played "
+        "here, in this thread."
+    )
 
 
 COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon")
@@ -332,11 +322,14 @@ COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Sh
 
 def missing_permissions(names: list[str], tr: Translations) -> str:
     """/kachuful start where the bot cannot post the table: what to grant."""
-    wanted = permission_names(names, tr)
-    return tr.gettext(
-        "I cannot run a table in this channel: I need these permissions here: "
-        "{wanted}. Ask someone with Manage Server or Manage Channels to grant them."
-    ).format(wanted=wanted)
+    message = tr.ngettext(
+        "I cannot run a table in this channel without this permission: {wanted}. Ask "
+        "someone with {manage_guild} or {manage_channels} to grant it.",
+        "I cannot run a table in this channel without these permissions: {wanted}. Ask "
+        "someone with {manage_guild} or {manage_channels} to grant them.",
+        len(names),
+    )
+    return fill(message, tr, wanted=permission_names(names, tr))
 
 
 def posts_refused(channel: str, names: list[str], tr: Translations) -> str:
@@ -390,7 +383,7 @@ def refusal(code: str, tr: Translations, **values: Any) -> str:
     words = REFUSALS.get(code)
     if not words:
         return tr.gettext("That cannot be done now.")
-    return tr.gettext(words).format(**values) if values else tr.gettext(words)
+    return fill(tr.gettext(words), tr, **values)
 
 
 def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:

@@ -33,21 +33,12 @@ from .timing import Timing
 if TYPE_CHECKING:
     from bot.store import GameStore
 
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
-
 
 def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     """The channel permissions the bot lacks to post and edit a table's messages."""
     return permissions.lacking(
         interaction.app_permissions, isinstance(interaction.channel, discord.Thread)
     )
-
-
-def missing_thread_permissions(interaction: discord.Interaction[Any]) -> list[str]:
-    have = interaction.app_permissions
-    if isinstance(interaction.channel, discord.Thread):
-        return [render.notice("thread_needs_channel", reader(interaction))]
-    return [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
 
 
 class Lobby:
@@ -97,8 +88,11 @@ class Lobby:
             return
         note = None
         if options.mode == "thread":
-            lacking = missing_thread_permissions(interaction)
-            if lacking:
+            lacking = permissions.missing_of(interaction.app_permissions, permissions.THREADS)
+            if isinstance(interaction.channel, discord.Thread):
+                options = replace(options, mode="trick")
+                note = render.thread_in_thread(tr)
+            elif lacking:
                 options = replace(options, mode="trick")
                 note = render.thread_fallback(lacking, tr)
         if host is None:

@@ -17,6 +17,8 @@ import html
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+from string import Template
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -29,6 +31,24 @@ from .sessions import Identity, Sessions
 
 log = logging.getLogger(__name__)
 
+# The client's one page (its settings in data attributes: no inline script).
+SHELL = Template((Path(__file__).parent / "shell.html").read_text(encoding="utf-8"))
+# What a page may load, and who may frame it: this origin only (Discord's Activity proxy
+# blocks any other anyway), and Discord's own pages as frames (the Activity).
+POLICY: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("default-src", ("'self'",)),
+    ("script-src", ("'self'",)),
+    ("style-src", ("'self'",)),
+    ("img-src", ("'self'", "data:", "blob:")),
+    ("font-src", ("'self'",)),
+    ("object-src", ("'none'",)),
+    ("base-uri", ("'none'",)),
+    ("form-action", ("'self'",)),
+    (
+        "frame-ancestors",
+        ("'self'", "https://discord.com", "https://*.discord.com", "https://*.discordsays.com"),
+    ),
+)
 SESSION_COOKIE = "kf_session"
 LOGIN_COOKIE = "kf_login"
 LOGIN_SECONDS = 600
@@ -159,15 +179,11 @@ class WebServer:
         body = " ".join(
             f'data-{name}="{html.escape(value, quote=True)}"' for name, value in attributes.items()
         )
-        language = (who.locale if who else "en").split("-")[0]
-        text = (
-            "<!doctype html>\n"
-            f'<html lang="{html.escape(language)}"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1, '
-            'viewport-fit=cover"><title>Kachuful</title>'
-            f'<link rel="stylesheet" href="{self.assets.url("table.css")}">'
-            f'<script type="module" src="{self.assets.url("app.js")}"></script>'
-            f'</head><body {body}><main id="app"></main></body></html>\n'
+        text = SHELL.substitute(
+            language=html.escape((who.locale if who else "en").split("-")[0]),
+            style=self.assets.url("table.css"),
+            script=self.assets.url("app.js"),
+            data=body,
         )
         response = web.Response(text=text, content_type="text/html")
         response.headers["Cache-Control"] = "no-store"
@@ -286,12 +302,10 @@ class WebServer:
         except web.HTTPException as error:
             response = error
         socket = self.socket_url().rsplit("/ws", 1)[0]
+        policy = [*POLICY, ("connect-src", ("'self'", socket))]
         response.headers.setdefault(
             "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-            f"connect-src 'self' {socket}; font-src 'self'; object-src 'none'; base-uri 'none'; "
-            "form-action 'self'; frame-ancestors 'self' https://discord.com "
-            "https://*.discord.com https://*.discordsays.com",
+            "; ".join(" ".join((name, *sources)) for name, sources in policy),
         )
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
