@@ -26,6 +26,7 @@ from bot.render import scorepad as scorepad_words
 from bot.render.words import plain
 from bot.ui.items import add_feature_items, remove_feature_items
 from bot.ui.payloads import page_buttons
+from bot.web.club.links import club_base, club_url
 from kachuful_core import deal_in_progress, public_record
 from kachuful_core.dealing import (
     commitment,
@@ -51,7 +52,11 @@ async def history_message(
     assert interaction.guild_id is not None and interaction.channel_id is not None
     found = await bot.store.reads.history(channel_id=interaction.channel_id, page=page)
     tr = await channel_translations(bot, interaction)
-    spec = results_commands.history(found, interaction.guild_id, interaction.channel_id, tr)
+    base = club_base(bot.settings)
+    club = None if base is None else club_url(base, interaction.guild_id)
+    spec = results_commands.history(
+        found, interaction.guild_id, interaction.channel_id, tr, club=club
+    )
     view = page_buttons(found.page, found.pages, history_custom_id, tr)
     message: dict[str, Any] = {
         "embeds": list(spec.embeds),

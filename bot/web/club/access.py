@@ -27,7 +27,7 @@ MEMBER_SECONDS = 60.0
 
 class Verdict(Enum):
     READ = "read"  # show the page
-    LOG_IN = "log in"  # members only, and the reader has not logged in
+    LOG_IN = "login"  # members only, and the reader has not logged in
     REFUSED = "refused"  # logged in, not a member of the server
 
 

@@ -70,11 +70,6 @@ ROUTES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
-def club_url(base_url: str, guild_id: int, *path: object) -> str:
-    """The address of a club page (for links from Discord)."""
-    return "/".join([f"{base_url}/club/{guild_id}", *(str(part) for part in path)])
-
-
 @dataclass(frozen=True)
 class Reader:
     """One request's reader and server, and what every page's frame shows."""
