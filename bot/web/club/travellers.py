@@ -61,6 +61,7 @@ class RoundTravellers:
     finished: bool  # every table of the round has finished (or was stopped)
     playing: tuple[int, ...]  # the tables still playing (numbers)
     compared: int  # finished tables compared deal by deal
+    tables: int  # tables seated in the round
     deals: tuple[Traveller, ...]
 
 
@@ -108,7 +109,7 @@ def round_travellers(round_number: int, tables: Sequence[RoundTable]) -> RoundTr
             )
         )
     playing = tuple(t.table.table_no for t in tables if t.status not in CLOSED)
-    return RoundTravellers(round_number, over, playing, len(results), tuple(deals))
+    return RoundTravellers(round_number, over, playing, len(results), len(tables), tuple(deals))
 
 
 def _players(entry: RoundTable) -> tuple[int | None, ...]:
