@@ -87,7 +87,7 @@ def _cut(name: str, width: int) -> str:
     return name.rstrip() + "…"
 
 
-def _sorted_figure(row: BoardRow, sort: str, tr: Translations) -> str:
+def sorted_figure(row: BoardRow, sort: str, tr: Translations) -> str:
     if sort == "wins":
         return str(row.wins)
     if sort == "average":
@@ -100,7 +100,7 @@ def _sorted_figure(row: BoardRow, sort: str, tr: Translations) -> str:
 def _board_line(row: BoardRow, sort: str, tr: Translations) -> str:
     """``#3 Asha · **1,234** · 12``: rank, name, the figure sorted by, games played."""
     name = _name(_cut(row.name, NAME_COLUMNS))
-    return f"`#{row.rank}` {name} · **{_sorted_figure(row, sort, tr)}** · {row.games}"
+    return f"`#{row.rank}` {name} · **{sorted_figure(row, sort, tr)}** · {row.games}"
 
 
 def _board_heading(sort: str, tr: Translations) -> str:

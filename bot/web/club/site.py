@@ -223,8 +223,8 @@ class ClubSite:
             guild_id=reader.guild.id,
             channel_id=0,
             scope="server",
-            period=period,  # type: ignore[arg-type]  # checked above
-            sort=sort,  # type: ignore[arg-type]
+            period=period,  # checked above
+            sort=sort,
             page=page,
             viewer_id=reader.who.user_id if reader.who else None,
         )
@@ -239,6 +239,7 @@ class ClubSite:
                 period=reader.tr.gettext(board_words.PERIOD_WORDS[period]),
             ),
             empty=board_words.EMPTY_BOARD[period],
+            figure=lambda row, key: board_words.sorted_figure(row, key, reader.tr),
         )
 
     async def season_page(self, reader: Reader) -> str:
