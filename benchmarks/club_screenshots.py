@@ -4,9 +4,10 @@
 Seven members play a three-round duplicate event at tables of three through the real bot in
 SimCord, with the bot's web server on loopback; the server's pages are made public
 (``/kachuful-club pages:public``) so that a browser needs no login, one game's review is
-computed, and Debian's Chromium (headless) captures each page.
+computed, and Debian's Chromium (headless) captures each page. Emoji need a font that
+has them (Debian: fonts-noto-color-emoji), as a player's phone or computer has.
 
-    .venv/bin/python benchmarks/club_screenshots.py [--out docs/images] [--browser /usr/bin/chromium]
+    .venv/bin/python benchmarks/club_screenshots.py [--out docs/images] [--browser PATH]
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from channel_screenshots import BROWSER_ARGS, DEFAULT_BROWSER, font_environment  # noqa: E402
-from event_screenshot import play  # noqa: E402
+from event_screenshot import ACTIONS  # noqa: E402
 
 TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 PHONE = (390, 844)
@@ -66,6 +67,36 @@ def make_bot(db: Path, port: int) -> Any:
         return hashlib.sha256(f"club-screenshots/{next(seeds)}".encode()).hexdigest()
 
     return KachufulBot(settings, new_seed=new_seed, post_limit=10_000, hand_delay=0.0)
+
+
+async def play(env: Any, thread: Any, members: dict[int, Any], pick: int) -> None:
+    """The humans of a table click their ``pick``-th legal bid or card (counted from the
+    end when negative) until the game ends: the tables of a round play the same cards
+    differently, so their travellers differ."""
+    hands: dict[int, int] = {}
+    while True:
+        session = env.bot.tables.open.session_in(thread.id)
+        if session is None or session.game is None or session.game.turn is None:
+            return
+        member = members[session.row.seats[session.game.turn].user_id]
+        if member.id not in hands:
+            carrier, hand_id = next(
+                (m, c.custom_id)
+                for m in reversed(thread.history())
+                for r in m.components
+                for c in r.children
+                if (getattr(c, "custom_id", None) or "").startswith("kf:h:")
+            )
+            hands[member.id] = (await member.click(carrier, custom_id=hand_id)).response.id
+        message = next(m for m in thread.history(viewer=member) if m.id == hands[member.id])
+        choices = [
+            c
+            for r in message.components
+            for c in r.children
+            if not c.disabled and (c.custom_id or "").startswith(ACTIONS)
+        ]
+        choice = choices[pick if pick < len(choices) else -1] if pick >= 0 else choices[pick]
+        await member.click(message, custom_id=choice.custom_id)
 
 
 async def capture(browser: str, url: str, out: Path, size: tuple[int, int]) -> None:
@@ -119,8 +150,8 @@ async def run(out: Path, browser: str) -> None:
             for number in range(1, 4):
                 await env.bot.club.settled_all()
                 threads = [t for t in channel.threads if f"round {number} " in (t.name or "")]
-                for thread in sorted(threads, key=lambda t: t.name):
-                    await play(env, thread, by_id)
+                for index, thread in enumerate(sorted(threads, key=lambda t: t.name)):
+                    await play(env, thread, by_id, (0, -1, 1)[(index + number) % 3])
             await env.bot.club.settled_all()
             await organiser.slash(channel, "kachuful-club", pages="public")
             row = await env.bot.store.reads.game(1)
