@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
+from urllib.parse import quote
 
 import discord
 from aiohttp import web
@@ -151,7 +152,7 @@ class ClubSite:
         try:
             verdict = await self.access.verdict(guild, who.user_id if who else None)
             if verdict is Verdict.LOG_IN:
-                raise web.HTTPFound(f"/login?next={request.path_qs}")
+                raise web.HTTPFound(f"/login?next={quote(request.path_qs, safe='/')}")
             if verdict is Verdict.REFUSED:
                 text = tr.gettext(
                     "These pages are for the members of {server}, and your Discord account is "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 from collections.abc import AsyncIterator
 from html.parser import HTMLParser
 from typing import Any
@@ -119,14 +120,21 @@ async def get(http: aiohttp.ClientSession, url: str, **headers: str) -> tuple[in
 async def test_a_member_reads_the_pages_and_a_non_member_is_refused(
     env: simcord.Env, oauth: OAuthStandIn, browser: aiohttp.ClientSession
 ) -> None:
-    channel, (asha, _bilal) = await played(env, oauth)
+    channel, (asha, bilal) = await played(env, oauth)
     base = base_of(env.bot.settings)
     guild_id = channel.guild.id
     club = f"{base}/club/{guild_id}"
-    # Members only by default: a reader who has not logged in is sent to the login first.
+    # Members only by default: a reader who has not logged in is sent to the login first,
+    # and back to the whole address afterwards.
     async with browser.get(club, allow_redirects=False) as first:
         assert first.status == 302
         assert first.headers["Location"] == f"/login?next=/club/{guild_id}"
+    async with browser.get(f"{club}?period=7d&sort=wins", allow_redirects=False) as asked:
+        target = urllib.parse.urlsplit(asked.headers["Location"])
+        assert target.path == "/login"
+        assert urllib.parse.parse_qs(target.query) == {
+            "next": [f"/club/{guild_id}?period=7d&sort=wins"]
+        }
     page = await log_in(browser, base, asha.id, f"/club/{guild_id}")
     assert page.status == 200 and str(page.url) == club
     board = Page(await page.text())
@@ -140,6 +148,16 @@ async def test_a_member_reads_the_pages_and_a_non_member_is_refused(
     assert games, player.links
     status, text = await get(browser, f"{base}{games[0]}")
     assert status == 200, text
+    # A member who reads Discord in Hindi reads the pages in Hindi.
+    oauth.add_user(bilal.id, "bilal", locale="hi")
+    async with new_browser() as hers:
+        hindi = await log_in(hers, base, bilal.id, f"/club/{guild_id}")
+        text = await hindi.text()
+        assert hindi.status == 200 and 'lang="hi"' in text and "तालिका" in text
+    # No such server (or one this bot is not in), no such game: nothing to show.
+    assert (await get(browser, f"{base}/club/42"))[0] == 404
+    assert (await get(browser, f"{club}/game/999"))[0] == 404
+    assert (await get(browser, f"{club}/player/42"))[0] == 404
     # A reader who is not a member of the server is refused, logged in or not.
     mallory = env.create_user("mallory")
     oauth.add_user(mallory.id, "mallory")
