@@ -19,7 +19,7 @@ from bot.store import StoreError
 from bot.ui.custom_ids import NUMBER, number
 from bot.ui.items import add_feature_items, remove_feature_items
 from bot.ui.not_saved import not_saved
-from kachuful_core.players import LEVEL_LABELS, LEVELS
+from kachuful_core.players import LEVELS
 
 from .group import KachufulFeature
 from .kachuful import channel_defaults, table_settings
@@ -39,7 +39,8 @@ FORMAT_CHOICES = [
     ),
 ]
 LEVEL_CHOICES = [
-    app_commands.Choice(name=locale_str(LEVEL_LABELS[level]), value=level) for level in LEVELS
+    app_commands.Choice(name=locale_str(registry.LEVEL_CHOICE_WORDS[level]), value=level)
+    for level in LEVELS
 ]
 STRONGEST = list(LEVELS)[-1]
 EVENT_NUMBER = locale_str("The event's number (default: the newest open event here)")

@@ -21,7 +21,7 @@ import discord
 from bot.i18n import Translations, reader
 from bot.model import TableOptions
 from bot.render import club as words
-from bot.render.words import permission_names, plain
+from bot.render.words import plain
 from bot.store import GameStore, StoreError
 from bot.table.outcome import Step
 from bot.table.play import leave_running
@@ -145,8 +145,7 @@ class Organiser:
         have = interaction.app_permissions
         lacking = [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
         if lacking and not have.manage_channels:  # else each table gets a channel of its own
-            names = permission_names(lacking, tr)
-            raise Refused(words.refusal("no_threads", tr, permissions=names))
+            raise Refused(words.no_threads(lacking, tr))
         event = await self.store.club.open_event(
             guild_id=channel.guild.id,
             channel_id=channel.id,

@@ -21,6 +21,7 @@ from kachuful_core import Game, Phase
 from kachuful_core.game import DealLog
 
 from .cards import label, picture_card, pictures_on, suit_symbol, trump_text
+from .numbers import whole
 from .pictures import TrickPicture
 from .specs import MessageSpec, clip, with_picture
 from .words import hours_text, name_of, pair, seat_name
@@ -359,8 +360,8 @@ def deal_scores(row: Table, game: Game, index: int, tr: Translations) -> Message
             _column(name, widths[0]),
             _column(str(log.bids[seat]), widths[1] - 1, right=True) + blind,
             _column(str(won[seat]), widths[2], right=True),
-            _column(str(log.scores[seat]), widths[3], right=True),
-            _column(str(totals[seat]), widths[4], right=True),
+            _column(whole(log.scores[seat], tr), widths[3], right=True),
+            _column(whole(totals[seat], tr), widths[4], right=True),
         ]
         lines.append(" ".join(cells))
     body = "```\n" + "\n".join(line.replace("`", "'") for line in lines) + "\n```"

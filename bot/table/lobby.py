@@ -14,6 +14,7 @@ from bot.i18n import Translations, for_table, reader
 from bot.model import Seat, Table, TableOptions
 from bot.render.channel import mode_of
 from bot.render.specs import MessageSpec, digest
+from bot.render.words import IN_THREAD, host_seat_name
 from bot.store import ChannelBusy, StoreError
 from bot.store.values import Delivered
 from bot.ui.not_saved import not_saved
@@ -50,7 +51,7 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
 def missing_thread_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     have = interaction.app_permissions
     if isinstance(interaction.channel, discord.Thread):
-        return [render.notice("thread_needs_channel", reader(interaction))]
+        return [IN_THREAD]  # no permission opens a thread in a thread: said on its own
     return [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
 
 
@@ -155,8 +156,14 @@ class Lobby:
         if interaction.user.id not in players and interaction.user.id != old.host_id:
             await self.responder.refuse(interaction, "not_a_player")
             return
-        host_seat = next((s for s in old.seats if s.user_id == old.host_id), None)
-        host = Seat(user_id=old.host_id, name=host_seat.name if host_seat else "host")
+        host_seat = next((s for s in old.seats if old.host_id in (s.user_id, s.left_user_id)), None)
+        if host_seat is not None:
+            name = host_seat.name
+        elif interaction.user.id == old.host_id:
+            name = interaction.user.display_name
+        else:
+            name = host_seat_name(for_table(old.options))
+        host = Seat(user_id=old.host_id, name=name)
         invited = [s.user_id for s in old.seats if s.user_id and s.user_id != old.host_id]
         # The new table states every option itself, even those its old row left unstated.
         options = replace(old.options, invited=tuple(invited), unstated=frozenset())
@@ -332,7 +339,9 @@ class Lobby:
                 return refusal("table_full", tr)
             if level not in joinable_levels(row):
                 return private(render.notice("no_computers", tr))
-            name = render.computer_name({s.name for s in row.seats}, len(row.seats) + 1)
+            name = render.computer_name(
+                {s.name for s in row.seats}, len(row.seats) + 1, for_table(row.options)
+            )
             row.seats.append(Seat(user_id=None, name=name, level=level))
             words = render.notice("computer_sits", tr, name=name)
             return Step(reply=Reply(MessageSpec(content=words), edit=True), commit=True)
