@@ -45,6 +45,7 @@ from kachuful_core import Game, Phase
 
 from . import club
 from . import deal as deal_render
+from .names import clip_name
 from .specs import (
     MAX_EMBED_TOTAL,
     MAX_FIELDS,
@@ -270,7 +271,7 @@ def _with_buttons(
         tr = _tr(row)
         buttons: list[ButtonSpec] = [hand_button(row, tr)]
         for number, (seat, entry) in enumerate(deal_render.away_seats(row)):
-            label = tr.gettext("I'm back ({name})").format(name=entry.name[:40])
+            label = tr.gettext("I'm back ({name})").format(name=clip_name(entry.name, 40))
             buttons.append(
                 ButtonSpec(("back", row.id, seat), label, "success", row=1 + number // 5)
             )

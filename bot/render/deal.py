@@ -21,6 +21,7 @@ from kachuful_core import Game, Phase
 from kachuful_core.game import DealLog
 
 from .cards import label, picture_card, pictures_on, suit_symbol, trump_text
+from .names import clip_name
 from .numbers import whole
 from .pictures import TrickPicture
 from .specs import MessageSpec, clip, with_picture
@@ -106,11 +107,12 @@ def _total_line(log: DealLog, size: int, tr: Translations) -> str:
     line = tr.ngettext("{total} bid for {n} trick", "{total} bid for {n} tricks", size).format(
         total=total, n=size
     )
+    # After a dot, not a colon: the line follows its own label ("Bids: …") in compact mode.
     if len(bids) == len(log.bids):
         if total > size:
-            line = pair(line, tr.gettext("overbid by {n}").format(n=total - size), tr)
+            line += " · " + tr.gettext("overbid by {n}").format(n=total - size)
         elif total < size:
-            line = pair(line, tr.gettext("underbid by {n}").format(n=size - total), tr)
+            line += " · " + tr.gettext("underbid by {n}").format(n=size - total)
     return line
 
 
@@ -341,7 +343,7 @@ def deal_scores(row: Table, game: Game, index: int, tr: Translations) -> Message
         sum(d.scores[s] for d in game.deals[: index + 1] if d.scores) for s in range(len(row.seats))
     ]
     won = _tricks_won(log, len(row.seats), len(log.trick_winners))
-    names = [entry.name[:16] for entry in row.seats]
+    names = [clip_name(entry.name, 16) for entry in row.seats]
     heads = [_("Player"), _("Bid"), _("Won"), _("Pts"), _("Total")]
     widths = [max(6, _display_width(heads[0]), *(_display_width(name) for name in names))]
     widths += [

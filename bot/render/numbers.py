@@ -28,19 +28,28 @@ def locale_of(tr: Translations) -> str:
     return str(tr.info().get("language") or SOURCE)
 
 
-def _number(value: float, pattern: str, tr: Translations) -> str:
-    """``value`` in ``pattern``, its negative form the same with a true minus."""
+@cache
+def _grouping(language: str) -> str:
+    """The integer part of the language's number pattern: "#,##0", and Hindi's "#,##,##0"
+    (lakhs: 1,23,456)."""
+    return str(Locale.parse(language).decimal_formats[None].pattern).split(".")[0].split(";")[0]
+
+
+def _number(value: float, decimals: str, tr: Translations) -> str:
+    """``value`` in the language's grouping with ``decimals`` (".0", ".##" or none), its
+    negative form the same with a true minus."""
+    pattern = _grouping(locale_of(tr)) + decimals
     return format_decimal(value, format=f"{pattern};{MINUS}{pattern}", locale=locale_of(tr))
 
 
 def whole(value: int, tr: Translations) -> str:
-    """An integer with the language's grouping: 50,360 / 50 360 / 50.360; −10."""
-    return _number(value, "#,##0", tr)
+    """An integer with the language's grouping: 50,360 / 50 360 / 50.360 / 1,23,456; −10."""
+    return _number(value, "", tr)
 
 
 def tenths(value: float, tr: Translations) -> str:
     """One decimal place: 23.4 / 23,4 / −1,5."""
-    return _number(value, "#,##0.0", tr)
+    return _number(value, ".0", tr)
 
 
 def percent(rate: float, tr: Translations) -> str:
@@ -50,7 +59,7 @@ def percent(rate: float, tr: Translations) -> str:
 
 def short(value: float, tr: Translations) -> str:
     """A number with the decimals it needs, at most two: 1 / 1.5 / 1,5."""
-    return _number(value, "#,##0.##", tr)
+    return _number(value, ".##", tr)
 
 
 def signed(value: float, tr: Translations) -> str:
@@ -58,14 +67,16 @@ def signed(value: float, tr: Translations) -> str:
     minus sign)."""
     if round(value, 1) == 0:
         return "0"
-    return format_decimal(value, format=f"+#,##0.0;{MINUS}#,##0.0", locale=locale_of(tr))
+    pattern = _grouping(locale_of(tr)) + ".0"
+    return format_decimal(value, format=f"+{pattern};{MINUS}{pattern}", locale=locale_of(tr))
 
 
 def signed_whole(value: int, tr: Translations) -> str:
     """A whole difference with its sign always written: +12 / −1,234 / 0."""
     if value == 0:
         return "0"
-    return format_decimal(value, format=f"+#,##0;{MINUS}#,##0", locale=locale_of(tr))
+    pattern = _grouping(locale_of(tr))
+    return format_decimal(value, format=f"+{pattern};{MINUS}{pattern}", locale=locale_of(tr))
 
 
 def count_for(value: float, tr: Translations) -> int:

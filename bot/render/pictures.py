@@ -27,6 +27,7 @@ from pathlib import Path
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from .chart import DEVANAGARI_FONT  # the bundled Lohit Devanagari (chart.py imports no more)
+from .names import clip_name
 
 HAND_FILE = "hand.png"
 TRICK_FILE = "trick.png"
@@ -145,7 +146,7 @@ def name_label(name: str, place: int) -> str:
     name = _drawable(name)
     if not name:
         return f"#{place + 1}"
-    return name if len(name) <= NAME_LEN else name[: NAME_LEN - 1] + "…"
+    return name if len(name) <= NAME_LEN else clip_name(name, NAME_LEN - 1) + "…"
 
 
 def _card(canvas: Image.Image, x: int, y: int, card: Card, *, dim: bool = False) -> None:

@@ -18,6 +18,7 @@ from bot.result_pages import BoardPage, BoardRow, HistoryPage, PlayerStats, Spli
 from . import numbers
 from .cards import text_suits
 from .dates import seconds
+from .names import clip_name
 from .numbers import signed_whole
 from .specs import MessageSpec, clip
 from .words import pair
@@ -86,7 +87,7 @@ def _cut(name: str, width: int) -> str:
     if columns(name) <= width:
         return name
     while columns(name) > width - 1:
-        name = name[:-1]
+        name = clip_name(name, len(name) - 1)
     return name.rstrip() + "…"
 
 
@@ -271,7 +272,7 @@ def history(page: HistoryPage, guild_id: int, channel_id: int, tr: Translations)
             outcome = _("stopped, no result")
         else:
             winners = entry.winners
-            best = ", ".join(f"{_name(s.name)} {numbers.whole(s.score, tr)}" for s in winners)
+            best = ", ".join(f"{_name(s.name)} {numbers.whole(s.score or 0, tr)}" for s in winners)
             best = best or "–"
             outcome = _("won by {winners}").format(winners=best)
         link = ""

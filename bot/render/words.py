@@ -499,11 +499,12 @@ def bid_taken(bid: int, taken: int, tr: Translations, *, blind: bool = False) ->
 
 
 def deal_result(bid: int, taken: int, score: int, tr: Translations) -> str:
-    """ "bid 2, took 2: made (12)" or "…: missed (0)": a seat's scored deal."""
+    """ "bid 2, took 2 — made (12)" or "… — missed (0)": a seat's scored deal (a dash, not a
+    colon: it follows a name and its colon, "asha: bid 2, took 2 — made (12)")."""
     if made_bid(bid, taken):
-        words = tr.gettext("bid {bid}, took {taken}: made ({score})")
+        words = tr.gettext("bid {bid}, took {taken} — made ({score})")
     else:
-        words = tr.gettext("bid {bid}, took {taken}: missed ({score})")
+        words = tr.gettext("bid {bid}, took {taken} — missed ({score})")
     return words.format(bid=bid, taken=taken, score=numbers.whole(score, tr))
 
 

@@ -153,3 +153,21 @@ def test_a_number_has_one_minus_and_is_counted_by_its_size() -> None:
     assert numbers.whole(-10, tr) == "\u221210"
     assert numbers.signed_whole(12, tr) == "+12"
     assert numbers.count_for(-1, tr) == 1
+    # Hindi groups by lakhs, as CLDR's pattern for it says.
+    assert numbers.whole(-123456, translation("hi")) == "\u22121,23,456"
+
+
+def test_a_name_is_cut_between_letters_not_inside_one() -> None:
+    """A Devanagari vowel sign or virama stays with its consonant: the score table's column
+    and the leaderboard cut a name without leaving a dangling mark."""
+    import unicodedata
+
+    from bot.render.names import clip_name
+
+    name = "प्रियंका शर्मा"
+    for length in range(4, len(name)):
+        cut = clip_name(name, length)
+        assert name.startswith(cut) and 0 < len(cut) <= length
+        assert not cut.endswith("\u094d")  # no virama left hanging
+        assert not unicodedata.category(name[len(cut)]).startswith("M")  # no sign cut off
+    assert clip_name("Aishwarya", 4) == "Aish"
