@@ -254,7 +254,7 @@ def test_a_duration_in_hours_agrees_with_its_number() -> None:
     [
         ("hi", "30d", "पिछले 30 दिनों में कोई गेम ख़त्म नहीं हुआ।"),
         ("hi", "7d", "पिछले 7 दिनों में कोई गेम ख़त्म नहीं हुआ।"),
-        ("fr", "30d", "Aucune partie terminée ces 30 derniers jours."),
+        ("fr", "30d", "Aucune partie terminée ces 30\xa0derniers jours."),
         ("it", "7d", "Nessuna partita finita negli ultimi 7 giorni."),
         ("en", "all", "No finished games here yet."),
     ],
