@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import command_sync, render, ui
+from bot import command_sync, extensions, render, ui
 from bot.club.conductor import Conductor
 from bot.club.organiser import Organiser
 from bot.club.seasons import SeasonKeeper
@@ -36,20 +36,6 @@ from bot.table.publisher import CHANNEL_POSTS
 from bot.ui.not_saved import not_saved
 
 log = logging.getLogger(__name__)
-
-# cogs.kachuful first: it is the /kachuful group the feature cogs add their commands to.
-EXTENSIONS = (
-    "cogs.kachuful",
-    "cogs.leaderboard",
-    "cogs.stats",
-    "cogs.history",
-    "cogs.settings",
-    "cogs.event",
-    "cogs.season",
-    "cogs.review",
-    "cogs.practice",
-    "cogs.scorepad",
-)
 
 
 class StartupError(Exception):
@@ -172,7 +158,8 @@ class KachufulBot(commands.Bot):
             self.tables.changes.on_close.append(self.reviewer.game_closed)
         # Descriptions and choices in the users' languages (names stay English).
         await self.tree.set_translator(CommandTranslator())
-        for extension in EXTENSIONS:
+        # Every cog of cogs/, found by walking the package (the /kachuful group's first).
+        for extension in extensions.walk():
             await self.load_extension(extension)
         ui.register(self)
         await self.tables.restore.run()

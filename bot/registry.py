@@ -165,12 +165,6 @@ LEVEL_NAMES: dict[str, str] = {
     "heuristic": N_("Casual"),
     "search": N_("Expert"),
 }
-# The levels as /kachuful event open offers them (a slash command choice: a name and a hint).
-LEVEL_CHOICE_WORDS = {
-    "random": N_("Beginner (plays at random)"),
-    "heuristic": N_("Casual (rules of thumb)"),
-    "search": N_("Expert (thinks ahead)"),
-}
 LEVEL_DESCRIPTIONS = {
     "random": N_("plays any legal card: for learning the game."),
     "heuristic": N_("bids and plays by rules of thumb, instantly."),

@@ -50,6 +50,7 @@ from kachuful_core.club import (
 from kachuful_core.record import load_game
 
 from .model import Event, EventSeat, EventTable
+from .permissions import tables_in_channels
 
 log = logging.getLogger(__name__)
 
@@ -307,9 +308,7 @@ class Conductor:
             log.warning("event %s: its channel is not a text channel", event.id)
             return None
         me = channel.guild.me
-        allowed = channel.permissions_for(me)
-        threads = allowed.create_public_threads and allowed.send_messages_in_threads
-        if not threads and allowed.manage_channels:
+        if tables_in_channels(channel.permissions_for(me)):
             return await self._table_channel(channel, channel_name(name))
         for thread in channel.threads:
             if thread.name == name and thread.owner_id == me.id:

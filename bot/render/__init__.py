@@ -24,6 +24,7 @@ from .words import (
     refusal,
     refused_move,
     thread_fallback,
+    thread_in_thread,
 )
 
 __all__ = [
@@ -50,4 +51,5 @@ __all__ = [
     "scoreboard",
     "start_message",
     "thread_fallback",
+    "thread_in_thread",
 ]

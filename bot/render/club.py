@@ -23,8 +23,9 @@ from kachuful_core.club import Standing
 
 from .dates import day, season_name
 from .numbers import count_for, short, whole
+from .permissions import fill, permission_names
 from .specs import ButtonSpec, MessageSpec, clip
-from .words import level_name, pair, permission_labels, permission_names, plain, rules_lines
+from .words import level_name, pair, plain, rules_lines
 
 COLOUR_EVENT = discord.Colour.gold()
 THREAD_NAME_LIMIT = 100
@@ -79,7 +80,7 @@ NOTICES = {
     "dropped": N_("{player} is out of **{name}**; a computer player takes their seat."),
     "closed": N_("**{name}** is closed; its final standings are posted."),
     "role_set": N_("Members with {role} may now organise events."),
-    "role_cleared": N_("Only members with the {manage_server} permission may organise events now."),
+    "role_cleared": N_("Only members with {manage_guild} may organise events now."),
     "exported": N_(
         "**{name}**: its pairings, and each finished table's seeds and record. Tables still "
         "playing show neither."
@@ -90,8 +91,8 @@ NOTICES = {
 REFUSALS = {
     "no_event": N_("There is no such event in this server."),
     "not_organiser": N_(
-        "Only the organiser, a member with the {manage_server} permission or a member with "
-        "the server's event role may do that."
+        "Only the organiser, a member with {manage_guild} or with the server's event role "
+        "may do that."
     ),
     "registration_closed": N_("Registration for this event is closed."),
     "already_registered": N_("You are registered already."),
@@ -112,23 +113,45 @@ REFUSALS = {
 }
 
 
+# Why an event opened with a start time has no Discord scheduled event (it is open all the
+# same): told to the organiser with the answer to /kachuful event open.
+SCHEDULE_NOTES = {
+    "no_permission": N_(
+        "It has no Discord scheduled event: creating one needs the {create_events} "
+        "permission, which the bot does not have in this server."
+    ),
+    "refused": N_(
+        "Discord refused to create its scheduled event: the bot needs the {create_events} "
+        "permission in this server."
+    ),
+    "failed": N_("Discord could not create its scheduled event just now."),
+}
+
+
 def notice(code: str, tr: Translations, **values: Any) -> str:
-    return tr.gettext(NOTICES[code]).format(**permission_labels(tr), **values)
+    return fill(tr.gettext(NOTICES[code]), tr, **values)
 
 
 def refusal(code: str, tr: Translations, **values: Any) -> str:
-    return "⚠️ " + tr.gettext(REFUSALS[code]).format(**permission_labels(tr), **values)
+    return "⚠️ " + fill(tr.gettext(REFUSALS[code]), tr, **values)
 
 
-def no_threads(lacking: Sequence[str], tr: Translations) -> str:
-    """/kachuful event open where the bot cannot open its tables' threads: what to grant."""
-    return "⚠️ " + tr.ngettext(
-        "The bot cannot open threads in this channel without the {wanted} permission. Grant "
-        "it here, then open the event.",
-        "The bot cannot open threads in this channel without these permissions: {wanted}. "
-        "Grant them here, then open the event.",
-        len(lacking),
-    ).format(wanted=permission_names(list(lacking), tr))
+def schedule_note(code: str, tr: Translations) -> str:
+    return "⚠️ " + fill(tr.gettext(SCHEDULE_NOTES[code]), tr)
+
+
+def no_threads(missing: Sequence[str], tr: Translations) -> str:
+    """/kachuful event open where the bot may neither open threads nor make channels."""
+    message = tr.ngettext(
+        "An event's tables play in threads of its channel, and here the bot lacks this "
+        "permission for them: {wanted}. Grant it, or grant {manage_channels} to give each "
+        "table a channel of its own, then open the event.",
+        "An event's tables play in threads of its channel, and here the bot lacks these "
+        "permissions for them: {wanted}. Grant them, or grant {manage_channels} to give each "
+        "table a channel of its own, then open the event.",
+        len(missing),
+    )
+    return "⚠️ " + fill(message, tr, wanted=permission_names(missing, tr))
 
 
 def table_title(event: Event, round_number: int, table_no: int, tr: Translations) -> str:
@@ -342,7 +365,7 @@ SEASON_NOTICES = {
     "season_set": N_("Seasons are on: {kind}. Champions are announced in {channel}."),
     "season_off": N_("Seasons are off in this server; its champions stay in the hall."),
     "no_seasons": N_(
-        "This server has no seasons: someone with the {manage_server} permission can start "
+        "This server has no seasons: someone with the {manage_guild} permission can start "
         "them with /kachuful season setup."
     ),
     "bad_dates": N_(
@@ -350,6 +373,20 @@ SEASON_NOTICES = {
         "after the first."
     ),
     "no_champions": N_("No season has ended here yet."),
+    "role_no_permission": N_(
+        "⚠️ The champions cannot be given {role}: that needs the {manage_roles} permission, "
+        "which the bot does not have in this server. Grant it, or the champions are only "
+        "announced."
+    ),
+    "role_out_of_reach": N_(
+        "⚠️ The champions cannot be given {role}: the bot can give only a role below its own "
+        "highest role (Server Settings → Roles). Move the bot's role above it, or the "
+        "champions are only announced."
+    ),
+    "role_managed": N_(
+        "⚠️ The champions cannot be given {role}: Discord or an app manages that role, and "
+        "nobody can give it. Choose another role, or the champions are only announced."
+    ),
 }
 KIND_WORDS = {
     "monthly": N_("monthly"),
@@ -359,7 +396,7 @@ KIND_WORDS = {
 
 
 def season_notice(code: str, tr: Translations, **values: Any) -> str:
-    return tr.gettext(SEASON_NOTICES[code]).format(**permission_labels(tr), **values)
+    return fill(tr.gettext(SEASON_NOTICES[code]), tr, **values)
 
 
 def kind_words(

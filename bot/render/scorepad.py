@@ -17,8 +17,9 @@ from kachuful_core.scorepad import ScorePad
 from .cards import trump_text
 from .chart import cumulative_scores
 from .numbers import whole
+from .permissions import fill
 from .specs import ButtonSpec, MessageSpec, clip
-from .words import bid_taken, pair, permission_labels, plain, rules_lines, standing_lines
+from .words import bid_taken, pair, plain, rules_lines, standing_lines
 
 COLOUR_PAD = discord.Colour.dark_gold()
 ROW = 5
@@ -43,9 +44,7 @@ REFUSALS = {
         "A score pad keeps every table option except blind bids, the forehead deal and the "
         "turned trump: the bot cannot see the cards."
     ),
-    "not_manager": N_(
-        "Only members with the {manage_server} permission can choose where score pads count."
-    ),
+    "not_manager": N_("Only members with **{manage_guild}** can choose where score pads count."),
 }
 
 NOTICES = {
@@ -64,7 +63,7 @@ REAL_DECK = N_("Real deck (score pads)")
 
 
 def refusal(code: str, tr: Translations, **values: Any) -> str:
-    return "⚠️ " + tr.gettext(REFUSALS[code]).format(**permission_labels(tr), **values)
+    return "⚠️ " + fill(tr.gettext(REFUSALS[code]), tr, **values)
 
 
 def notice(code: str, tr: Translations) -> str:

@@ -33,6 +33,7 @@ from kachuful_core.rules import LENGTHS, made_bid
 
 from . import numbers
 from .cards import hand_text, label, suit_name
+from .permissions import fill, permission_names
 
 # Each message takes the translations of its reader (a private message) or of its table (a
 # public one) as ``tr``: words written here in English are the catalogue's source (bot/i18n.py).
@@ -196,9 +197,7 @@ REFUSALS = {
     "already_seated": N_("You already have a seat at this table."),
     "table_full": N_("Every seat is taken."),
     "not_host": N_("Only the host can do that."),
-    "not_host_or_manager": N_(
-        "Only the host or someone with the {manage_server} permission can stop the game."
-    ),
+    "not_host_or_manager": N_("Only the host or someone with {manage_guild} can stop the game."),
     "need_players": N_("At least 3 seats must be filled to start."),
     "not_lobby": N_("The game has already started."),
     "not_running": N_("The game is not running."),
@@ -217,8 +216,7 @@ REFUSALS = {
     "bad_length": N_("A game is quick, classic or full: nothing was changed."),
     "damaged": N_(
         "This channel's game could not be restored after the bot restarted. The host or "
-        "someone with the {manage_server} permission can close it with `/kachuful stop`; "
-        "then start a new one."
+        "someone with {manage_guild} can close it with `/kachuful stop`; then start a new one."
     ),
     # The results commands (cogs/leaderboard.py, stats.py, history.py, settings.py).
     "bad_option": N_("`{name}` must be one of {choices}."),
@@ -229,9 +227,7 @@ REFUSALS = {
     "not_your_game": N_(
         "Game {game} is still being played: only its players can export it so far."
     ),
-    "not_manager": N_(
-        "Only members with the {manage_server} permission can change this channel's settings."
-    ),
+    "not_manager": N_("Only members with **{manage_guild}** can change this channel's settings."),
     "bad_setting": "{problem}",
 }
 
@@ -299,45 +295,6 @@ NOTICES = {
 }
 
 
-# The permissions the bot may name, as Discord's settings name them (its client shows them in
-# the member's language, so they are translated like every word). A sentence inserts each as
-# a label of its own ({wanted}, {manage_server}), quoted as its language quotes a name.
-PERMISSION_WORDS = {
-    "view_channel": N_("View Channel"),
-    "send_messages": N_("Send Messages"),
-    "send_messages_in_threads": N_("Send Messages in Threads"),
-    "create_public_threads": N_("Create Public Threads"),
-    "embed_links": N_("Embed Links"),
-    "attach_files": N_("Attach Files"),
-    "read_message_history": N_("Read Message History"),
-    "manage_guild": N_("Manage Server"),
-    "manage_channels": N_("Manage Channels"),
-}
-# Where a game cannot open its thread whatever the permissions: in a thread already.
-IN_THREAD = "in_thread"
-
-
-def permission_label(name: str, tr: Translations) -> str:
-    """One permission as a sentence names it: "Embed Links", « Intégrer des liens »."""
-    words = tr.gettext(PERMISSION_WORDS[name]) if name in PERMISSION_WORDS else name
-    return tr.pgettext("a permission's name inside a sentence", "{permission}").format(
-        permission=words
-    )
-
-
-def permission_names(names: list[str], tr: Translations) -> str:
-    """ "Embed Links, Attach Files", each as :func:`permission_label` names it."""
-    return ", ".join(permission_label(name, tr) for name in names)
-
-
-def permission_labels(tr: Translations) -> dict[str, str]:
-    """The permissions a sentence names by a placeholder of its own."""
-    return {
-        "manage_server": permission_label("manage_guild", tr),
-        "manage_channels": permission_label("manage_channels", tr),
-    }
-
-
 def pair(name: str, value: str, tr: Translations) -> str:
     """ "**asha**: bid 1, took 0": a name and what it has, with the language's separator
     (French puts a no-break space before the colon)."""
@@ -345,19 +302,22 @@ def pair(name: str, value: str, tr: Translations) -> str:
 
 
 def thread_fallback(missing: list[str], tr: Translations) -> str:
-    """/kachuful start mode:thread where the bot cannot open threads: the channel instead.
-    In a thread already (``IN_THREAD``), no permission would help: a sentence of its own."""
-    if IN_THREAD in missing:
-        return tr.gettext(
-            "A game cannot open a thread inside a thread, so this one is played right here."
-        )
+    """/kachuful start mode:thread where the bot cannot open threads: the channel instead."""
     return tr.ngettext(
-        "I cannot open a thread here without the {wanted} permission, so the game is played "
-        "in this channel instead. Grant it to use thread mode next time.",
-        "I cannot open a thread here without these permissions: {wanted}. The game is played "
-        "in this channel instead; grant them to use thread mode next time.",
+        "This game cannot be played in a thread here without this permission: {wanted}. It "
+        "is played in this channel instead; grant it to use thread mode next time.",
+        "This game cannot be played in a thread here without these permissions: {wanted}. It "
+        "is played in this channel instead; grant them to use thread mode next time.",
         len(missing),
     ).format(wanted=permission_names(missing, tr))
+
+
+def thread_in_thread(tr: Translations) -> str:
+    """/kachuful start mode:thread typed inside a thread: a thread cannot hold another."""
+    return tr.gettext(
+        "This is a thread already, and a thread cannot open another: the game is played "
+        "here, in this thread."
+    )
 
 
 COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon")
@@ -365,13 +325,14 @@ COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Sh
 
 def missing_permissions(names: list[str], tr: Translations) -> str:
     """/kachuful start where the bot cannot post the table: what to grant."""
-    return tr.ngettext(
-        "I cannot run a table in this channel without the {wanted} permission. Ask someone "
-        "with the {manage_server} or {manage_channels} permission to grant it here.",
+    message = tr.ngettext(
+        "I cannot run a table in this channel without this permission: {wanted}. Ask "
+        "someone with {manage_guild} or {manage_channels} to grant it.",
         "I cannot run a table in this channel without these permissions: {wanted}. Ask "
-        "someone with the {manage_server} or {manage_channels} permission to grant them here.",
+        "someone with {manage_guild} or {manage_channels} to grant them.",
         len(names),
-    ).format(wanted=permission_names(names, tr), **permission_labels(tr))
+    )
+    return fill(message, tr, wanted=permission_names(names, tr))
 
 
 def posts_refused(channel: str, names: list[str], tr: Translations) -> str:
@@ -431,7 +392,7 @@ def refusal(code: str, tr: Translations, **values: Any) -> str:
     words = REFUSALS.get(code)
     if not words:
         return tr.gettext("That cannot be done now.")
-    return tr.gettext(words).format(**permission_labels(tr), **values)
+    return fill(tr.gettext(words), tr, **values)
 
 
 def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:

@@ -14,7 +14,7 @@ from bot.i18n import Translations, for_table, reader
 from bot.model import Seat, Table, TableOptions
 from bot.render.channel import mode_of
 from bot.render.specs import MessageSpec, digest
-from bot.render.words import IN_THREAD, host_seat_name
+from bot.render.words import host_seat_name
 from bot.store import ChannelBusy, StoreError
 from bot.store.values import Delivered
 from bot.ui.not_saved import not_saved
@@ -34,8 +34,6 @@ from .timing import Timing
 if TYPE_CHECKING:
     from bot.store import GameStore
 
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
-
 
 def computer_seats(row: Table) -> list[int]:
     return [index for index, seat in enumerate(row.seats) if seat.user_id is None]
@@ -46,13 +44,6 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     return permissions.lacking(
         interaction.app_permissions, isinstance(interaction.channel, discord.Thread)
     )
-
-
-def missing_thread_permissions(interaction: discord.Interaction[Any]) -> list[str]:
-    have = interaction.app_permissions
-    if isinstance(interaction.channel, discord.Thread):
-        return [IN_THREAD]  # no permission opens a thread in a thread: said on its own
-    return [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
 
 
 class Lobby:
@@ -100,8 +91,11 @@ class Lobby:
             return
         note = None
         if options.mode == "thread":
-            lacking = missing_thread_permissions(interaction)
-            if lacking:
+            lacking = permissions.missing_of(interaction.app_permissions, permissions.THREADS)
+            if isinstance(interaction.channel, discord.Thread):
+                options = replace(options, mode="trick")
+                note = render.thread_in_thread(tr)
+            elif lacking:
                 options = replace(options, mode="trick")
                 note = render.thread_fallback(lacking, tr)
         if host is None:
