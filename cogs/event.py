@@ -17,9 +17,9 @@ from bot.command_translator import naming_permissions
 from bot.i18n import N_, language_of, reader
 from bot.options import check_start
 from bot.store import StoreError
+from bot.table.not_saved import not_saved
 from bot.ui.custom_ids import NUMBER, number
 from bot.ui.items import add_feature_items, remove_feature_items
-from bot.ui.not_saved import not_saved
 from kachuful_core.players import LEVELS
 
 from .group import KachufulFeature

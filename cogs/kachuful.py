@@ -27,7 +27,7 @@ from .slash_options import registry_options
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
-    from bot.table import Tables
+    from bot.table.tables import Tables
 
 
 @app_commands.guild_only()

@@ -35,8 +35,8 @@ from bot.render.specs import digest
 from bot.render.words import computer_name
 from bot.shards import Shards
 from bot.store import ChannelBusy, GameStore, StoreError
-from bot.table import Tables
 from bot.table.session import TableSession
+from bot.table.tables import Tables
 from bot.ui.payloads import send_kwargs
 from kachuful_core.club import (
     MIN_EVENT_PLAYERS,

@@ -25,7 +25,7 @@ from bot.render.words import missing_permissions, plain
 from bot.store import GameStore, StoreError
 from bot.table import permissions as table_permissions
 from bot.table.outcome import Step
-from bot.table.play import leave_running
+from bot.table.seats import leave_running
 from bot.table.session import TableSession
 from kachuful_core.club import FORMATS, MIN_EVENT_PLAYERS
 from kachuful_core.players import LEVELS

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-import discord
-
 from bot.i18n import EN, N_, Translations
 from bot.model import Seat, Table, TableOptions
 from bot.options import table_rules
@@ -31,7 +29,7 @@ from kachuful_core import (
 from kachuful_core.errors import NothingToTakeBack
 from kachuful_core.rules import LENGTHS, made_bid
 
-from . import numbers
+from . import escape, numbers
 from .cards import hand_text, label, suit_name
 from .permissions import fill, permission_names
 
@@ -39,9 +37,7 @@ from .permissions import fill, permission_names
 # public one) as ``tr``: words written here in English are the catalogue's source (bot/i18n.py).
 
 
-def plain(name: str) -> str:
-    """A display name made safe to show: no markdown, no mentions."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+plain = escape.plain  # a display name made safe to show: no markdown, no mentions
 
 
 def seat_name(seat: Seat) -> str:
@@ -271,6 +267,7 @@ NOTICES = {
     ),
     "export": N_("Record of game #{game} (kachuful-record/1)."),
     "click_failed": N_("Something went wrong with that click; please try again."),
+    "counted": N_("Done: that counted. Open your hand again to see it."),
     "command_failed": N_("Something went wrong; the table is unchanged. Please try again."),
     "busy_db": N_(
         "The table is busy (its database is locked for a moment): nothing was changed. "
