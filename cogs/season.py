@@ -147,7 +147,7 @@ async def season_board(bot: KachufulBot, interaction: discord.Interaction[Any]) 
     tr = await channel_translations(bot, interaction)
     standings = await keeper.standings(settings.guild_id, season)
     last_day = season.end.toordinal() - 1
-    spec = words.season_board(season.key, date.fromordinal(last_day).isoformat(), standings, tr)
+    spec = words.season_board(season.key, date.fromordinal(last_day), standings, tr)
     return send_kwargs(spec)
 
 

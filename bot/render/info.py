@@ -8,6 +8,7 @@ from bot.i18n import N_, Translations
 
 from .cards import text_suits
 from .permissions import fill
+from .scorepad import REAL_DECK
 from .specs import MessageSpec
 
 HELP = N_("""\
@@ -70,7 +71,7 @@ Playing with a real deck? `/kachuful scorepad` keeps the score: players join its
 then each deal they click their bid in turn and, once the deal is played, the tricks they \
 took. It checks the dealer's forbidden bid and that the tricks add up, and shows the score and \
 the chart at the end. Its games count apart from online games (`/kachuful leaderboard \
-cards:Real deck`), or with them if the server chooses (`/kachuful scorepad-boards`).""")
+cards:{real_deck}`), or with them if the server chooses (`/kachuful scorepad-boards`).""")
 
 HELP_MANAGERS = N_("""\
 `/kachuful-permissions` · what the bot can do in a channel, feature by feature, and the \
@@ -94,10 +95,11 @@ equal leaders share the win.""")
 
 
 def help_message(tr: Translations) -> MessageSpec:
+    # Permissions and the leaderboard's choice are named as the reader's client shows them.
     def _(text: str) -> str:
-        return fill(tr.gettext(text), tr)
+        return fill(tr.gettext(text), tr, real_deck=tr.gettext(REAL_DECK))
 
-    embed = discord.Embed(title=_("How to play Kachuful"), description=_(HELP))
+    embed = discord.Embed(title=_("How to play Kachuful"), description=text_suits(_(HELP)))
     embed.add_field(name=_("A misclick"), value=_(HELP_TAKE_BACK))
     embed.add_field(name=_("End of a deal"), value=_(HELP_END_OF_DEAL))
     embed.add_field(name=_("Events and seasons"), value=_(HELP_EVENTS))
