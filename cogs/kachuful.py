@@ -113,7 +113,7 @@ async def channel_defaults(
     bot: KachufulBot, interaction: discord.Interaction[Any]
 ) -> dict[str, Any]:
     """This channel's /kachuful-settings, by the registry's option names (for /kachuful start
-    and /kachuful event open)."""
+    and /kachuful-event open)."""
     if interaction.channel_id is None:
         return {}
     try:
