@@ -97,10 +97,12 @@ class EventButton(
 
 
 class EventCog(commands.Cog):
-    event = app_commands.Group(
-        name=COMMAND_NAME,
-        description=locale_str("Events over many tables: rounds, duplicate, standings"),
-        guild_only=True,
+    # Servers only, as /kachuful is.
+    event = app_commands.guild_only(
+        app_commands.Group(
+            name=COMMAND_NAME,
+            description=locale_str("Events over many tables: rounds, duplicate, standings"),
+        )
     )
 
     def __init__(self, bot: KachufulBot) -> None:

@@ -43,10 +43,12 @@ def _day(text: str | None) -> date | None:
 
 
 class SeasonCog(commands.Cog):
-    season = app_commands.Group(
-        name=COMMAND_NAME,
-        description=locale_str("Seasons: standings, champions, a champion role"),
-        guild_only=True,
+    # Servers only, as /kachuful is.
+    season = app_commands.guild_only(
+        app_commands.Group(
+            name=COMMAND_NAME,
+            description=locale_str("Seasons: standings, champions, a champion role"),
+        )
     )
 
     def __init__(self, bot: KachufulBot) -> None:

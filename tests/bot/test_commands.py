@@ -100,6 +100,21 @@ async def test_every_command_fits_discords_size_limit_with_room_to_grow(
     assert [problem for c in synced if (problem := room_problem(c))] == []
 
 
+async def test_every_command_is_for_servers_and_only_the_managers_are_hidden(
+    tree: app_commands.CommandTree[Any],
+) -> None:
+    synced = await payloads(tree)
+    assert [c["name"] for c in synced if c.get("contexts") != [0]] == []
+    # Hidden from members without Manage Server: the managers' own commands. Events and
+    # seasons are not (their standings are anyone's, the event role's members organise).
+    hidden = {c["name"] for c in synced if c.get("default_member_permissions") is not None}
+    assert hidden == {"kachuful-settings", "kachuful-permissions", "kachuful-scorepad-boards"}
+    manage_guild = discord.Permissions(manage_guild=True).value
+    assert {int(c["default_member_permissions"]) for c in synced if c["name"] in hidden} == {
+        manage_guild
+    }
+
+
 async def test_a_26th_subcommand_fails_the_check_before_discord_would(
     tree: app_commands.CommandTree[Any],
 ) -> None:
