@@ -4,8 +4,8 @@ This cog is the group; feature cogs (cogs/leaderboard.py, cogs/stats.py, cogs/hi
 their subcommands to it, as cogs/group.py explains. /kachuful-settings, /kachuful-event,
 /kachuful-season and /kachuful-scorepad are commands of their own (cogs/settings.py,
 cogs/event.py, cogs/season.py, cogs/scorepad.py): Discord counts at most 8,000 characters for
-a command with all it holds. Every option, with its choices and descriptions, comes from the registry
-(bot/registry.py, through cogs/slash_options.py)."""
+a command with all it holds. Every option, with its choices and descriptions, comes from the
+registry (bot/registry.py, through cogs/slash_options.py)."""
 
 from __future__ import annotations
 
