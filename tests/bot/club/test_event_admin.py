@@ -51,7 +51,7 @@ async def test_refusals_are_private_and_change_nothing(env: simcord.Env):
     assert "not registered" in withdraw.response.content
     await register(channel, members[:1])
     too_few = await organiser.slash(channel, "kachuful-event start")
-    assert "at least 2 registered players; it has 1" in too_few.response.content
+    assert "at least 2 registered players (registered so far: 1)" in too_few.response.content
     not_theirs = await members[0].slash(channel, "kachuful-event start")
     assert "Only the organiser" in not_theirs.response.content
     forged = await craft_click(env, members[1], event_message(channel), "kf:e:register:999")

@@ -51,7 +51,7 @@ async def test_a_monthly_season_crowns_its_champion_once_and_moves_the_role(
     await table.play_to_end()
     board = await members[1].slash(channel, "kachuful-season standings")
     shown = board.response.embeds[0]
-    assert shown.title.startswith("🏅 Season ")
+    assert shown.title.startswith("🏅 The ") and shown.title.endswith(" season")
     lines = shown.description.splitlines()
     assert len(lines) == 3 and all("1 game" in line for line in lines)
     same = await members[1].slash(channel, "kachuful leaderboard", period="season")
