@@ -435,11 +435,11 @@ OPTIONS: dict[str, Option] = {
 # The options of /kachuful start and of /kachuful-settings, in the order the commands list
 # them (the order declared above).
 START_OPTIONS = tuple(o.name for o in OPTIONS.values() if o.start)
-# An event's tables (/kachuful event open, docs/events.md): the quick game at tables of four
+# An event's tables (/kachuful-event open, docs/events.md): the quick game at tables of four
 # unless the organiser chooses otherwise; each table has its own thread, so no mode is asked.
 EVENT_DEFAULTS: dict[str, Any] = {"length": "quick", "players": 4}
 EVENT_OPTIONS = tuple(name for name in START_OPTIONS if name != "mode")
-# A score pad (/kachuful scorepad, docs/scorepad.md): the table options of a game played with a
+# A score pad (/kachuful-scorepad, docs/scorepad.md): the table options of a game played with a
 # real deck; its players are those who join, and the pad cannot see who looked at their cards
 # or which card was turned (kachuful_core.scorepad refuses those rules).
 SCOREPAD_OPTIONS = tuple(

@@ -114,7 +114,7 @@ REFUSALS = {
 
 
 # Why an event opened with a start time has no Discord scheduled event (it is open all the
-# same): told to the organiser with the answer to /kachuful event open.
+# same): told to the organiser with the answer to /kachuful-event open.
 SCHEDULE_NOTES = {
     "no_permission": N_(
         "It has no Discord scheduled event: creating one needs the {create_events} "
@@ -141,7 +141,7 @@ def schedule_note(code: str, tr: Translations) -> str:
 
 
 def no_threads(missing: Sequence[str], tr: Translations) -> str:
-    """/kachuful event open where the bot may neither open threads nor make channels."""
+    """/kachuful-event open where the bot may neither open threads nor make channels."""
     message = tr.ngettext(
         "An event's tables play in threads of its channel, and here the bot lacks this "
         "permission for them: {wanted}. Grant it, or grant {manage_channels} to give each "
@@ -366,7 +366,7 @@ SEASON_NOTICES = {
     "season_off": N_("Seasons are off in this server; its champions stay in the hall."),
     "no_seasons": N_(
         "This server has no seasons: someone with the {manage_guild} permission can start "
-        "them with /kachuful season setup."
+        "them with /kachuful-season setup."
     ),
     "bad_dates": N_(
         "A season between dates needs its first and last day, as YYYY-MM-DD, the last "
@@ -434,7 +434,7 @@ def _season_lines(
 def season_board(
     season_key: str, end: date, standings: Sequence[SeasonPlayer], tr: Translations
 ) -> MessageSpec:
-    """The current season's standings (``/kachuful season standings``); ``end``: its last day."""
+    """The current season's standings (``/kachuful-season standings``); ``end``: its last day."""
     _ = tr.gettext
     embed = discord.Embed(
         title=_("🏅 The {season} season").format(season=season_name(season_key, tr)),
@@ -477,7 +477,7 @@ def champions_message(crown: Crown, tr: Translations) -> MessageSpec:
 
 
 def hall_of_champions(crowns: Sequence[Crown], tr: Translations) -> MessageSpec:
-    """``/kachuful champions``: every ended season and its champions, newest first."""
+    """``/kachuful-season champions``: every ended season and its champions, newest first."""
     _ = tr.gettext
     lines = []
     for crown in crowns[:40]:

@@ -49,13 +49,13 @@ once; if not, only you are told, and you play on. **Only card played for me** (o
 plays your card for you whenever you may play only one.""")
 
 HELP_EVENTS = N_("""\
-`/kachuful event open` (organisers) opens an event of several rounds, each table in its own \
-thread: players click **Register**, `/kachuful event start` seats round 1, and each next \
+`/kachuful-event open` (organisers) opens an event of several rounds, each table in its own \
+thread: players click **Register**, `/kachuful-event start` seats round 1, and each next \
 round is seated as soon as the last one is over. **Rotation** meets new opponents every \
-round; in **duplicate** every table of a round plays the same cards. Also `/kachuful event \
-standings`, `pause`, `resume`, `drop`, `close`, and `/kachuful export event:`. `/kachuful \
-season setup` ({manage_guild}) keeps monthly or quarterly seasons with their champions: \
-`/kachuful season standings`, `/kachuful champions`.""")
+round; in **duplicate** every table of a round plays the same cards. Also `/kachuful-event \
+standings`, `pause`, `resume`, `drop`, `close`, and `/kachuful export event:`. \
+`/kachuful-season setup` ({manage_guild}) keeps monthly or quarterly seasons with their \
+champions: `/kachuful-season standings`, `/kachuful-season champions`.""")
 
 HELP_LEARNING = N_("""\
 **Review** on the final standings, or `/kachuful review [game]`, shows you privately, for \
@@ -67,17 +67,17 @@ shown. `/kachuful practice [game] [deal] [level]` plays a deal again alone again
 computer (with no game, a fresh deal): private, unrated, with a **Hint** when you ask.""")
 
 HELP_SCOREPAD = N_("""\
-Playing with a real deck? `/kachuful scorepad` keeps the score: players join its message, \
+Playing with a real deck? `/kachuful-scorepad` keeps the score: players join its message, \
 then each deal they click their bid in turn and, once the deal is played, the tricks they \
 took. It checks the dealer's forbidden bid and that the tricks add up, and shows the score and \
 the chart at the end. Its games count apart from online games (`/kachuful leaderboard \
-cards:{real_deck}`), or with them if the server chooses (`/kachuful scorepad-boards`).""")
+cards:{real_deck}`), or with them if the server chooses (`/kachuful-scorepad-boards`).""")
 
 HELP_MANAGERS = N_("""\
 `/kachuful-permissions` · what the bot can do in a channel, feature by feature, and the \
 permissions it lacks ({manage_guild})
-`/kachuful event role` · the role whose members may organise events ({manage_guild})
-`/kachuful season off` · stop this server's seasons ({manage_guild})""")
+`/kachuful-event role` · the role whose members may organise events ({manage_guild})
+`/kachuful-season off` · stop this server's seasons ({manage_guild})""")
 
 HELP_TAKE_BACK = N_(
     "Right after your bid or card, **Take back** on your hand undoes it, until anyone else moves."
