@@ -135,7 +135,7 @@ async def run(out: Path, browser: str) -> None:
             by_id = {m.id: m for m in members}
             await organiser.slash(
                 channel,
-                "kachuful event open",
+                "kachuful-event open",
                 name="Friday cup",
                 format="duplicate",
                 rounds=3,
@@ -146,7 +146,7 @@ async def run(out: Path, browser: str) -> None:
             message = next(m for m in channel.history() if m.components)
             for member in members:
                 await member.click(message, label="Register")
-            await organiser.slash(channel, "kachuful event start")
+            await organiser.slash(channel, "kachuful-event start")
             for number in range(1, 4):
                 await env.bot.club.settled_all()
                 threads = [t for t in channel.threads if f"round {number} " in (t.name or "")]

@@ -119,7 +119,7 @@ async def run(tables: int, rounds: int, max_hand: int) -> dict[str, Any]:
             by_id = {m.id: m for m in members}
             await organiser.slash(
                 channel,
-                "kachuful event open",
+                "kachuful-event open",
                 name="Load",
                 rounds=rounds,
                 players=4,
@@ -133,7 +133,7 @@ async def run(tables: int, rounds: int, max_hand: int) -> dict[str, Any]:
             seat_times: list[float] = []
             conductor = env.bot.club
             started = time.perf_counter()
-            await organiser.slash(channel, "kachuful event start")
+            await organiser.slash(channel, "kachuful-event start")
             await conductor.settled_all()
             for number in range(1, rounds + 1):
                 seat_times.append(time.perf_counter() - started)

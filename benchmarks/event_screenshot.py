@@ -70,7 +70,7 @@ async def run(out: Path, width: int, height: int) -> Path:
             members = [guild.add_member(env.create_user(name)) for name in names]
             await organiser.slash(
                 channel,
-                "kachuful event open",
+                "kachuful-event open",
                 name="Friday cup",
                 rounds=2,
                 players=3,
@@ -80,7 +80,7 @@ async def run(out: Path, width: int, height: int) -> Path:
             message = next(m for m in channel.history() if m.components)
             for member in members:
                 await member.click(message, label="Register")
-            await organiser.slash(channel, "kachuful event start")
+            await organiser.slash(channel, "kachuful-event start")
             by_id = {m.id: m for m in members}
             for number in (1, 2):
                 await env.bot.club.settled_all()

@@ -92,7 +92,7 @@ async def run(out: Path, width: int, height: int, language: str) -> list[Path]:
 async def keep_score(channel: Any, members: list[Any]) -> None:
     """A score pad of two deals (2 cards, then 1), every bid and count clicked by its player."""
     asha, bilal, chen = members
-    await asha.slash(channel, "kachuful scorepad", max_hand=2, schedule="down")
+    await asha.slash(channel, "kachuful-scorepad", max_hand=2, schedule="down")
 
     async def click(member: Any, prefix: str, value: int | None = None) -> None:
         message = next(m for m in reversed(channel.history()) if m.embeds)

@@ -1,5 +1,12 @@
-"""/kachuful event …: club play over many tables (docs/events.md). Thin: each subcommand and
-the players' buttons hand over to ``bot.club.organiser``; every answer is private."""
+"""/kachuful-event …: club play over many tables (docs/events.md). Thin: each subcommand and
+the players' buttons hand over to ``bot.club.organiser``; every answer is private.
+
+A command of its own, not a subcommand of /kachuful: Discord counts at most 8,000 characters
+for a command with all it holds, and ``open`` carries every table option. It sets no default
+member permissions (which would hide it from members without Manage Server): organisers are
+also the server's event role and an event's opener, and ``standings`` is for anyone; each
+subcommand checks who may use it (bot/club/organiser.py). A server may still restrict the
+whole command to some roles in its Integrations settings, apart from /kachuful."""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
+from discord.ext import commands
 
 from bot import registry, render
 from bot.club.organiser import Organiser, Refused, check_plan
@@ -22,7 +30,6 @@ from bot.ui.custom_ids import NUMBER, number
 from bot.ui.items import add_feature_items, remove_feature_items
 from kachuful_core.players import LEVELS
 
-from .group import KachufulFeature
 from .kachuful import channel_defaults, table_settings
 from .slash_options import registry_options
 
@@ -31,6 +38,7 @@ if TYPE_CHECKING:
 
     from bot.client import KachufulBot
 
+COMMAND_NAME = "kachuful-event"
 FORMAT_CHOICES = [
     app_commands.Choice(
         name=locale_str("Rotation: meet new opponents each round"), value="rotation"
@@ -88,19 +96,23 @@ class EventButton(
         await answer(interaction, organiser(interaction).entry(interaction, self.event, self.act))
 
 
-class EventCog(KachufulFeature):
-    event = app_commands.Group(
-        name="event",
-        description=locale_str("Events over many tables: rounds, duplicate, standings"),
+class EventCog(commands.Cog):
+    # Servers only, as /kachuful is.
+    event = app_commands.guild_only(
+        app_commands.Group(
+            name=COMMAND_NAME,
+            description=locale_str("Events over many tables: rounds, duplicate, standings"),
+        )
     )
 
+    def __init__(self, bot: KachufulBot) -> None:
+        self.bot = bot
+
     async def cog_load(self) -> None:
-        await super().cog_load()
         add_feature_items(self.bot, EventButton)
 
     async def cog_unload(self) -> None:
         remove_feature_items(self.bot, EventButton)
-        await super().cog_unload()
 
     @event.command(
         name="open", description=locale_str("Open an event in this channel (organisers)")

@@ -11,6 +11,11 @@ level a second time. ``cog_unload`` takes them off the group again, so an extens
 reloaded. The commands stay bound to their own cog (``self`` is the feature cog), inherit the
 group's ``guild_only``, and sync as subcommands: ``/kachuful leaderboard``, ``/kachuful stats``.
 
+/kachuful holds a table's commands and a player's own results. A feature whose options or
+audience are its own (organisers' events, seasons, the score pad) is a top-level command in a
+``commands.Cog`` instead (cogs/event.py): Discord counts at most 8,000 characters for a
+command with all it holds, and tests/bot/test_commands.py keeps each within 85 % of that.
+
 The kachuful extension must be loaded first (``bot.extensions.walk`` puts a module holding a
 ``GroupCog`` before the others); otherwise there is no group to attach to and loading the
 feature fails loudly.

@@ -1,9 +1,11 @@
 """The /kachuful command group. Thin: each command hands over to the table code (bot.table).
 
 This cog is the group; feature cogs (cogs/leaderboard.py, cogs/stats.py, cogs/history.py) add
-their subcommands to it, as cogs/group.py explains. /kachuful-settings is a command of its own
-(cogs/settings.py). Every option, with its choices and descriptions, comes from the registry
-(bot/registry.py, through cogs/slash_options.py)."""
+their subcommands to it, as cogs/group.py explains. /kachuful-settings, /kachuful-event,
+/kachuful-season and /kachuful-scorepad are commands of their own (cogs/settings.py,
+cogs/event.py, cogs/season.py, cogs/scorepad.py): Discord counts at most 8,000 characters for
+a command with all it holds. Every option, with its choices and descriptions, comes from the
+registry (bot/registry.py, through cogs/slash_options.py)."""
 
 from __future__ import annotations
 
@@ -113,7 +115,7 @@ async def channel_defaults(
     bot: KachufulBot, interaction: discord.Interaction[Any]
 ) -> dict[str, Any]:
     """This channel's /kachuful-settings, by the registry's option names (for /kachuful start
-    and /kachuful event open)."""
+    and /kachuful-event open)."""
     if interaction.channel_id is None:
         return {}
     try:

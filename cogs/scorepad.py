@@ -1,6 +1,13 @@
-"""/kachuful scorepad (a score pad for a game played with a real deck), /kachuful
-scorepad-boards (where a server's pads count) and the pad message's buttons
-(bot/scorepad/keeper.py)."""
+"""/kachuful-scorepad (a score pad for a game played with a real deck),
+/kachuful-scorepad-boards (where a server's pads count) and the pad message's buttons
+(bot/scorepad/keeper.py).
+
+Commands of their own, not subcommands of /kachuful: Discord counts at most 8,000 characters
+for a command with all it holds, and the pad carries the table options. A player types one
+word, with the pad's options straight after it. /kachuful-scorepad-boards is for the server's
+managers, and, like /kachuful-settings, hidden from members without Manage Server (Discord's
+default member permissions, which apply to top-level commands only); it checks the permission
+again, since a server can open the command to others."""
 
 from __future__ import annotations
 
@@ -11,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
+from discord.ext import commands
 
 from bot import registry, render
 from bot.command_translator import naming_permissions
@@ -21,13 +29,14 @@ from bot.scorepad.model import Board
 from bot.ui.custom_ids import NUMBER, custom_id, number
 from bot.ui.items import add_feature_items, remove_feature_items
 
-from .group import KachufulFeature
 from .kachuful import channel_defaults
 from .slash_options import registry_options
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
 
+COMMAND_NAME = "kachuful-scorepad"
+BOARDS_COMMAND_NAME = "kachuful-scorepad-boards"
 ACTS = {"j": "join", "l": "leave", "s": "start", "x": "stop", "b": "bid", "t": "tricks"}
 KINDS = {"join": "padjoin", "leave": "padleave", "start": "padstart", "stop": "padstop"}
 KINDS |= {"bid": "padbid", "tricks": "padtricks"}
@@ -71,18 +80,20 @@ BOARDS = [
 ]
 
 
-class ScorePadCog(KachufulFeature):
+class ScorePadCog(commands.Cog):
+    def __init__(self, bot: KachufulBot) -> None:
+        self.bot = bot
+
     async def cog_load(self) -> None:
-        await super().cog_load()
         add_feature_items(self.bot, PadButton)
 
     async def cog_unload(self) -> None:
         remove_feature_items(self.bot, PadButton)
-        await super().cog_unload()
 
     @app_commands.command(
-        name="scorepad", description=locale_str("Keep the score of a game played with real cards")
+        name=COMMAND_NAME, description=locale_str("Keep the score of a game played with real cards")
     )
+    @app_commands.guild_only()
     @registry_options(registry.SCOREPAD_OPTIONS)
     async def scorepad(self, interaction: discord.Interaction[Any], **typed: Any) -> None:
         tr = reader(interaction)
@@ -102,9 +113,11 @@ class ScorePadCog(KachufulFeature):
         await self.bot.scorepads.open(interaction, options)
 
     @app_commands.command(
-        name="scorepad-boards",
+        name=BOARDS_COMMAND_NAME,
         description=naming_permissions(N_("Where this server's score pads count ({manage_guild})")),
     )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(boards=locale_str("With online games, or on boards of their own"))
     @app_commands.choices(boards=BOARDS)
     async def scorepad_boards(self, interaction: discord.Interaction[Any], boards: str) -> None:

@@ -1,5 +1,9 @@
-"""/kachuful season … and /kachuful champions: a server's seasons, their standings and their
-champions (docs/events.md#seasons). Thin: the keeper (bot/club/seasons.py) does the work."""
+"""/kachuful-season …: a server's seasons, their standings and their champions
+(docs/events.md#seasons). Thin: the keeper (bot/club/seasons.py) does the work.
+
+A command of its own, beside /kachuful-event, so that /kachuful keeps within Discord's 8,000
+characters. No default member permissions: its standings and champions are for anyone, and
+``setup`` and ``off`` check Manage Server themselves."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
+from discord.ext import commands
 
 from bot.club.model import SeasonSettings
 from bot.club.organiser import Refused
@@ -20,11 +25,12 @@ from bot.ui.payloads import send_kwargs
 from kachuful_core.club import KINDS
 
 from .event import answer
-from .group import KachufulFeature, channel_translations
+from .group import channel_translations
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
 
+COMMAND_NAME = "kachuful-season"
 KIND_CHOICES = [
     app_commands.Choice(name=locale_str("Monthly"), value="monthly"),
     app_commands.Choice(name=locale_str("Quarterly"), value="quarterly"),
@@ -36,10 +42,17 @@ def _day(text: str | None) -> date | None:
     return None if text is None else date.fromisoformat(text.strip())
 
 
-class SeasonCog(KachufulFeature):
-    season = app_commands.Group(
-        name="season", description=locale_str("Seasons: standings, champions, a champion role")
+class SeasonCog(commands.Cog):
+    # Servers only, as /kachuful is.
+    season = app_commands.guild_only(
+        app_commands.Group(
+            name=COMMAND_NAME,
+            description=locale_str("Seasons: standings, champions, a champion role"),
+        )
     )
+
+    def __init__(self, bot: KachufulBot) -> None:
+        self.bot = bot
 
     @season.command(
         name="setup",
@@ -128,7 +141,7 @@ class SeasonCog(KachufulFeature):
     async def standings(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(**await season_board(self.bot, interaction))
 
-    @app_commands.command(name="champions", description=locale_str("The hall of champions"))
+    @season.command(name="champions", description=locale_str("The hall of champions"))
     async def champions(self, interaction: discord.Interaction[Any]) -> None:
         tr = await channel_translations(self.bot, interaction)
         crowns = await self.bot.store.seasons.crowns(interaction.guild_id or 0)
@@ -147,7 +160,7 @@ async def season_board(bot: KachufulBot, interaction: discord.Interaction[Any]) 
     tr = await channel_translations(bot, interaction)
     standings = await keeper.standings(settings.guild_id, season)
     last_day = season.end.toordinal() - 1
-    spec = words.season_board(season.key, date.fromordinal(last_day).isoformat(), standings, tr)
+    spec = words.season_board(season.key, date.fromordinal(last_day), standings, tr)
     return send_kwargs(spec)
 
 

@@ -269,7 +269,7 @@ class Conductor:
             named = []
             for place, user in enumerate(seats, start=1):
                 if user is None:
-                    name = computer_name(taken, place)
+                    name = computer_name(taken, place, for_table(event.options))
                     taken.add(name)
                     named.append(EventSeat(None, name))
                 else:

@@ -50,7 +50,7 @@ class SeasonKeeper:
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        """Keep the seasons, if any server has some (``/kachuful season setup`` starts the
+        """Keep the seasons, if any server has some (``/kachuful-season setup`` starts the
         keeper again); a bot with none holds no timer."""
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(

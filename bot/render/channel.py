@@ -46,6 +46,7 @@ from kachuful_core import Game, Phase
 from . import club
 from . import deal as deal_render
 from .limits import MAX_EMBED_TOTAL, MAX_FIELDS
+from .names import clip_name
 from .specs import ButtonSpec, MessageSpec, embed_size, without_picture
 from .table import final_standings, hand_button, lobby, lobby_started, start_message
 from .words import notice, seat_name
@@ -260,7 +261,7 @@ def _with_buttons(
         tr = _tr(row)
         buttons: list[ButtonSpec] = [hand_button(row, tr)]
         for number, (seat, entry) in enumerate(deal_render.away_seats(row)):
-            label = tr.gettext("I'm back ({name})").format(name=entry.name[:40])
+            label = tr.gettext("I'm back ({name})").format(name=clip_name(entry.name, 40))
             buttons.append(
                 ButtonSpec(("back", row.id, seat), label, "success", row=1 + number // 5)
             )

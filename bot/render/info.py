@@ -8,6 +8,7 @@ from bot.i18n import N_, Translations
 
 from .cards import text_suits
 from .permissions import fill
+from .scorepad import REAL_DECK
 from .specs import MessageSpec
 
 HELP = N_("""\
@@ -48,13 +49,13 @@ once; if not, only you are told, and you play on. **Only card played for me** (o
 plays your card for you whenever you may play only one.""")
 
 HELP_EVENTS = N_("""\
-`/kachuful event open` (organisers) opens an event of several rounds, each table in its own \
-thread: players click **Register**, `/kachuful event start` seats round 1, and each next \
+`/kachuful-event open` (organisers) opens an event of several rounds, each table in its own \
+thread: players click **Register**, `/kachuful-event start` seats round 1, and each next \
 round is seated as soon as the last one is over. **Rotation** meets new opponents every \
-round; in **duplicate** every table of a round plays the same cards. Also `/kachuful event \
-standings`, `pause`, `resume`, `drop`, `close`, and `/kachuful export event:`. `/kachuful \
-season setup` ({manage_guild}) keeps monthly or quarterly seasons with their champions: \
-`/kachuful season standings`, `/kachuful champions`.""")
+round; in **duplicate** every table of a round plays the same cards. Also `/kachuful-event \
+standings`, `pause`, `resume`, `drop`, `close`, and `/kachuful export event:`. \
+`/kachuful-season setup` ({manage_guild}) keeps monthly or quarterly seasons with their \
+champions: `/kachuful-season standings`, `/kachuful-season champions`.""")
 
 HELP_LEARNING = N_("""\
 **Review** on the final standings, or `/kachuful review [game]`, shows you privately, for \
@@ -66,17 +67,17 @@ shown. `/kachuful practice [game] [deal] [level]` plays a deal again alone again
 computer (with no game, a fresh deal): private, unrated, with a **Hint** when you ask.""")
 
 HELP_SCOREPAD = N_("""\
-Playing with a real deck? `/kachuful scorepad` keeps the score: players join its message, \
+Playing with a real deck? `/kachuful-scorepad` keeps the score: players join its message, \
 then each deal they click their bid in turn and, once the deal is played, the tricks they \
 took. It checks the dealer's forbidden bid and that the tricks add up, and shows the score and \
 the chart at the end. Its games count apart from online games (`/kachuful leaderboard \
-cards:Real deck`), or with them if the server chooses (`/kachuful scorepad-boards`).""")
+cards:{real_deck}`), or with them if the server chooses (`/kachuful-scorepad-boards`).""")
 
 HELP_MANAGERS = N_("""\
 `/kachuful-permissions` · what the bot can do in a channel, feature by feature, and the \
 permissions it lacks ({manage_guild})
-`/kachuful event role` · the role whose members may organise events ({manage_guild})
-`/kachuful season off` · stop this server's seasons ({manage_guild})""")
+`/kachuful-event role` · the role whose members may organise events ({manage_guild})
+`/kachuful-season off` · stop this server's seasons ({manage_guild})""")
 
 # A line of its own (HELP_MANAGERS stays as each catalogue has it).
 HELP_CLUB_PAGES = N_(
@@ -99,10 +100,11 @@ equal leaders share the win.""")
 
 
 def help_message(tr: Translations) -> MessageSpec:
+    # Permissions and the leaderboard's choice are named as the reader's client shows them.
     def _(text: str) -> str:
-        return fill(tr.gettext(text), tr)
+        return fill(tr.gettext(text), tr, real_deck=tr.gettext(REAL_DECK))
 
-    embed = discord.Embed(title=_("How to play Kachuful"), description=_(HELP))
+    embed = discord.Embed(title=_("How to play Kachuful"), description=text_suits(_(HELP)))
     embed.add_field(name=_("A misclick"), value=_(HELP_TAKE_BACK))
     embed.add_field(name=_("End of a deal"), value=_(HELP_END_OF_DEAL))
     embed.add_field(name=_("Events and seasons"), value=_(HELP_EVENTS))

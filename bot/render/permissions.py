@@ -72,7 +72,7 @@ FEATURE_WORDS = {
     "tables": N_("Tables (`/kachuful start`)"),
     "threads": N_("Games played in a thread"),
     "pictures": N_("Cards drawn as pictures"),
-    "events": N_("Events (`/kachuful event open`)"),
+    "events": N_("Events (`/kachuful-event open`)"),
     "scheduled_events": N_("Discord scheduled events for an event's start"),
     "champions": N_("The champions' role of the seasons"),
 }
@@ -91,9 +91,9 @@ REASON_WORDS = {
     ),
     "role_managed": N_(
         "Discord or an app manages the role {role}, and nobody can give it: choose another "
-        "one (`/kachuful season setup role:`)."
+        "one (`/kachuful-season setup role:`)."
     ),
-    "no_role": N_("No champions' role is chosen yet (`/kachuful season setup role:`)."),
+    "no_role": N_("No champions' role is chosen yet (`/kachuful-season setup role:`)."),
 }
 
 

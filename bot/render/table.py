@@ -12,12 +12,14 @@ from kachuful_core import Game, Phase
 from kachuful_core.rules import MIN_PLAYERS
 
 from .cards import label
+from .numbers import whole
 from .specs import ButtonSpec, MessageSpec, clip
 from .words import (
     length_lines,
     lobby_rules_lines,
     name_of,
     option_lines,
+    pair,
     plain,
     rules_lines,
     seat_kind,
@@ -227,7 +229,7 @@ def resolve_note(row: Table, tr: Translations) -> str | None:
     if not lowered:
         return None
     return tr.gettext(
-        "max hand lowered from {wanted} to {limit}: 52 cards for {players} players"
+        "max hand lowered from {wanted} to {limit} (52 cards for {players} players)"
     ).format(wanted=row.options.rules["max_hand"], limit=max_hand, players=len(row.seats))
 
 
@@ -240,7 +242,7 @@ def final_standings(
     totals = list(game.totals)
     winners_seats = game.winners or ()
     names = [name_of(row, seat) for seat in range(len(row.seats))]
-    lines = standing_lines(names, totals, winners_seats)
+    lines = standing_lines(names, totals, winners_seats, tr)
     winners = [name_of(row, seat) for seat in winners_seats]
     if len(winners) == 1:
         headline = _("{name} wins!").format(name=winners[0])
@@ -278,7 +280,8 @@ def scoreboard(row: Table, game: Game, tr: Translations) -> MessageSpec:
             if bid is not None and game.phase is not Phase.FINISHED
             else "—"
         )
-        lines.append(f"{name_of(row, seat)}{seat_kind(entry, tr)}: **{game.totals[seat]}** ({now})")
+        total = f"**{whole(game.totals[seat], tr)}** ({now})"
+        lines.append(pair(f"{name_of(row, seat)}{seat_kind(entry, tr)}", total, tr))
     if game.phase is Phase.FINISHED:
         title = _("Kachuful — final scores")
     else:
@@ -319,7 +322,7 @@ def level_chooser(row: Table, levels: list[str], tr: Translations) -> MessageSpe
 
     lines = [notice("choose_level", tr)]
     lines += [
-        f"**{level_name(level, tr)}**: {tr.gettext(LEVEL_DESCRIPTIONS[level])}"
+        pair(f"**{level_name(level, tr)}**", tr.gettext(LEVEL_DESCRIPTIONS[level]), tr)
         for level in levels
         if level in LEVEL_DESCRIPTIONS
     ]

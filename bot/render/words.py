@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from bot.i18n import N_, Translations
+from bot.i18n import EN, N_, Translations
 from bot.model import Seat, Table, TableOptions
 from bot.options import table_rules
 from bot.pace import Pace, game_seconds, rounded_minutes
@@ -342,20 +342,20 @@ def posts_refused(channel: str, names: list[str], tr: Translations) -> str:
             "are posted as soon as the permission is back."
         ).format(channel=channel)
     return tr.ngettext(
-        "Discord refused to let me post your Kachuful table's messages in {channel}: I need "
-        "this permission there: {wanted}. The game goes on, and nothing is lost: its "
-        "messages are posted as soon as it is granted.",
-        "Discord refused to let me post your Kachuful table's messages in {channel}: I need "
-        "these permissions there: {wanted}. The game goes on, and nothing is lost: its "
-        "messages are posted as soon as they are granted.",
+        "Discord refused to let me post your Kachuful table's messages in {channel} without "
+        "the {wanted} permission. The game goes on, and nothing is lost: its messages are "
+        "posted as soon as it is granted.",
+        "Discord refused to let me post your Kachuful table's messages in {channel} without "
+        "these permissions: {wanted}. The game goes on, and nothing is lost: its messages are "
+        "posted as soon as they are granted.",
         len(names),
     ).format(channel=channel, wanted=permission_names(names, tr))
 
 
 def hours_text(hours: float, tr: Translations) -> str:
-    """A duration in hours as a person writes it: "1 hour", "1.5 hours", "24 hours"."""
-    # ngettext takes a whole number: 1.5 hours is "hours" (the plural) in every language here.
-    count = int(hours) if hours == int(hours) else 2
+    """A duration in hours as a person writes it: "1 hour", "1.5 hours", "24 hours" (and "1,5
+    heure": French keeps the singular below 2)."""
+    count = numbers.count_for(hours, tr)
     return tr.ngettext("{hours} hour", "{hours} hours", count).format(
         hours=numbers.short(hours, tr)
     )
@@ -365,11 +365,17 @@ def notice(code: str, tr: Translations, **values: Any) -> str:
     return tr.gettext(NOTICES[code]).format(**values)
 
 
-def computer_name(taken: set[str], seat_number: int) -> str:
-    """A name for a new computer player that no seat has yet."""
+def host_seat_name(tr: Translations) -> str:
+    """The seat of a rematch's host whose name the last game no longer has (they left it)."""
+    return tr.gettext("Host")
+
+
+def computer_name(taken: set[str], seat_number: int, tr: Translations = EN) -> str:
+    """A name for a new computer player that no seat has yet, in the table's language ``tr``
+    when every name of the list is taken ("Ordinateur 3 🤖")."""
     return next(
         (f"{n} 🤖" for n in COMPUTER_NAMES if f"{n} 🤖" not in taken),
-        f"Computer {seat_number} 🤖",
+        tr.gettext("Computer {n}").format(n=seat_number) + " 🤖",
     )
 
 
@@ -451,22 +457,24 @@ def bid_taken(bid: int, taken: int, tr: Translations, *, blind: bool = False) ->
 
 
 def deal_result(bid: int, taken: int, score: int, tr: Translations) -> str:
-    """ "bid 2, took 2: made (12)" or "…: missed (0)": a seat's scored deal."""
+    """ "bid 2, took 2 — made (12)" or "… — missed (0)": a seat's scored deal (a dash, not a
+    colon: it follows a name and its colon, "asha: bid 2, took 2 — made (12)")."""
     if made_bid(bid, taken):
-        words = tr.gettext("bid {bid}, took {taken}: made ({score})")
+        words = tr.gettext("bid {bid}, took {taken} — made ({score})")
     else:
-        words = tr.gettext("bid {bid}, took {taken}: missed ({score})")
-    return words.format(bid=bid, taken=taken, score=score)
+        words = tr.gettext("bid {bid}, took {taken} — missed ({score})")
+    return words.format(bid=bid, taken=taken, score=numbers.whole(score, tr))
 
 
 def standing_lines(
-    names: Sequence[str], totals: Sequence[int], winners: Collection[int]
+    names: Sequence[str], totals: Sequence[int], winners: Collection[int], tr: Translations
 ) -> list[str]:
     """Final standings, best first: "1\\. asha — 21 🏆", equal totals sharing a rank (the
     dot escaped: Discord renumbers lines starting "1." as a list, and a tie would show as 1
-    and 2)."""
+    and 2); a negative total with a true minus ("−10")."""
     ranks = places(totals)
     return [
-        f"{ranks[seat]}\\. {names[seat]} — {totals[seat]}" + (" 🏆" if seat in winners else "")
+        f"{ranks[seat]}\\. {names[seat]} — {numbers.whole(totals[seat], tr)}"
+        + (" 🏆" if seat in winners else "")
         for seat in sorted(range(len(names)), key=lambda s: (-totals[s], s))
     ]

@@ -1,4 +1,4 @@
-"""Score pads at work (docs/scorepad.md): ``/kachuful scorepad`` opens one in a channel, and
+"""Score pads at work (docs/scorepad.md): ``/kachuful-scorepad`` opens one in a channel, and
 every click on its message (Join, Leave, Start, a bid, a trick count, Stop) is checked by the
 engine (``kachuful_core.scorepad``), written over the version it read, and only then drawn on
 the message. A finished pad's results are counted in the same write.

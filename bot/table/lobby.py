@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
-from bot.i18n import Translations, reader
+from bot.i18n import Translations, for_table, reader
 from bot.model import Seat, Table, TableOptions
 from bot.render.specs import MessageSpec, digest
+from bot.render.words import host_seat_name
 from bot.store import ChannelBusy, StoreError
 from bot.store.values import Delivered
 from kachuful_core.rules import LENGTHS
@@ -147,8 +148,14 @@ class Lobby:
         if interaction.user.id not in players and interaction.user.id != old.host_id:
             await self.responder.refuse(interaction, "not_a_player")
             return
-        host_seat = next((s for s in old.seats if s.user_id == old.host_id), None)
-        host = Seat(user_id=old.host_id, name=host_seat.name if host_seat else "host")
+        host_seat = next((s for s in old.seats if old.host_id in (s.user_id, s.left_user_id)), None)
+        if host_seat is not None:
+            name = host_seat.name
+        elif interaction.user.id == old.host_id:
+            name = interaction.user.display_name
+        else:
+            name = host_seat_name(for_table(old.options))
+        host = Seat(user_id=old.host_id, name=name)
         invited = [s.user_id for s in old.seats if s.user_id and s.user_id != old.host_id]
         # The new table states every option itself, even those its old row left unstated.
         options = replace(old.options, invited=tuple(invited), unstated=frozenset())
@@ -316,7 +323,9 @@ class Lobby:
                 return refusal("table_full", tr)
             if level not in joinable_levels(row):
                 return private(render.notice("no_computers", tr))
-            name = render.computer_name({s.name for s in row.seats}, len(row.seats) + 1)
+            name = render.computer_name(
+                {s.name for s in row.seats}, len(row.seats) + 1, for_table(row.options)
+            )
             row.seats.append(Seat(user_id=None, name=name, level=level))
             words = render.notice("computer_sits", tr, name=name)
             return Step(reply=Reply(words, edit=True), commit=True)

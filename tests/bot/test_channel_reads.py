@@ -283,11 +283,11 @@ async def test_help_lists_every_command(env: simcord.Env) -> None:
     result = await members[0].slash(channel, "kachuful help")
     assert result.ephemeral
     text = "\n".join(message_texts(result.response))
-    listed = set(re.findall(r"`/(kachuful(?: \w[\w-]*|-\w+))", text))
+    listed = set(re.findall(r"`/(kachuful(?: \w[\w-]*|-[\w-]+))", text))
     group = env.bot.tree.get_command("kachuful")
     assert isinstance(group, app_commands.Group)
     registered = {f"kachuful {command.name}" for command in group.commands}
     registered |= {c.name for c in env.bot.tree.get_commands() if c.name != "kachuful"}
     assert {"kachuful stats", "kachuful history", "kachuful export"} <= registered
-    assert {"kachuful leaderboard", "kachuful-settings"} <= registered
+    assert {"kachuful leaderboard", "kachuful-settings", "kachuful-event"} <= registered
     assert listed == registered

@@ -36,7 +36,7 @@ async def test_what_works_and_what_is_missing_in_one_private_answer(env: simcord
         "Tables (`/kachuful start`)",
         "Games played in a thread",
         "Cards drawn as pictures",
-        "Events (`/kachuful event open`)",
+        "Events (`/kachuful-event open`)",
         "Discord scheduled events for an event's start",
         "The champions' role of the seasons",
     ]
@@ -82,7 +82,7 @@ async def test_in_a_thread_and_for_another_channel(env: simcord.Env) -> None:
     found = lines(await mod.slash(handle, "kachuful-permissions"))
     assert found["Tables (`/kachuful start`)"][0] == "✅"
     assert "cannot open another" in found["Games played in a thread"]
-    assert "text channel" in found["Events (`/kachuful event open`)"]
+    assert "text channel" in found["Events (`/kachuful-event open`)"]
     # Asked from here about a channel where the bot may not post.
     quiet = env.guild.create_text_channel("quiet")
     deny_bot(env, quiet, discord.Permissions(send_messages=True))
@@ -101,7 +101,7 @@ async def test_a_champions_role_above_the_bots_is_named(env: simcord.Env) -> Non
     legends = env.guild.create_role("Legends")
     env.backend.edit_role(env.guild.id, legends.id, {"position": 5})
     await mod.slash(
-        channel, "kachuful season setup", period="monthly", channel=channel, role=legends
+        channel, "kachuful-season setup", period="monthly", channel=channel, role=legends
     )
     found = lines(await mod.slash(channel, "kachuful-permissions"))
     champions = found["The champions' role of the seasons"]

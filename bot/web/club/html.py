@@ -19,6 +19,7 @@ from bot.rating import shown
 from bot.render import numbers
 from bot.render.cards import rank_name, suit_name
 from bot.render.club import points_text
+from bot.render.dates import day, season_name
 from bot.render.review import trump_line
 from kachuful_core.cards import RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS
 
@@ -59,6 +60,9 @@ def helpers(tr: Translations) -> dict[str, Any]:
         "suit_name": lambda suit: suit_name(suit, tr),
         "code": card_code,
         "trump_line": lambda suit: trump_line(suit, tr),
+        "season_name": lambda key: season_name(key, tr),
+        "day": lambda when: day(when, tr),
+        "place": lambda rank: numbers.rank(rank, tr),
     }
 
 

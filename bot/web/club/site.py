@@ -247,7 +247,7 @@ class ClubSite:
         settings = await self.store.seasons.settings(reader.guild.id)
         season = self.seasons.current(settings) if settings is not None else None
         standings = await self.seasons.standings(reader.guild.id, season) if season else []
-        last_day = date.fromordinal(season.end.toordinal() - 1).isoformat() if season else None
+        last_day = date.fromordinal(season.end.toordinal() - 1) if season else None
         return self._page(
             "seasons.html",
             reader,

@@ -36,7 +36,7 @@ async def test_create_events_alone_gets_the_scheduled_event(env: simcord.Env) ->
     await env.settle()
     assert not guild.me.guild_permissions.manage_events
     opened = await organiser.slash(
-        channel, "kachuful event open", name="Night cup", starts=starts_in_an_hour()
+        channel, "kachuful-event open", name="Night cup", starts=starts_in_an_hour()
     )
     assert opened.ephemeral
     assert "is open" in opened.response.content and "⚠️" not in opened.response.content
@@ -54,7 +54,7 @@ async def test_manage_events_alone_tries_nothing_and_the_organiser_is_told_why(
     grant_bot(env, guild, TABLE_LINK | discord.Permissions(manage_events=True))
     await env.settle()
     opened = await organiser.slash(
-        channel, "kachuful event open", name="Night cup", starts=starts_in_an_hour()
+        channel, "kachuful-event open", name="Night cup", starts=starts_in_an_hour()
     )
     assert opened.ephemeral
     text = opened.response.content
@@ -69,7 +69,7 @@ async def test_a_scheduled_event_discord_refuses_is_told_too(env: simcord.Env) -
     _guild, channel, organiser, _ = club(env, 0)
     env.inject_error("POST", "/guilds/*/scheduled-events", status=403, code=50013)
     opened = await organiser.slash(
-        channel, "kachuful event open", name="Night cup", starts=starts_in_an_hour()
+        channel, "kachuful-event open", name="Night cup", starts=starts_in_an_hour()
     )
     assert "is open" in opened.response.content
     assert "Discord refused to create its scheduled event" in opened.response.content
@@ -84,7 +84,7 @@ async def test_an_event_where_tables_can_have_neither_threads_nor_channels_is_re
     grant_bot(env, guild, TABLE_LINK)
     deny_bot(env, channel, discord.Permissions(create_public_threads=True))
     await env.settle()
-    refused = await organiser.slash(channel, "kachuful event open", name="Cup")
+    refused = await organiser.slash(channel, "kachuful-event open", name="Cup")
     assert refused.ephemeral
     text = refused.response.content
     # One permission missing: the singular, each name as the Hindi client shows it.
@@ -100,7 +100,7 @@ async def test_an_event_where_the_bot_cannot_post_is_refused_naming_what_to_gran
     guild, channel, organiser, _ = club(env, 0)
     deny_bot(env, channel, discord.Permissions(embed_links=True, attach_files=True))
     await env.settle()
-    refused = await organiser.slash(channel, "kachuful event open", name="Cup")
+    refused = await organiser.slash(channel, "kachuful-event open", name="Cup")
     assert refused.ephemeral
     assert "these permissions: Embed Links, Attach Files" in refused.response.content
     assert await env.bot.store.club.events_in(guild.id, ("registering",)) == []
@@ -116,7 +116,7 @@ async def test_a_champions_role_the_bot_cannot_give_is_told_at_setup(
     grant_bot(env, guild, TABLE_LINK)
     await env.settle()
     done = await organiser.slash(
-        channel, "kachuful season setup", period="monthly", channel=news, role=champion
+        channel, "kachuful-season setup", period="monthly", channel=news, role=champion
     )
     assert done.ephemeral
     text = done.response.content
@@ -128,11 +128,11 @@ async def test_a_champions_role_the_bot_cannot_give_is_told_at_setup(
     env.backend.edit_role(guild.id, above.id, {"position": 5})
     await env.settle()
     done = await organiser.slash(
-        channel, "kachuful season setup", period="monthly", channel=news, role=above
+        channel, "kachuful-season setup", period="monthly", channel=news, role=above
     )
     assert "ruolo più alto" in done.response.content, done.response.content
     # A role below the bot's: nothing to say.
     done = await organiser.slash(
-        channel, "kachuful season setup", period="monthly", channel=news, role=champion
+        channel, "kachuful-season setup", period="monthly", channel=news, role=champion
     )
     assert "⚠️" not in done.response.content

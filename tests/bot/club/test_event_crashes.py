@@ -54,7 +54,7 @@ async def started_event(env, players: int, **options):
         "level": "heuristic",
         **options,
     }
-    await organiser.slash(channel, "kachuful event open", **options)
+    await organiser.slash(channel, "kachuful-event open", **options)
     await register(channel, members)
     return channel, organiser, members
 
@@ -93,7 +93,7 @@ async def test_a_crash_while_a_table_opens(
     channel, organiser, members = await started_event(env, 5)
     patched = dies_once(Club.set_table, after=after, when=lambda self, table, **ids: step in ids)
     monkeypatch.setattr(Club, "set_table", patched)
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     monkeypatch.undo()
     await finish(env, make_bot, channel, members)
@@ -107,7 +107,7 @@ async def test_a_crash_while_the_next_round_is_seated(
     after: bool,
 ):
     channel, organiser, members = await started_event(env, 5)
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     patched = dies_once(Club.seat_round, after=after, when=lambda *a, **k: True)
     monkeypatch.setattr(Club, "seat_round", patched)
@@ -131,7 +131,7 @@ async def test_restarts_during_registration_and_mid_round_lose_and_double_nothin
     channel, organiser, members = await started_event(env, 4)
     await env.restart_bot(make_bot())
     assert "4 players registered" in [f.name for f in event_message(channel).embeds[0].fields]
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     (first, second) = threads_of(channel, 1)
     table = Table(env, first, members)
@@ -157,7 +157,7 @@ async def test_a_crash_right_after_the_last_table_still_shows_the_final_standing
     from bot.club.conductor import Conductor
 
     channel, organiser, members = await started_event(env, 3, rounds=1)
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     patched = dies_once(Conductor.show, after=False, when=lambda self, e: e.status == "finished")
     monkeypatch.setattr(Conductor, "show", patched)

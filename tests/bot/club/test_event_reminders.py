@@ -25,7 +25,7 @@ async def test_one_reminder_before_a_scheduled_start_in_the_channel_or_by_dm(
     starts = discord.utils.utcnow() + timedelta(hours=1)
     stamp = int(starts.timestamp())
     opened = await organiser.slash(
-        channel, "kachuful event open", name="Night cup", starts=f"<t:{stamp}:F>"
+        channel, "kachuful-event open", name="Night cup", starts=f"<t:{stamp}:F>"
     )
     assert "is open" in opened.response.content
     scheduled = list(env.backend.guilds[guild.id].scheduled_events.values())
@@ -59,10 +59,10 @@ async def test_a_player_holding_up_an_event_table_is_pinged_again_at_half_their_
 ):
     _guild, channel, organiser, members = club(env, 2)
     await organiser.slash(
-        channel, "kachuful event open", name="Cup", players=3, max_hand=2, level="heuristic"
+        channel, "kachuful-event open", name="Cup", players=3, max_hand=2, level="heuristic"
     )
     await register(channel, members)
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     (thread,) = threads_of(channel, 1)
     table = Table(env, thread, members)

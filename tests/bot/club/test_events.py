@@ -19,7 +19,7 @@ async def test_an_event_of_two_rounds_runs_in_threads_and_keeps_its_standings(en
     _guild, channel, organiser, members = club(env, 5)
     opened = await organiser.slash(
         channel,
-        "kachuful event open",
+        "kachuful-event open",
         name="Friday cup",
         rounds=2,
         players=3,
@@ -33,7 +33,7 @@ async def test_an_event_of_two_rounds_runs_in_threads_and_keeps_its_standings(en
     again = await members[0].click(event_message(channel), label="Register")
     assert "already" in again.response.content
     assert "5 players registered" in [f.name for f in event_message(channel).embeds[0].fields]
-    started = await organiser.slash(channel, "kachuful event start")
+    started = await organiser.slash(channel, "kachuful-event start")
     assert "has started" in started.response.content
     await env.bot.club.settled_all()
     # 5 players at tables of 3: two tables, one computer player at one of them.
@@ -43,7 +43,7 @@ async def test_an_event_of_two_rounds_runs_in_threads_and_keeps_its_standings(en
         "Friday cup · round 1 · table 2",
     ]
     assert buttons(event_message(channel)) == []  # registration is over
-    twice = await organiser.slash(channel, "kachuful event start")
+    twice = await organiser.slash(channel, "kachuful-event start")
     assert "started already" in twice.response.content
     for thread in threads:
         head = next(m for m in thread.history() if m.embeds)
@@ -70,7 +70,7 @@ async def test_duplicate_tables_of_a_round_deal_the_same_cards_seat_for_seat(env
     _guild, channel, organiser, members = club(env, 6)
     await organiser.slash(
         channel,
-        "kachuful event open",
+        "kachuful-event open",
         name="Dup",
         format="duplicate",
         rounds=1,
@@ -79,7 +79,7 @@ async def test_duplicate_tables_of_a_round_deal_the_same_cards_seat_for_seat(env
         level="heuristic",
     )
     await register(channel, members)
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     tables = [Table(env, thread, members) for thread in threads_of(channel, 1)]
     assert len(tables) == 2
@@ -115,10 +115,10 @@ async def test_twenty_eight_players_play_eight_rounds_of_seven_tables(env: simco
     each, every pair meeting at most twice, and the points of 56 tables counted once."""
     _guild, channel, organiser, members = club(env, 28)
     await organiser.slash(
-        channel, "kachuful event open", name="Big", rounds=8, players=4, max_hand=1
+        channel, "kachuful-event open", name="Big", rounds=8, players=4, max_hand=1
     )
     await register(channel, members)
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     seatings = []
     for number in range(1, 9):
@@ -149,10 +149,10 @@ async def test_where_threads_are_not_allowed_each_table_gets_a_channel(env: simc
     organiser = guild.add_member(env.create_user("Org"), roles=[mods])
     members = [guild.add_member(env.create_user(f"P{i}")) for i in range(1, 4)]
     await organiser.slash(
-        channel, "kachuful event open", name="Cup", rounds=1, players=3, max_hand=1
+        channel, "kachuful-event open", name="Cup", rounds=1, players=3, max_hand=1
     )
     await register(channel, members)
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     assert channel.threads == []
     table_channel = guild.channels["cup-round-1-table-1"]

@@ -38,20 +38,20 @@ async def test_a_monthly_season_crowns_its_champion_once_and_moves_the_role(
     manager = guild.add_member(env.create_user("Mo"), roles=[mods])
     members = [guild.add_member(env.create_user(name)) for name in ("asha", "bilal", "chen")]
     refused = await members[0].slash(
-        channel, "kachuful season setup", period="monthly", channel=news
+        channel, "kachuful-season setup", period="monthly", channel=news
     )
     assert refused.ephemeral and refused.response.content.startswith("⚠️")
-    none_yet = await members[0].slash(channel, "kachuful season standings")
+    none_yet = await members[0].slash(channel, "kachuful-season standings")
     assert "no seasons" in none_yet.response.content
     done = await manager.slash(
-        channel, "kachuful season setup", period="monthly", channel=news, role=champion_role
+        channel, "kachuful-season setup", period="monthly", channel=news, role=champion_role
     )
     assert "Seasons are on: monthly" in done.response.content
     table = await start_game(env, channel, members, max_hand=1)
     await table.play_to_end()
-    board = await members[1].slash(channel, "kachuful season standings")
+    board = await members[1].slash(channel, "kachuful-season standings")
     shown = board.response.embeds[0]
-    assert shown.title.startswith("🏅 Season ")
+    assert shown.title.startswith("🏅 The ") and shown.title.endswith(" season")
     lines = shown.description.splitlines()
     assert len(lines) == 3 and all("1 game" in line for line in lines)
     same = await members[1].slash(channel, "kachuful leaderboard", period="season")
@@ -65,7 +65,7 @@ async def test_a_monthly_season_crowns_its_champion_once_and_moves_the_role(
     assert all(f"<@{m.id}>" in announced[0].content for m in champions)
     holders = [m for m in members if holds(env, guild, m, champion_role)]
     assert holders == champions
-    hall = await members[0].slash(channel, "kachuful champions")
+    hall = await members[0].slash(channel, "kachuful-season champions")
     assert all(name in hall.response.embeds[0].description for name in leaders)
     # A restart announces nothing again.
     await env.restart_bot(make_bot())
@@ -77,7 +77,7 @@ async def test_a_monthly_season_crowns_its_champion_once_and_moves_the_role(
     over = [m for m in news.history() if "no game was finished" in (m.content or "")]
     assert len(over) == 1
     assert not any(holds(env, guild, m, champion_role) for m in members)
-    turned_off = await manager.slash(channel, "kachuful season off")
+    turned_off = await manager.slash(channel, "kachuful-season off")
     assert "off" in turned_off.response.content
 
 
@@ -106,7 +106,7 @@ async def test_a_crash_while_a_season_is_announced_repeats_nothing(
     today = discord.utils.utcnow().date().isoformat()
     await manager.slash(
         channel,
-        "kachuful season setup",
+        "kachuful-season setup",
         period="dates",
         channel=news,
         role=role,

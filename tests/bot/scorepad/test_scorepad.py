@@ -1,4 +1,4 @@
-"""/kachuful scorepad (docs/scorepad.md): a game played with a real deck, its bids and tricks
+"""/kachuful-scorepad (docs/scorepad.md): a game played with a real deck, its bids and tricks
 entered with buttons on one public message, every entry checked, the score kept, the final
 standings with the chart; results counted once, apart from online games or with them as the
 server chooses; refusals change nothing; a crash loses and doubles nothing."""
@@ -42,7 +42,7 @@ async def click(member: Any, channel: Any, prefix: str, value: int | None = None
 async def opened(env: simcord.Env) -> tuple[Any, list[Any]]:
     channel, members = world(env, "asha", "bilal", "chen")
     asha, bilal, chen = members
-    answer = await asha.slash(channel, "kachuful scorepad", max_hand=2, schedule="down")
+    answer = await asha.slash(channel, "kachuful-scorepad", max_hand=2, schedule="down")
     assert not answer.ephemeral
     for member in (bilal, chen):
         await click(member, channel, "kf:sj:")
@@ -132,12 +132,22 @@ async def test_a_server_may_count_its_pads_with_online_games(env: simcord.Env) -
     channel, members = world(env, "asha", "bilal", "chen")
     managers = env.guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     meera = env.guild.add_member(env.create_user("meera"), roles=[managers])
-    refused = await members[1].slash(channel, "kachuful scorepad-boards", boards="together")
+    # The managers' command is hidden from the other members, and refused in code to a member
+    # the server lets see it.
+    assert "kachuful-scorepad-boards" not in members[1].available_commands(channel)
+    assert "kachuful-scorepad-boards" in meera.available_commands(channel)
+    assert "kachuful-scorepad" in members[1].available_commands(channel)
+    with pytest.raises(simcord.SetupError):
+        await members[1].slash(channel, "kachuful-scorepad-boards", boards="together")
+    command = env.backend.find_command("kachuful-scorepad-boards", None)
+    assert command is not None
+    env.guild.set_command_permissions(int(command["id"]), {members[1]: True})
+    refused = await members[1].slash(channel, "kachuful-scorepad-boards", boards="together")
     assert refused.ephemeral and "Manage Server" in refused.response.content
-    chosen = await meera.slash(channel, "kachuful scorepad-boards", boards="together")
+    chosen = await meera.slash(channel, "kachuful-scorepad-boards", boards="together")
     assert chosen.ephemeral and "same boards as online games" in chosen.response.content
     asha, bilal, chen = members
-    await asha.slash(channel, "kachuful scorepad", max_hand=2, schedule="down")
+    await asha.slash(channel, "kachuful-scorepad", max_hand=2, schedule="down")
     for member in (bilal, chen):
         await click(member, channel, "kf:sj:")
     await click(asha, channel, "kf:ss:")
@@ -152,17 +162,17 @@ async def test_a_server_may_count_its_pads_with_online_games(env: simcord.Env) -
 async def test_lobby_refusals_change_nothing(env: simcord.Env) -> None:
     channel, members = world(env, "asha", "bilal", "chen")
     asha, bilal, chen = members
-    await asha.slash(channel, "kachuful scorepad")
-    second = await bilal.slash(channel, "kachuful scorepad")
+    await asha.slash(channel, "kachuful-scorepad")
+    second = await bilal.slash(channel, "kachuful-scorepad")
     assert second.ephemeral and "one at a time" in second.response.content
     elsewhere = env.guild.create_text_channel("other")
-    turned = await bilal.slash(elsewhere, "kachuful scorepad", trump="turned")
+    turned = await bilal.slash(elsewhere, "kachuful-scorepad", trump="turned")
     assert turned.ephemeral and "except blind bids, the forehead deal and the turned trump" in (
         turned.response.content
     )
     assert await env.bot.store.scorepads.active_in(elsewhere.id) is None
     early = await click(asha, channel, "kf:ss:")
-    assert early.ephemeral and "at least 3 players; it has 1" in early.response.content
+    assert early.ephemeral and "at least 3 players (players so far: 1)" in early.response.content
     await click(bilal, channel, "kf:sj:")
     again = await click(bilal, channel, "kf:sj:")
     assert again.ephemeral and "already" in again.response.content
@@ -234,7 +244,7 @@ async def test_a_pad_whose_message_was_never_posted_is_posted_at_start(
         raise asyncio.CancelledError  # dies before it is marked shown
 
     monkeypatch.setattr(ScorePads, "shown_on", never)
-    await members[0].slash(channel, "kachuful scorepad")
+    await members[0].slash(channel, "kachuful-scorepad")
     # Simulate the post itself lost too: the message is deleted from the channel.
     for message in channel.history():
         if message.embeds:

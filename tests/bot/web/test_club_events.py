@@ -39,7 +39,7 @@ async def test_a_duplicate_rounds_travellers_match_the_exported_records(
         oauth.add_user(member.id, member.name)
     await organiser.slash(
         channel,
-        "kachuful event open",
+        "kachuful-event open",
         name="Dup",
         format="duplicate",
         rounds=1,
@@ -48,7 +48,7 @@ async def test_a_duplicate_rounds_travellers_match_the_exported_records(
         level="heuristic",
     )
     await register(channel, members)
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     base = base_of(env.bot.settings)
     event = f"{base}/club/{guild.id}/event/1"
