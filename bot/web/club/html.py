@@ -48,6 +48,7 @@ def helpers(tr: Translations) -> dict[str, Any]:
         "tenths": lambda value: numbers.tenths(value, tr),
         "percent": lambda rate: "–" if rate is None else numbers.percent(rate, tr),
         "signed": lambda value: numbers.signed(value, tr),
+        "signed_whole": lambda value: numbers.signed_whole(value, tr),
         "points": lambda value: points_text(value, tr),
         "short": lambda value: numbers.short(value, tr),
         "rating": lambda ordinal: (

@@ -384,7 +384,6 @@ class ClubSite:
             winners=game.winners or (),
             shown=shown,
             hidden_words=round_not_over(reader.tr),
-            signed_whole=review_words.signed_whole,
             review=review,
             computing=computing,
             computing_words=review_words.NOTICES["computing"],
