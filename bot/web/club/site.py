@@ -39,6 +39,7 @@ from bot.render import refusal as render_refusal
 from bot.render import results_commands as board_words
 from bot.render import review as review_words
 from bot.render.deal import deal_title
+from bot.render.words import pair
 from bot.result_pages import PERIOD_LABELS
 from bot.review.reviewer import Reviewer
 from bot.store import GameStore, StoreError
@@ -338,6 +339,9 @@ class ClubSite:
         tr = reader.tr
         if row is None or row.guild_id != reader.guild.id:
             raise NotShown(404, board_words_no_game(game_id, tr))
+        if row.status == "stopped":
+            game_name = tr.gettext("Game {game}").format(game=game_id)
+            raise NotShown(404, pair(game_name, tr.gettext("stopped, no result"), tr))
         if row.status != "finished" or row.record is None:
             raise NotShown(404, _bare(review_words.refusal("not_finished", tr, game=game_id)))
         game = _game(row)

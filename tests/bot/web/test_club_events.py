@@ -11,7 +11,7 @@ import pytest
 import simcord
 
 from kachuful_core import load_game
-from tests.bot.club.helpers import club, exported, register, threads_of
+from tests.bot.club.helpers import club, event_message, exported, register, threads_of
 from tests.bot.helpers import Table
 
 from .conftest import base_of, log_in
@@ -52,6 +52,8 @@ async def test_a_duplicate_rounds_travellers_match_the_exported_records(
     await env.bot.club.settled_all()
     base = base_of(env.bot.settings)
     event = f"{base}/club/{guild.id}/event/1"
+    # The event's message links its page (the web table is on).
+    assert event_message(channel).embeds[0].url == event
     await log_in(browser, base, members[0].id)
     first, second = threads_of(channel, 1)
     await Table(env, first, members).play_to_end()
