@@ -299,7 +299,9 @@ async def run(
     for players, max_hand, mode in games:
         with tempfile.TemporaryDirectory() as folder:
             bot = make_bot(Path(folder) / "kachuful.sqlite3")
-            env = simcord.Env(bot)
+            # The score chart is drawn while a step settles: more than SimCord's default 5 s
+            # of real time on a busy machine (the figures are in simulated time).
+            env = simcord.Env(bot, settle_timeout=60.0)
             virtual_pacing(env)
             await env.start()
             try:

@@ -159,6 +159,9 @@ async def test_an_event_tables_commands_work_in_its_thread(env: simcord.Env) -> 
     table = Table(env, thread, members)
     game_id = table.session.row.id
     await check_running(thread, members[0], outsider)
+    # The event itself is found from its tables' threads too.
+    standings = await members[0].slash(thread, "kachuful event standings")
+    assert standings.ephemeral and standings.response.embeds[0].title == "🏆 Cup"
     # The event's channel holds no table of its own: its tables are found in their threads.
     assert "no Kachuful game" in await said(members[0], channel, "kachuful score")
     await table.play_to_end()
