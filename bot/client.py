@@ -9,13 +9,13 @@ import gc
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import command_sync, render, ui
+from bot import command_sync, extensions, render
 from bot.club.conductor import Conductor
 from bot.club.organiser import Organiser
 from bot.club.seasons import SeasonKeeper
@@ -30,26 +30,16 @@ from bot.scorepad.keeper import ScorePadKeeper
 from bot.shards import Shards
 from bot.store import GameStore, Store, StoreError
 from bot.store.failures import is_expected
-from bot.table import Tables
 from bot.table.hands import HAND_WATCH_SECONDS
+from bot.table.not_saved import not_saved
 from bot.table.publisher import CHANNEL_POSTS
-from bot.ui.not_saved import not_saved
+from bot.table.tables import Tables
+from bot.ui import items as ui_items
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer
 
 log = logging.getLogger(__name__)
-
-# cogs.kachuful first: it is the /kachuful group the feature cogs add their commands to.
-EXTENSIONS = (
-    "cogs.kachuful",
-    "cogs.leaderboard",
-    "cogs.stats",
-    "cogs.history",
-    "cogs.settings",
-    "cogs.event",
-    "cogs.season",
-    "cogs.review",
-    "cogs.practice",
-    "cogs.scorepad",
-)
 
 
 class StartupError(Exception):
@@ -90,6 +80,7 @@ class KachufulBot(commands.Bot):
     reviewer: Reviewer
     practice: Practice
     scorepads: ScorePadKeeper
+    web: WebServer | None
 
     def __init__(
         self,
@@ -172,14 +163,16 @@ class KachufulBot(commands.Bot):
             self.tables.changes.on_close.append(self.reviewer.game_closed)
         # Descriptions and choices in the users' languages (names stay English).
         await self.tree.set_translator(CommandTranslator())
-        for extension in EXTENSIONS:
+        # Every cog of cogs/, found by walking the package (the /kachuful group's first).
+        for extension in extensions.walk():
             await self.load_extension(extension)
-        ui.register(self)
+        ui_items.register(self)
         await self.tables.restore.run()
         await self.club.restore(self.tables.shards)
         await self.scorepads.restore(self, self.tables.shards)
         self.seasons.start()
         await self.sync_commands()
+        await self.start_web()
         if self.heartbeat_file is not None:
             # A beat left by the previous run must not report this one healthy.
             self.heartbeat_file.unlink(missing_ok=True)
@@ -187,6 +180,16 @@ class KachufulBot(commands.Bot):
         if self.freeze_gc_after_setup:
             gc.collect()
             gc.freeze()
+
+    async def start_web(self) -> None:
+        """The web table (bot/web), when its port is set: the same tables in a browser."""
+        self.web = None
+        if self.settings.web_port is None:
+            return
+        from bot.web.server import WebServer
+
+        self.web = WebServer(self.settings, client_id=lambda: self.application_id)
+        await self.web.start()
 
     def is_connected(self) -> bool:
         ws = self.ws
@@ -229,7 +232,7 @@ class KachufulBot(commands.Bot):
         )
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        await ui.answer_unknown_click(interaction)
+        await ui_items.answer_unknown_click(interaction)
 
     async def on_ready(self) -> None:
         user = self.user
@@ -262,6 +265,9 @@ class KachufulBot(commands.Bot):
         reviewer = getattr(self, "reviewer", None)
         if reviewer is not None:
             reviewer.stop()
+        web = getattr(self, "web", None)
+        if web is not None:
+            await web.stop()
         tables = getattr(self, "tables", None)
         if tables is not None:
             await tables.shutdown()

@@ -6,7 +6,8 @@ them (and when bot.command_sync computes their digest, so a changed translation 
 to sync). Names of commands and options stay English: a translated name must follow Discord's
 name rule, and one bad name fails the whole sync. A translation longer than Discord allows (100
 characters for a description or a choice) is left out, for the same reason: the user then
-reads the English."""
+reads the English. A description naming a permission (``naming_permissions``) takes its name
+from bot/render/permissions.py in each language, as the user's Discord client shows it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from discord.app_commands import locale_str
 
 from bot import registry
 from bot.i18n import SOURCE, language_of, translation
+from bot.render.permissions import fill
 
 # What may be translated: descriptions and choices (never a name).
 TRANSLATED = frozenset(
@@ -38,6 +40,13 @@ def choice_str(option: str, choice: registry.Choice) -> locale_str:
     return locale_str(shown, option=option, value=choice.value)
 
 
+def naming_permissions(template: str) -> locale_str:
+    """A description whose ``template`` names permissions by placeholder (``{manage_guild}``,
+    marked with ``N_``): the English with Discord's English names, and, through the
+    translator, each language's template with that language's names."""
+    return locale_str(fill(template, translation(SOURCE)), template=template)
+
+
 class CommandTranslator(app_commands.Translator):
     async def translate(
         self, string: locale_str, locale: Locale, context: app_commands.TranslationContext[Any, Any]
@@ -49,7 +58,9 @@ class CommandTranslator(app_commands.Translator):
             return None
         tr = translation(language)
         extras = string.extras
-        if "option" in extras:
+        if "template" in extras:
+            text = fill(tr.gettext(extras["template"]), tr)
+        elif "option" in extras:
             option = registry.option(extras["option"])
             text = option.choice_name(option.choice_of[extras["value"]], tr)
         else:

@@ -127,6 +127,47 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("KACHUFUL_SHARD_IDS", "shard_ids"),
     )
 
+    # The web table (bot/web, docs/web.md): off unless a port is set. The public base URL is
+    # where players' browsers (and Discord's Activity proxy) reach it; the client secret is the
+    # application's, for Discord's OAuth2 login; Discord's address can be set for a stand-in.
+    web_port: int | None = Field(
+        default=None, ge=0, le=65535, validation_alias=AliasChoices("KACHUFUL_WEB_PORT", "web_port")
+    )
+    web_host: str = Field(
+        default="127.0.0.1", validation_alias=AliasChoices("KACHUFUL_WEB_HOST", "web_host")
+    )
+    web_base_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("KACHUFUL_WEB_BASE_URL", "web_base_url")
+    )
+    discord_client_id: int | None = Field(
+        default=None,
+        gt=0,
+        validation_alias=AliasChoices("KACHUFUL_DISCORD_CLIENT_ID", "discord_client_id"),
+    )
+    discord_client_secret: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("KACHUFUL_DISCORD_CLIENT_SECRET", "discord_client_secret"),
+    )
+    discord_url: str = Field(
+        default="https://discord.com",
+        validation_alias=AliasChoices("KACHUFUL_DISCORD_URL", "discord_url"),
+    )
+    # Open the table launches the application's Activity inside Discord (where the operator
+    # has enabled Activities for the application) instead of linking to the browser table.
+    activity: bool = Field(
+        default=False, validation_alias=AliasChoices("KACHUFUL_ACTIVITY", "activity")
+    )
+
+    @field_validator("web_base_url", "discord_url", mode="after")
+    @classmethod
+    def _base_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().rstrip("/")
+        if not re.match(r"^https?://[^/\s]+(/[^\s]*)?$", value):
+            raise ValueError("expected an address such as https://cards.example.org")
+        return value
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: Any) -> Any:
@@ -198,6 +239,13 @@ _ENV_NAMES = {
     "review_games": "KACHUFUL_REVIEW_GAMES",
     "shard_count": "KACHUFUL_SHARD_COUNT",
     "shard_ids": "KACHUFUL_SHARD_IDS",
+    "web_port": "KACHUFUL_WEB_PORT",
+    "web_host": "KACHUFUL_WEB_HOST",
+    "web_base_url": "KACHUFUL_WEB_BASE_URL",
+    "discord_client_id": "KACHUFUL_DISCORD_CLIENT_ID",
+    "discord_client_secret": "KACHUFUL_DISCORD_CLIENT_SECRET",
+    "discord_url": "KACHUFUL_DISCORD_URL",
+    "activity": "KACHUFUL_ACTIVITY",
 }
 _ALIAS_TO_FIELD = {alias.lower(): field for field, alias in _ENV_NAMES.items()}
 
@@ -229,10 +277,28 @@ def load_settings(env_file: str | Path | None = ".env", **overrides: Any) -> Set
         settings = Settings(_env_file=env_file, **overrides)
     except ValidationError as error:
         raise SettingsError(_explain(error)) from None
-    problem = shard_problem(settings)
+    problem = shard_problem(settings) or web_problem(settings)
     if problem is not None:
         raise SettingsError(problem)
     return settings
+
+
+def web_problem(settings: Settings) -> str | None:
+    """One line saying what the web table still needs, when its port is set, or None."""
+    if settings.web_port is None:
+        return None
+    if settings.web_base_url is None:
+        return (
+            "KACHUFUL_WEB_PORT is set but KACHUFUL_WEB_BASE_URL is not: the public address "
+            "where players reach the web table, e.g. https://cards.example.org"
+        )
+    if settings.discord_client_secret is None:
+        return (
+            "KACHUFUL_WEB_PORT is set but KACHUFUL_DISCORD_CLIENT_SECRET is not: the "
+            "application's client secret (Developer Portal → your app → OAuth2), for the "
+            "Discord login of the web table"
+        )
+    return None
 
 
 def shared_store(settings: Settings) -> bool:

@@ -148,3 +148,9 @@ class Table:
             if seat.user_id == user_id:
                 return index
         return None
+
+
+def mode_of(row: Table) -> Mode:
+    """How a table is shown (a mode an older or newer release wrote is shown per trick)."""
+    mode = row.options.mode
+    return mode if mode in MODES else "trick"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from bot.i18n import EN, LANGUAGE_NAMES, N_, Nn_, Translations
+from bot.i18n import EN, LANGUAGE_NAMES, N_, Nn_, Translations, translation
 from kachuful_core import Rules
 from kachuful_core.rules import (
     DEFAULT_LENGTH,
@@ -484,10 +484,15 @@ def without_replaced(values: dict[str, Any], given: Iterable[str]) -> dict[str, 
 
 
 def level_names(text: str) -> list[str] | None:
-    """A comma-separated list of levels, in the players' words (Beginner, Casual, Expert) or the
-    engine's (random, heuristic, search, as older settings have them), as the engine's names
-    weakest first; None if a name is unknown or none is given."""
-    by_word = {name.lower(): level for level, name in LEVEL_NAMES.items()}
+    """A comma-separated list of levels, in the players' words of any language the bot speaks
+    (Beginner, Débutant, Principiante, नौसिखिया, ...: the refusal names them in the reader's) or
+    the engine's (random, heuristic, search, as older settings have them), as the engine's
+    names weakest first; None if a name is unknown or none is given."""
+    by_word = {
+        translation(language).gettext(name).lower(): level
+        for language in LANGUAGE_NAMES
+        for level, name in LEVEL_NAMES.items()
+    }
     parts = [part.strip().lower() for part in text.split(",") if part.strip()]
     chosen = {by_word.get(part, part) for part in parts}
     if not chosen or not chosen <= set(LEVEL_NAMES):

@@ -13,13 +13,14 @@ from discord.app_commands import locale_str
 
 from bot import registry, render
 from bot.club.organiser import Organiser, Refused, check_plan
-from bot.i18n import language_of, reader
+from bot.command_translator import naming_permissions
+from bot.i18n import N_, language_of, reader
 from bot.options import check_start
 from bot.store import StoreError
+from bot.table.not_saved import not_saved
 from bot.ui.custom_ids import NUMBER, number
 from bot.ui.items import add_feature_items, remove_feature_items
-from bot.ui.not_saved import not_saved
-from kachuful_core.players import LEVEL_LABELS, LEVELS
+from kachuful_core.players import LEVELS
 
 from .group import KachufulFeature
 from .kachuful import channel_defaults, table_settings
@@ -39,7 +40,8 @@ FORMAT_CHOICES = [
     ),
 ]
 LEVEL_CHOICES = [
-    app_commands.Choice(name=locale_str(LEVEL_LABELS[level]), value=level) for level in LEVELS
+    app_commands.Choice(name=locale_str(registry.LEVEL_NAMES[level]), value=level)
+    for level in LEVELS
 ]
 STRONGEST = list(LEVELS)[-1]
 EVENT_NUMBER = locale_str("The event's number (default: the newest open event here)")
@@ -206,9 +208,11 @@ class EventCog(KachufulFeature):
 
     @event.command(
         name="role",
-        description=locale_str("The role whose members may organise events (Manage Server)"),
+        description=naming_permissions(
+            N_("The role whose members may organise events ({manage_guild})")
+        ),
     )
-    @app_commands.describe(role=locale_str("Leave empty: Manage Server only"))
+    @app_commands.describe(role=naming_permissions(N_("Leave empty: {manage_guild} only")))
     async def role(
         self, interaction: discord.Interaction[Any], role: discord.Role | None = None
     ) -> None:

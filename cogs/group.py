@@ -11,8 +11,9 @@ level a second time. ``cog_unload`` takes them off the group again, so an extens
 reloaded. The commands stay bound to their own cog (``self`` is the feature cog), inherit the
 group's ``guild_only``, and sync as subcommands: ``/kachuful leaderboard``, ``/kachuful stats``.
 
-The kachuful extension must be loaded first (``bot.client.EXTENSIONS`` lists it first);
-otherwise there is no group to attach to and loading the feature fails loudly.
+The kachuful extension must be loaded first (``bot.extensions.walk`` puts a module holding a
+``GroupCog`` before the others); otherwise there is no group to attach to and loading the
+feature fails loudly.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from bot.model import Table
 from bot.places import place_of
 from bot.render import club, results_commands
 from bot.render import scorepad as scorepad_words
+from bot.render.results_commands import export_file_name
 from bot.render.words import plain
 from bot.ui.items import add_feature_items, remove_feature_items
 from bot.ui.payloads import page_buttons
@@ -197,10 +198,15 @@ class HistoryCog(KachufulFeature):
                 )
                 return
         assert row.record is not None
+        tr = reader(interaction)
+
+        def named(kind: str, number: int) -> str:
+            return export_file_name(kind, number, tr)
+
         if row.status == "finished" and row.seed is not None:
             files = [
-                _file(f"kachuful-game-{row.id}.json", row.record),
-                _file(f"kachuful-game-{row.id}-seeds.json", seeds_document(row)),
+                _file(named("game", row.id), row.record),
+                _file(named("seeds", row.id), seeds_document(row)),
             ]
             content = results_commands.export_notice(row.id, reader(interaction), partial=False)
         elif row.status == "running":
@@ -210,14 +216,14 @@ class HistoryCog(KachufulFeature):
                     ephemeral=True,
                 )
                 return
-            files = [_file(f"kachuful-game-{row.id}-so-far.json", public_record(row.record))]
+            files = [_file(named("so_far", row.id), public_record(row.record))]
             progress = deal_in_progress(row.record)
             if progress is not None:
-                files.append(_file(f"kachuful-game-{row.id}-current-deal.json", progress))
+                files.append(_file(named("current_deal", row.id), progress))
             content = results_commands.export_notice(row.id, reader(interaction), partial=True)
         else:
             # A stopped game's hands were never all played: only its played-out deals.
-            files = [_file(f"kachuful-game-{row.id}.json", public_record(row.record))]
+            files = [_file(named("game", row.id), public_record(row.record))]
             content = results_commands.export_notice(row.id, reader(interaction), partial=True)
         await interaction.response.send_message(content=content, files=files, ephemeral=True)
 
@@ -230,7 +236,8 @@ class HistoryCog(KachufulFeature):
             )
             return
         await interaction.response.send_message(
-            files=[_file(f"kachuful-scorepad-{pad.id}.json", pad.record)], ephemeral=True
+            files=[_file(export_file_name("scorepad", pad.id, reader(interaction)), pad.record)],
+            ephemeral=True,
         )
 
     async def _export_event(self, interaction: discord.Interaction[Any], event_id: int) -> None:
@@ -256,7 +263,7 @@ class HistoryCog(KachufulFeature):
             entry["deal_seeds"] = seeds.get(entry["game_id"])
         await interaction.response.send_message(
             content=club.notice("exported", reader(interaction), name=plain(event.name)),
-            files=[_file(f"kachuful-event-{event.id}.json", document)],
+            files=[_file(export_file_name("event", event.id, reader(interaction)), document)],
             ephemeral=True,
         )
 

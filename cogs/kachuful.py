@@ -16,7 +16,8 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot import registry, render
-from bot.i18n import language_of, reader
+from bot.command_translator import naming_permissions
+from bot.i18n import N_, language_of, reader
 from bot.model import TableOptions
 from bot.options import check_start
 from bot.store import StoreError
@@ -26,7 +27,7 @@ from .slash_options import registry_options
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot
-    from bot.table import Tables
+    from bot.table.tables import Tables
 
 
 @app_commands.guild_only()
@@ -88,7 +89,10 @@ class KachufulCog(
         await self.tables.read.rules(interaction)
 
     @app_commands.command(
-        name="stop", description=locale_str("End the game without a result (host or Manage Server)")
+        name="stop",
+        description=naming_permissions(
+            N_("End the game without a result (host or {manage_guild})")
+        ),
     )
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.play.stop(interaction)

@@ -52,7 +52,7 @@ SORT_CHOICES = _choices(SORT_LABELS)
 
 CARDS_CHOICES = [
     Choice(name=locale_str("Online games"), value="online"),
-    Choice(name=locale_str("Real deck (score pads)"), value="real"),
+    Choice(name=locale_str(scorepad_words.REAL_DECK), value="real"),
 ]
 
 

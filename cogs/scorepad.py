@@ -13,7 +13,8 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot import registry, render
-from bot.i18n import language_of, reader
+from bot.command_translator import naming_permissions
+from bot.i18n import N_, language_of, reader
 from bot.options import check_start
 from bot.render import scorepad as words
 from bot.scorepad.model import Board
@@ -102,7 +103,7 @@ class ScorePadCog(KachufulFeature):
 
     @app_commands.command(
         name="scorepad-boards",
-        description=locale_str("Where this server's score pads count (Manage Server)"),
+        description=naming_permissions(N_("Where this server's score pads count ({manage_guild})")),
     )
     @app_commands.describe(boards=locale_str("With online games, or on boards of their own"))
     @app_commands.choices(boards=BOARDS)

@@ -12,7 +12,9 @@ from discord.app_commands import locale_str
 
 from bot.club.model import SeasonSettings
 from bot.club.organiser import Refused
-from bot.i18n import reader
+from bot.club.permissions import champions_problem
+from bot.command_translator import naming_permissions
+from bot.i18n import N_, reader
 from bot.render import club as words
 from bot.ui.payloads import send_kwargs
 from kachuful_core.club import KINDS
@@ -41,7 +43,9 @@ class SeasonCog(KachufulFeature):
 
     @season.command(
         name="setup",
-        description=locale_str("Start or change this server's seasons (Manage Server)"),
+        description=naming_permissions(
+            N_("Start or change this server's seasons ({manage_guild})")
+        ),
     )
     @app_commands.describe(
         period=locale_str("Monthly, quarterly, or between two dates"),
@@ -98,10 +102,16 @@ class SeasonCog(KachufulFeature):
         await self.bot.store.seasons.set_settings(settings, user.id)
         keeper.start()  # the first seasons of this process: the keeper looks after midnight
         kind = words.kind_words(period, tr, first_day, last_day)
-        return words.season_notice("season_set", tr, kind=kind, channel=channel.mention)
+        done = words.season_notice("season_set", tr, kind=kind, channel=channel.mention)
+        # Told now, while the organiser is here, rather than found out when a season ends.
+        problem = None if role is None else champions_problem(channel.guild.me, role)
+        if role is None or problem is None:
+            return done
+        return f"{done}\n{words.season_notice(problem, tr, role=role.mention)}"
 
     @season.command(
-        name="off", description=locale_str("Stop this server's seasons (Manage Server)")
+        name="off",
+        description=naming_permissions(N_("Stop this server's seasons ({manage_guild})")),
     )
     async def off(self, interaction: discord.Interaction[Any]) -> None:
         await answer(interaction, self._off(interaction))
@@ -137,7 +147,7 @@ async def season_board(bot: KachufulBot, interaction: discord.Interaction[Any]) 
     tr = await channel_translations(bot, interaction)
     standings = await keeper.standings(settings.guild_id, season)
     last_day = season.end.toordinal() - 1
-    spec = words.season_board(season.key, date.fromordinal(last_day).isoformat(), standings, tr)
+    spec = words.season_board(season.key, date.fromordinal(last_day), standings, tr)
     return send_kwargs(spec)
 
 

@@ -35,8 +35,8 @@ from bot.render.specs import digest
 from bot.render.words import computer_name
 from bot.shards import Shards
 from bot.store import ChannelBusy, GameStore, StoreError
-from bot.table import Tables
 from bot.table.session import TableSession
+from bot.table.tables import Tables
 from bot.ui.payloads import send_kwargs
 from kachuful_core.club import (
     MIN_EVENT_PLAYERS,
@@ -50,6 +50,7 @@ from kachuful_core.club import (
 from kachuful_core.record import load_game
 
 from .model import Event, EventSeat, EventTable
+from .permissions import tables_in_channels
 
 log = logging.getLogger(__name__)
 
@@ -267,7 +268,7 @@ class Conductor:
             named = []
             for place, user in enumerate(seats, start=1):
                 if user is None:
-                    name = computer_name(taken, place)
+                    name = computer_name(taken, place, for_table(event.options))
                     taken.add(name)
                     named.append(EventSeat(None, name))
                 else:
@@ -307,9 +308,7 @@ class Conductor:
             log.warning("event %s: its channel is not a text channel", event.id)
             return None
         me = channel.guild.me
-        allowed = channel.permissions_for(me)
-        threads = allowed.create_public_threads and allowed.send_messages_in_threads
-        if not threads and allowed.manage_channels:
+        if tables_in_channels(channel.permissions_for(me)):
             return await self._table_channel(channel, channel_name(name))
         for thread in channel.threads:
             if thread.name == name and thread.owner_id == me.id:

@@ -22,21 +22,22 @@ from bot.i18n import Translations, reader
 from bot.model import TableOptions
 from bot.places import place_of
 from bot.render import club as words
-from bot.render.words import permission_names, plain
+from bot.render.words import missing_permissions, plain
 from bot.store import GameStore, StoreError
+from bot.table import permissions as table_permissions
 from bot.table.outcome import Step
-from bot.table.play import leave_running
+from bot.table.seats import leave_running
 from bot.table.session import TableSession
 from kachuful_core.club import FORMATS, MIN_EVENT_PLAYERS
 from kachuful_core.players import LEVELS
 
+from . import permissions
 from .conductor import Conductor
 from .model import ALL_EVENT_STATUSES, OPEN_EVENT_STATUSES, EntrantStatus, Event
 
 log = logging.getLogger(__name__)
 
 ROLE_KEY = "event_role:{guild}"
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 _STAMP = re.compile(r"<t:([0-9]{1,12})(:[a-zA-Z])?>")
 SCHEDULED_LENGTH = timedelta(hours=2)
 
@@ -145,11 +146,15 @@ class Organiser:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise Refused(words.refusal("thread_channel", tr))
+        # Told now, while the organiser is here: the event's message and its tables' posts
+        # need the table's permissions, its tables threads (or a channel each).
         have = interaction.app_permissions
-        lacking = [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
-        if lacking and not have.manage_channels:  # else each table gets a channel of its own
-            names = permission_names(lacking, tr)
-            raise Refused(words.refusal("no_threads", tr, permissions=names))
+        lacking = table_permissions.lacking(have, thread=False)
+        if lacking:
+            raise Refused("⚠️ " + missing_permissions(lacking, tr))
+        lacking = permissions.event_threads_lacking(have)
+        if lacking:
+            raise Refused(words.no_threads(lacking, tr))
         event = await self.store.club.open_event(
             guild_id=channel.guild.id,
             channel_id=channel.id,
@@ -162,17 +167,21 @@ class Organiser:
             options=plan.options,
             starts_at=plan.starts_at,
         )
-        await self._schedule(interaction, event)
+        unscheduled = await self._schedule(interaction, event)
         self.conductor.poke(event.id)
-        return words.notice("opened", tr, name=plain(event.name))
+        opened = words.notice("opened", tr, name=plain(event.name))
+        if unscheduled is None:
+            return opened
+        return f"{opened}\n{words.schedule_note(unscheduled, tr)}"
 
-    async def _schedule(self, interaction: discord.Interaction[Any], event: Event) -> None:
-        """A Discord scheduled event for a start time, when the bot may create one."""
+    async def _schedule(self, interaction: discord.Interaction[Any], event: Event) -> str | None:
+        """A Discord scheduled event for a start time, when the bot may create one; else why
+        there is none, for the organiser (the event is open all the same)."""
         guild = interaction.guild
         if event.starts_at is None or guild is None:
-            return
-        if not guild.me.guild_permissions.manage_events:
-            return
+            return None
+        if permissions.scheduled_lacking(guild.me.guild_permissions):
+            return "no_permission"
         try:
             scheduled = await guild.create_scheduled_event(
                 name=event.name[:100],
@@ -184,8 +193,9 @@ class Organiser:
             )
         except discord.HTTPException as error:
             log.warning("event %s: no scheduled event (%s)", event.id, error.status)
-            return
+            return "refused" if isinstance(error, discord.Forbidden) else "failed"
         await self.store.club.update_event(event, scheduled_event_id=scheduled.id)
+        return None
 
     async def _change(
         self,

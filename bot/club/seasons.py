@@ -26,6 +26,7 @@ from kachuful_core.club import Season, last_ended, season_of, season_standings
 
 from .conductor import event_nonce
 from .model import Crown, SeasonPlayer, SeasonSettings
+from .permissions import champions_problem
 
 log = logging.getLogger(__name__)
 
@@ -137,9 +138,8 @@ class SeasonKeeper:
         if crown.role_id is None or guild is None:
             return
         role = guild.get_role(crown.role_id)
-        me = guild.me
-        if role is None or not me.guild_permissions.manage_roles or role >= me.top_role:
-            return
+        if role is None or champions_problem(guild.me, role) is not None:
+            return  # the organiser was told when they chose the role (cogs/season.py)
         champions = {p.user_id for p in crown.champions}
         crowns = await self.store.seasons.crowns(crown.guild_id)
         earlier = {p.user_id for c in crowns if c.season != crown.season for p in c.champions}

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from bot.i18n import N_, Translations
 from kachuful_core.cards import RANK_NAMES, SUIT_SYMBOLS, display_order
 
+from .limits import MAX_PER_ROW
 from .pictures import Card, HandPicture
-from .specs import MAX_PER_ROW
 
 if TYPE_CHECKING:
     from bot.model import Table

@@ -41,20 +41,15 @@ from typing import Literal
 import discord
 
 from bot.i18n import Translations, for_table
-from bot.model import END_POST_KEY, FINAL_POST_KEY, MODES, Mode, Table
+from bot.model import END_POST_KEY, FINAL_POST_KEY, MODES, Mode, Table, mode_of
 from bot.pace import DEFAULT_PACE, Pace
 from kachuful_core import Game, Phase
 
 from . import club
 from . import deal as deal_render
-from .specs import (
-    MAX_EMBED_TOTAL,
-    MAX_FIELDS,
-    ButtonSpec,
-    MessageSpec,
-    embed_size,
-    without_picture,
-)
+from .limits import MAX_EMBED_TOTAL, MAX_FIELDS
+from .names import clip_name
+from .specs import ButtonSpec, MessageSpec, embed_size, without_picture
 from .table import final_standings, hand_button, lobby, lobby_started, start_message
 from .words import notice, seat_name
 
@@ -86,11 +81,6 @@ class View:
 def _tr(row: Table) -> Translations:
     """Every public message is in the table's language, kept with its options."""
     return for_table(row.options)
-
-
-def mode_of(row: Table) -> Mode:
-    mode = row.options.mode
-    return mode if mode in MODES else "trick"
 
 
 def public_posts(row: Table, game: Game | None, view: View) -> list[Post]:
@@ -274,7 +264,7 @@ def _with_buttons(
         tr = _tr(row)
         buttons: list[ButtonSpec] = [hand_button(row, tr)]
         for number, (seat, entry) in enumerate(deal_render.away_seats(row)):
-            label = tr.gettext("I'm back ({name})").format(name=entry.name[:40])
+            label = tr.gettext("I'm back ({name})").format(name=clip_name(entry.name, 40))
             buttons.append(
                 ButtonSpec(("back", row.id, seat), label, "success", row=1 + number // 5)
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 import discord
@@ -20,9 +21,11 @@ from bot.model import Table
 from bot.options import table_rules
 from kachuful_core.club import Standing
 
-from .numbers import short, whole
+from .dates import day, season_name
+from .numbers import count_for, short, whole
+from .permissions import fill, permission_names
 from .specs import ButtonSpec, MessageSpec, clip
-from .words import level_name, plain, rules_lines
+from .words import level_name, pair, plain, rules_lines
 
 COLOUR_EVENT = discord.Colour.gold()
 THREAD_NAME_LIMIT = 100
@@ -77,7 +80,7 @@ NOTICES = {
     "dropped": N_("{player} is out of **{name}**; a computer player takes their seat."),
     "closed": N_("**{name}** is closed; its final standings are posted."),
     "role_set": N_("Members with {role} may now organise events."),
-    "role_cleared": N_("Only members with Manage Server may organise events now."),
+    "role_cleared": N_("Only members with {manage_guild} may organise events now."),
     "exported": N_(
         "**{name}**: its pairings, and each finished table's seeds and record. Tables still "
         "playing show neither."
@@ -88,38 +91,67 @@ NOTICES = {
 REFUSALS = {
     "no_event": N_("There is no such event in this server."),
     "not_organiser": N_(
-        "Only the organiser, a member with Manage Server or with the server's event role "
+        "Only the organiser, a member with {manage_guild} or with the server's event role "
         "may do that."
     ),
     "registration_closed": N_("Registration for this event is closed."),
     "already_registered": N_("You are registered already."),
     "not_registered": N_("You are not registered for this event."),
-    "too_few": N_("An event needs at least {n} registered players; it has {count}."),
+    "too_few": N_("An event needs at least {n} registered players (registered so far: {count})."),
     "already_started": N_("This event has started already."),
     "not_running": N_("This event is not being played."),
     "not_paused": N_("This event is not paused."),
     "over": N_("This event is over."),
     "bad_start_time": N_(
         "Write the start time as YYYY-MM-DD HH:MM (UTC) or paste a Discord timestamp "
-        "like <t:1767225600:F>; it must be in the future."
+        "like `<t:1767225600:F>`; it must be in the future."
     ),
     "bad_name": N_("An event's name needs 1 to 60 characters."),
     "bad_rounds": N_("An event has 1 to 20 rounds."),
     "bad_choice": N_("That is not one of the choices offered."),
-    "no_threads": N_(
-        "The bot cannot open threads here (it needs: {permissions}). Give it these "
-        "permissions in this channel, then open the event."
-    ),
     "thread_channel": N_("Open events in a text channel: their tables play in its threads."),
 }
 
 
+# Why an event opened with a start time has no Discord scheduled event (it is open all the
+# same): told to the organiser with the answer to /kachuful event open.
+SCHEDULE_NOTES = {
+    "no_permission": N_(
+        "It has no Discord scheduled event: creating one needs the {create_events} "
+        "permission, which the bot does not have in this server."
+    ),
+    "refused": N_(
+        "Discord refused to create its scheduled event: the bot needs the {create_events} "
+        "permission in this server."
+    ),
+    "failed": N_("Discord could not create its scheduled event just now."),
+}
+
+
 def notice(code: str, tr: Translations, **values: Any) -> str:
-    return tr.gettext(NOTICES[code]).format(**values)
+    return fill(tr.gettext(NOTICES[code]), tr, **values)
 
 
 def refusal(code: str, tr: Translations, **values: Any) -> str:
-    return "⚠️ " + tr.gettext(REFUSALS[code]).format(**values)
+    return "⚠️ " + fill(tr.gettext(REFUSALS[code]), tr, **values)
+
+
+def schedule_note(code: str, tr: Translations) -> str:
+    return "⚠️ " + fill(tr.gettext(SCHEDULE_NOTES[code]), tr)
+
+
+def no_threads(missing: Sequence[str], tr: Translations) -> str:
+    """/kachuful event open where the bot may neither open threads nor make channels."""
+    message = tr.ngettext(
+        "An event's tables play in threads of its channel, and here the bot lacks this "
+        "permission for them: {wanted}. Grant it, or grant {manage_channels} to give each "
+        "table a channel of its own, then open the event.",
+        "An event's tables play in threads of its channel, and here the bot lacks these "
+        "permissions for them: {wanted}. Grant them, or grant {manage_channels} to give each "
+        "table a channel of its own, then open the event.",
+        len(missing),
+    )
+    return "⚠️ " + fill(message, tr, wanted=permission_names(missing, tr))
 
 
 def table_title(event: Event, round_number: int, table_no: int, tr: Translations) -> str:
@@ -137,8 +169,9 @@ def rank_mark(rank: int) -> str:
 
 
 def points_text(points: float, tr: Translations) -> str:
-    """ "3.5 pts", "1 pt": a number of event or season points, which may end in a half."""
-    count = int(points) if float(points).is_integer() else 2
+    """ "3.5 pts", "1 pt": a number of event or season points, which may end in a half ("0,5
+    pt" in French, which keeps the singular below 2)."""
+    count = count_for(points, tr)
     return tr.ngettext("{points} pt", "{points} pts", count).format(points=short(points, tr))
 
 
@@ -332,13 +365,28 @@ SEASON_NOTICES = {
     "season_set": N_("Seasons are on: {kind}. Champions are announced in {channel}."),
     "season_off": N_("Seasons are off in this server; its champions stay in the hall."),
     "no_seasons": N_(
-        "This server has no seasons: a manager can start them with /kachuful season setup."
+        "This server has no seasons: someone with the {manage_guild} permission can start "
+        "them with /kachuful season setup."
     ),
     "bad_dates": N_(
         "A season between dates needs its first and last day, as YYYY-MM-DD, the last "
         "after the first."
     ),
     "no_champions": N_("No season has ended here yet."),
+    "role_no_permission": N_(
+        "⚠️ The champions cannot be given {role}: that needs the {manage_roles} permission, "
+        "which the bot does not have in this server. Grant it, or the champions are only "
+        "announced."
+    ),
+    "role_out_of_reach": N_(
+        "⚠️ The champions cannot be given {role}: the bot can give only a role below its own "
+        "highest role (Server Settings → Roles). Move the bot's role above it, or the "
+        "champions are only announced."
+    ),
+    "role_managed": N_(
+        "⚠️ The champions cannot be given {role}: Discord or an app manages that role, and "
+        "nobody can give it. Choose another role, or the champions are only announced."
+    ),
 }
 KIND_WORDS = {
     "monthly": N_("monthly"),
@@ -348,11 +396,16 @@ KIND_WORDS = {
 
 
 def season_notice(code: str, tr: Translations, **values: Any) -> str:
-    return tr.gettext(SEASON_NOTICES[code]).format(**values)
+    return fill(tr.gettext(SEASON_NOTICES[code]), tr, **values)
 
 
-def kind_words(kind: str, tr: Translations, first: Any = None, last: Any = None) -> str:
-    return tr.gettext(KIND_WORDS[kind]).format(first=first, last=last)
+def kind_words(
+    kind: str, tr: Translations, first: date | None = None, last: date | None = None
+) -> str:
+    """ "monthly", or the days of a season between dates as the language writes them."""
+    return tr.gettext(KIND_WORDS[kind]).format(
+        first=day(first, tr) if first else "", last=day(last, tr) if last else ""
+    )
 
 
 def _season_lines(
@@ -379,12 +432,12 @@ def _season_lines(
 
 
 def season_board(
-    season_key: str, end: Any, standings: Sequence[SeasonPlayer], tr: Translations
+    season_key: str, end: date, standings: Sequence[SeasonPlayer], tr: Translations
 ) -> MessageSpec:
-    """The current season's standings (``/kachuful season standings``)."""
+    """The current season's standings (``/kachuful season standings``); ``end``: its last day."""
     _ = tr.gettext
     embed = discord.Embed(
-        title=_("🏅 Season {season}").format(season=season_key),
+        title=_("🏅 The {season} season").format(season=season_name(season_key, tr)),
         description="\n".join(_season_lines(standings, tr))
         or _("No game finished this season yet."),
         colour=COLOUR_EVENT,
@@ -393,7 +446,7 @@ def season_board(
         text=_(
             "A game gives a point for each opponent you outscore, half for a tie. "
             "The season ends on {end}."
-        ).format(end=end)
+        ).format(end=day(end, tr))
     )
     return MessageSpec(embeds=(embed,))
 
@@ -405,16 +458,16 @@ def champions_message(crown: Crown, tr: Translations) -> MessageSpec:
     if champions:
         names = ", ".join(f"<@{p.user_id}>" for p in champions)
         headline = tr.ngettext(
-            "🏆 Champion of season {season}: {names}",
-            "🏆 Champions of season {season}: {names}",
+            "🏆 Champion of the {season} season: {names}",
+            "🏆 Champions of the {season} season: {names}",
             len(champions),
-        ).format(season=crown.season, names=names)
+        ).format(season=season_name(crown.season, tr), names=names)
     else:
-        headline = _("Season {season} is over: no game was finished in it.").format(
-            season=crown.season
+        headline = _("The {season} season is over: no game was finished in it.").format(
+            season=season_name(crown.season, tr)
         )
     embed = discord.Embed(
-        title=_("🏅 Season {season}").format(season=crown.season),
+        title=_("🏅 The {season} season").format(season=season_name(crown.season, tr)),
         description="\n".join(_season_lines(crown.standings, tr, 10)) or None,
         colour=COLOUR_EVENT,
     )
@@ -429,7 +482,7 @@ def hall_of_champions(crowns: Sequence[Crown], tr: Translations) -> MessageSpec:
     lines = []
     for crown in crowns[:40]:
         names = ", ".join(f"**{plain(p.name)}**" for p in crown.champions) or "—"
-        lines.append(_("{season}: {names}").format(season=crown.season, names=names))
+        lines.append(pair(season_name(crown.season, tr), names, tr))
     embed = discord.Embed(
         title=_("🏆 Hall of champions"),
         description=clip("\n".join(lines), 4096) or season_notice("no_champions", tr),

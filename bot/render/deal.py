@@ -21,6 +21,8 @@ from kachuful_core import Game, Phase
 from kachuful_core.game import DealLog
 
 from .cards import label, picture_card, pictures_on, suit_symbol, trump_text
+from .names import clip_name
+from .numbers import whole
 from .pictures import TrickPicture
 from .specs import MessageSpec, clip, with_picture
 from .words import hours_text, name_of, pair, seat_name
@@ -105,11 +107,12 @@ def _total_line(log: DealLog, size: int, tr: Translations) -> str:
     line = tr.ngettext("{total} bid for {n} trick", "{total} bid for {n} tricks", size).format(
         total=total, n=size
     )
+    # After a dot, not a colon: the line follows its own label ("Bids: …") in compact mode.
     if len(bids) == len(log.bids):
         if total > size:
-            line = pair(line, tr.gettext("overbid by {n}").format(n=total - size), tr)
+            line += " · " + tr.gettext("overbid by {n}").format(n=total - size)
         elif total < size:
-            line = pair(line, tr.gettext("underbid by {n}").format(n=size - total), tr)
+            line += " · " + tr.gettext("underbid by {n}").format(n=size - total)
     return line
 
 
@@ -340,7 +343,7 @@ def deal_scores(row: Table, game: Game, index: int, tr: Translations) -> Message
         sum(d.scores[s] for d in game.deals[: index + 1] if d.scores) for s in range(len(row.seats))
     ]
     won = _tricks_won(log, len(row.seats), len(log.trick_winners))
-    names = [entry.name[:16] for entry in row.seats]
+    names = [clip_name(entry.name, 16) for entry in row.seats]
     heads = [_("Player"), _("Bid"), _("Won"), _("Pts"), _("Total")]
     widths = [max(6, _display_width(heads[0]), *(_display_width(name) for name in names))]
     widths += [
@@ -359,8 +362,8 @@ def deal_scores(row: Table, game: Game, index: int, tr: Translations) -> Message
             _column(name, widths[0]),
             _column(str(log.bids[seat]), widths[1] - 1, right=True) + blind,
             _column(str(won[seat]), widths[2], right=True),
-            _column(str(log.scores[seat]), widths[3], right=True),
-            _column(str(totals[seat]), widths[4], right=True),
+            _column(whole(log.scores[seat], tr), widths[3], right=True),
+            _column(whole(totals[seat], tr), widths[4], right=True),
         ]
         lines.append(" ".join(cells))
     body = "```\n" + "\n".join(line.replace("`", "'") for line in lines) + "\n```"

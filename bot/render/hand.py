@@ -20,6 +20,7 @@ from .cards import (
     pictures_on,
     trump_text,
 )
+from .numbers import whole
 from .specs import ButtonSpec, MessageSpec, Style, clip, with_picture
 from .words import bid_taken, name_of, pair
 
@@ -152,7 +153,9 @@ def hand_message(
         embed.add_field(
             name=_("Totals"),
             # The plural follows the count's size: French writes "−1 point" as "1 point".
-            value=tr.ngettext("You: {n} point", "You: {n} points", abs(points)).format(n=points),
+            value=tr.ngettext("You: {n} point", "You: {n} points", abs(points)).format(
+                n=whole(points, tr)
+            ),
             inline=True,
         )
         if view.visible_cards:
@@ -177,7 +180,7 @@ def hand_message(
     )
     if view.phase is Phase.FINISHED:
         standing = " · ".join(
-            pair(row.seats[s].name, str(view.totals[s]), tr) for s in range(len(row.seats))
+            pair(row.seats[s].name, whole(view.totals[s], tr), tr) for s in range(len(row.seats))
         )
         embed.add_field(name=_("Final totals"), value=clip(standing, 1024), inline=False)
     embed.set_footer(text=_("Only you see this message"))

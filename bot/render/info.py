@@ -7,6 +7,8 @@ import discord
 from bot.i18n import N_, Translations
 
 from .cards import text_suits
+from .permissions import fill
+from .scorepad import REAL_DECK
 from .specs import MessageSpec
 
 HELP = N_("""\
@@ -27,7 +29,7 @@ your seat until you click **I'm back**.
 `/kachuful hand` · your hand again
 `/kachuful score` · the scores so far
 `/kachuful rules` · the rules in force
-`/kachuful stop` · end the game, no leaderboard change (host or Manage Server)
+`/kachuful stop` · end the game, no leaderboard change (host or {manage_guild})
 
 **Results**
 `/kachuful leaderboard` · the best players of this channel or server
@@ -36,7 +38,7 @@ your seat until you click **I'm back**.
 `/kachuful export` · a finished game's record (JSON), with the seeds to check the dealing
 
 **Channel**
-`/kachuful-settings` · this channel's defaults for new games (Manage Server)
+`/kachuful-settings` · this channel's defaults for new games ({manage_guild})
 `/kachuful help` · this message""")
 
 # Its own paragraph (a field of the help), so that each catalogue keeps HELP as it was read.
@@ -52,7 +54,7 @@ thread: players click **Register**, `/kachuful event start` seats round 1, and e
 round is seated as soon as the last one is over. **Rotation** meets new opponents every \
 round; in **duplicate** every table of a round plays the same cards. Also `/kachuful event \
 standings`, `pause`, `resume`, `drop`, `close`, and `/kachuful export event:`. `/kachuful \
-season setup` (Manage Server) keeps monthly or quarterly seasons with their champions: \
+season setup` ({manage_guild}) keeps monthly or quarterly seasons with their champions: \
 `/kachuful season standings`, `/kachuful champions`.""")
 
 HELP_LEARNING = N_("""\
@@ -69,7 +71,13 @@ Playing with a real deck? `/kachuful scorepad` keeps the score: players join its
 then each deal they click their bid in turn and, once the deal is played, the tricks they \
 took. It checks the dealer's forbidden bid and that the tricks add up, and shows the score and \
 the chart at the end. Its games count apart from online games (`/kachuful leaderboard \
-cards:Real deck`), or with them if the server chooses (`/kachuful scorepad-boards`).""")
+cards:{real_deck}`), or with them if the server chooses (`/kachuful scorepad-boards`).""")
+
+HELP_MANAGERS = N_("""\
+`/kachuful-permissions` · what the bot can do in a channel, feature by feature, and the \
+permissions it lacks ({manage_guild})
+`/kachuful event role` · the role whose members may organise events ({manage_guild})
+`/kachuful season off` · stop this server's seasons ({manage_guild})""")
 
 HELP_TAKE_BACK = N_(
     "Right after your bid or card, **Take back** on your hand undoes it, until anyone else moves."
@@ -87,12 +95,17 @@ equal leaders share the win.""")
 
 
 def help_message(tr: Translations) -> MessageSpec:
-    embed = discord.Embed(title=tr.gettext("How to play Kachuful"), description=tr.gettext(HELP))
-    embed.add_field(name=tr.gettext("A misclick"), value=tr.gettext(HELP_TAKE_BACK))
-    embed.add_field(name=tr.gettext("End of a deal"), value=tr.gettext(HELP_END_OF_DEAL))
-    embed.add_field(name=tr.gettext("Events and seasons"), value=tr.gettext(HELP_EVENTS))
-    embed.add_field(name=tr.gettext("Learn and practise"), value=tr.gettext(HELP_LEARNING))
-    embed.add_field(name=tr.gettext("Real cards"), value=tr.gettext(HELP_SCOREPAD))
+    # Permissions and the leaderboard's choice are named as the reader's client shows them.
+    def _(text: str) -> str:
+        return fill(tr.gettext(text), tr, real_deck=tr.gettext(REAL_DECK))
+
+    embed = discord.Embed(title=_("How to play Kachuful"), description=text_suits(_(HELP)))
+    embed.add_field(name=_("A misclick"), value=_(HELP_TAKE_BACK))
+    embed.add_field(name=_("End of a deal"), value=_(HELP_END_OF_DEAL))
+    embed.add_field(name=_("Events and seasons"), value=_(HELP_EVENTS))
+    embed.add_field(name=_("Learn and practise"), value=_(HELP_LEARNING))
+    embed.add_field(name=_("Real cards"), value=_(HELP_SCOREPAD))
+    embed.add_field(name=_("For the server's managers"), value=_(HELP_MANAGERS))
     return MessageSpec(embeds=(embed,))
 
 

@@ -9,8 +9,9 @@ drawing.
 Suits have four colours *and* four shapes (the four-colour deck of online rooms: spades black,
 hearts red, diamonds blue, clubs green), so a colour-blind player tells them apart by shape.
 The glyphs come from DejaVu Sans, which matplotlib (a dependency, for the score chart) ships,
-and Devanagari names from the bundled Lohit Devanagari (as on the chart); a name neither can
-write (an emoji, say) is shown by its seat number, which the text beside the picture gives too.
+and Devanagari names from the bundled Lohit Devanagari (as on the chart); what neither can
+write (an emoji, say) is left out of a name, and a name with nothing else is shown by its seat
+number, which the text beside the picture gives too.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from .chart import DEVANAGARI_FONT  # the bundled Lohit Devanagari (chart.py imports no more)
+from .names import clip_name
 
 HAND_FILE = "hand.png"
 TRICK_FILE = "trick.png"
@@ -110,20 +112,41 @@ def _writable(path: Path) -> frozenset[int]:
         return frozenset(font.getBestCmap())
 
 
+NAME_FONTS = ("DejaVuSans.ttf", DEVANAGARI_FONT)
+
+
+def _font_path(font: str | Path) -> Path:
+    return font if isinstance(font, Path) else _font_file(font)
+
+
 def _name_font(name: str) -> Path | None:
     """The font that writes every character of ``name``, or None."""
-    for path in (_font_file("DejaVuSans.ttf"), DEVANAGARI_FONT):
+    for font in NAME_FONTS:
+        path = _font_path(font)
         if all(ord(ch) in _writable(path) for ch in name):
             return path
     return None
 
 
+def _drawable(name: str) -> str:
+    """``name`` with only what one of the fonts can draw: the font that draws most of it keeps
+    its characters, the others (an emoji, a symbol no font here has) are left out."""
+    best = ""
+    for font in NAME_FONTS:
+        writable = _writable(_font_path(font))
+        kept = "".join(ch for ch in name if ord(ch) in writable)
+        if len(kept) > len(best):
+            best = kept
+    return " ".join(best.split())
+
+
 def name_label(name: str, place: int) -> str:
-    """A seat's name as the picture can write it: shortened, or its number when no font here
-    has one of its characters (an emoji, say)."""
-    if not name or _name_font(name) is None:
+    """A seat's name as the picture can write it: shortened, without the characters no font
+    here has ("Ada 🤖" is drawn "Ada"); its seat number only when none of it can be drawn."""
+    name = _drawable(name)
+    if not name:
         return f"#{place + 1}"
-    return name if len(name) <= NAME_LEN else name[: NAME_LEN - 1] + "…"
+    return name if len(name) <= NAME_LEN else clip_name(name, NAME_LEN - 1) + "…"
 
 
 def _card(canvas: Image.Image, x: int, y: int, card: Card, *, dim: bool = False) -> None:

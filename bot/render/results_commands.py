@@ -17,7 +17,11 @@ from bot.result_pages import BoardPage, BoardRow, HistoryPage, PlayerStats, Spli
 
 from . import numbers
 from .cards import text_suits
+from .dates import seconds
+from .names import clip_name
+from .numbers import signed_whole
 from .specs import MessageSpec, clip
+from .words import pair
 
 COLOUR = discord.Colour.dark_gold()
 
@@ -83,7 +87,7 @@ def _cut(name: str, width: int) -> str:
     if columns(name) <= width:
         return name
     while columns(name) > width - 1:
-        name = name[:-1]
+        name = clip_name(name, len(name) - 1)
     return name.rstrip() + "…"
 
 
@@ -98,9 +102,11 @@ def _sorted_figure(row: BoardRow, sort: str, tr: Translations) -> str:
 
 
 def _board_line(row: BoardRow, sort: str, tr: Translations) -> str:
-    """``#3 Asha · **1,234** · 12``: rank, name, the figure sorted by, games played."""
+    """``#3 Asha · **1,234** · 12``: rank (an ordinal of the language: "3e", "3º"), name, the
+    figure sorted by, games played."""
     name = _name(_cut(row.name, NAME_COLUMNS))
-    return f"`#{row.rank}` {name} · **{_sorted_figure(row, sort, tr)}** · {row.games}"
+    place = numbers.rank(row.rank, tr)
+    return f"`{place}` {name} · **{_sorted_figure(row, sort, tr)}** · {row.games}"
 
 
 def _board_heading(sort: str, tr: Translations) -> str:
@@ -171,7 +177,7 @@ def _trend(values: list[float], tr: Translations) -> str:
         "{line} {arrow} {change} over the last {n} game",
         "{line} {arrow} {change} over the last {n} games",
         len(numbers),
-    ).format(line=line, arrow=arrow, change=f"{change:+,}", n=len(numbers))
+    ).format(line=line, arrow=arrow, change=signed_whole(change, tr), n=len(numbers))
 
 
 def _games_lines(stats: PlayerStats, tr: Translations) -> str:
@@ -182,7 +188,7 @@ def _games_lines(stats: PlayerStats, tr: Translations) -> str:
     ).format(n=stats.wins, rate=numbers.percent(stats.wins / stats.games, tr))
     best = tr.gettext("average {average} · best {best} (game {game})").format(
         average=numbers.tenths(stats.average_score, tr),
-        best=stats.best_score,
+        best=numbers.whole(stats.best_score, tr),
         game=stats.best_game_id,
     )
     return f"{played} · {won}\n{best}"
@@ -213,10 +219,10 @@ def player_stats(stats: PlayerStats, tr: Translations, name: str | None = None) 
     rank = (
         " "
         + tr.ngettext(
-            "(#{rank} of {n} player in this server)",
-            "(#{rank} of {n} players in this server)",
+            "({rank} of {n} player in this server)",
+            "({rank} of {n} players in this server)",
             stats.rated_players,
-        ).format(rank=stats.rating_rank, n=stats.rated_players)
+        ).format(rank=numbers.rank(stats.rating_rank, tr), n=stats.rated_players)
         if stats.rating_rank is not None
         else ""
     )
@@ -266,7 +272,8 @@ def history(page: HistoryPage, guild_id: int, channel_id: int, tr: Translations)
             outcome = _("stopped, no result")
         else:
             winners = entry.winners
-            best = ", ".join(f"{_name(s.name)} {s.score}" for s in winners) or "–"
+            best = ", ".join(f"{_name(s.name)} {numbers.whole(s.score or 0, tr)}" for s in winners)
+            best = best or "–"
             outcome = _("won by {winners}").format(winners=best)
         link = ""
         if entry.message_id is not None:
@@ -296,6 +303,23 @@ def history(page: HistoryPage, guild_id: int, channel_id: int, tr: Translations)
     return MessageSpec(embeds=(embed,))
 
 
+# The files of /kachuful export, named in the reader's language (letters, digits and hyphens:
+# a name Discord keeps as it is).
+EXPORT_FILES = {
+    "game": N_("kachuful-game-{number}.json"),
+    "seeds": N_("kachuful-game-{number}-seeds.json"),
+    "so_far": N_("kachuful-game-{number}-so-far.json"),
+    "current_deal": N_("kachuful-game-{number}-current-deal.json"),
+    "scorepad": N_("kachuful-scorepad-{number}.json"),
+    "event": N_("kachuful-event-{number}.json"),
+}
+
+
+def export_file_name(kind: str, number: int, tr: Translations) -> str:
+    """ "kachuful-game-12-so-far.json", "kachuful-partie-12-en-cours.json"."""
+    return tr.gettext(EXPORT_FILES[kind]).format(number=number)
+
+
 def export_notice(game_id: int, tr: Translations, *, partial: bool) -> str:
     if partial:
         return tr.gettext(
@@ -312,15 +336,15 @@ def export_notice(game_id: int, tr: Translations, *, partial: bool) -> str:
 def setting_line(key: str, value: Any, tr: Translations) -> str:
     """One channel setting as players read it, with the option's name to change it."""
     if key not in SETTINGS_OPTIONS:
-        return f"`{key}`: `{value}`"
+        return pair(f"`{key}`", f"`{value}`", tr)
     option = registry_option(key)
     if key == "computer_levels" and isinstance(value, list):
         words = ", ".join(tr.gettext(LEVEL_NAMES.get(level, str(level))) for level in value)
-    elif key == "turn_seconds":
-        words = f"{value} s"
+    elif key == "turn_seconds" and isinstance(value, int):
+        words = seconds(value, tr)
     else:
         words = option.words(value, tr)
-    return f"**{option.title(tr)}** (`{key}`): {words}"
+    return pair(f"**{option.title(tr)}** (`{key}`)", words, tr)
 
 
 def settings_summary(values: dict[str, Any], tr: Translations, *, changed: bool) -> MessageSpec:

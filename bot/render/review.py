@@ -19,7 +19,7 @@ from kachuful_core.review import DealReview, GameReview, SeatDeal
 
 from .cards import hand_text, label, trump_text
 from .deal import trump_of
-from .numbers import signed, tenths
+from .numbers import signed, signed_whole, tenths, whole
 from .specs import ButtonSpec, MessageSpec, clip
 from .words import bid_taken, deal_result, pair, plain
 
@@ -52,10 +52,6 @@ def refusal(code: str, tr: Translations, **values: Any) -> str:
 
 def notice(code: str, tr: Translations, **values: Any) -> str:
     return tr.gettext(NOTICES[code]).format(**values)
-
-
-def signed_whole(value: int) -> str:
-    return "0" if value == 0 else f"{value:+d}".replace("-", "−")
 
 
 def _nav(action: str, game_id: int, page: int, pages: int, tr: Translations) -> list[ButtonSpec]:
@@ -111,7 +107,9 @@ def _totals(game_id: int, review: GameReview, tr: Translations) -> discord.Embed
     for seat, name in enumerate(review.players):
         totals = review.totals(seat)
         lines = [
-            tr.ngettext("{score} point", "{score} points", totals.score).format(score=totals.score),
+            tr.ngettext("{score} point", "{score} points", abs(totals.score)).format(
+                score=whole(totals.score, tr)
+            ),
             pair(
                 _("Bids"),
                 _("{same} of {deals} as the Expert's · points given away: {points}").format(
@@ -127,7 +125,7 @@ def _totals(game_id: int, review: GameReview, tr: Translations) -> discord.Embed
                     "{n} trick against the Expert",
                     "{n} tricks against the Expert",
                     abs(totals.play),
-                ).format(n=signed_whole(totals.play)),
+                ).format(n=signed_whole(totals.play, tr)),
                 tr,
             ),
             pair(_("Luck"), signed(totals.luck, tr), tr),
@@ -158,14 +156,14 @@ def _seat_deal(row: SeatDeal, tr: Translations) -> str:
             bid=row.expert_bid, tricks=tenths(row.expected_tricks, tr)
         )
         if row.bid_cost is not None and row.expert_bid != row.bid:
-            expert += " · " + _("points your bid gives away: {points}").format(
+            expert += " · " + _("points this bid gives away: {points}").format(
                 points=tenths(row.bid_cost, tr)
             )
         lines.append(expert)
     if row.expert_tricks is not None and row.play is not None:
         lines.append(
-            _("The Expert playing your cards takes {tricks}; your play: {play}").format(
-                tricks=row.expert_tricks, play=signed_whole(row.play)
+            _("The Expert playing these cards takes {tricks}; the play: {play}").format(
+                tricks=row.expert_tricks, play=signed_whole(row.play, tr)
             )
         )
     if row.luck is not None:
@@ -214,8 +212,10 @@ def replay_page(
     else:
         trick = log.tricks[step.tricks - 1]
         winner = log.trick_winners[step.tricks - 1]
+        # Each card after its player, as the live table's "This trick" reads (a "name: card"
+        # pair would put colons inside the line's own "Trick 3: …").
         cards = " · ".join(
-            pair(plain(names[seat]), label(card, tr), tr) + (" 🏆" if seat == winner else "")
+            f"{plain(names[seat])} {label(card, tr)}" + (" 🏆" if seat == winner else "")
             for seat, card in trick
         )
         moment = _("Trick {n}: {cards}").format(n=step.tricks, cards=cards)

@@ -16,6 +16,8 @@ from kachuful_core.scorepad import ScorePad
 
 from .cards import trump_text
 from .chart import cumulative_scores
+from .numbers import whole
+from .permissions import fill
 from .specs import ButtonSpec, MessageSpec, clip
 from .words import bid_taken, pair, plain, rules_lines, standing_lines
 
@@ -29,7 +31,7 @@ REFUSALS = {
     "not_seated": N_("You are not playing on this score pad."),
     "seated": N_("You are on this score pad already."),
     "full": N_("Every seat of this score pad is taken."),
-    "few": N_("A score pad needs at least 3 players; it has {n}."),
+    "few": N_("A score pad needs at least 3 players (players so far: {n})."),
     "not_open": N_("This score pad has started already."),
     "moved_on": N_("The score pad had moved on since: here it is as it stands."),
     "not_your_turn": N_("It is {name}'s turn to bid."),
@@ -42,7 +44,7 @@ REFUSALS = {
         "A score pad keeps every table option except blind bids, the forehead deal and the "
         "turned trump: the bot cannot see the cards."
     ),
-    "not_manager": N_("Only members with **Manage Server** can choose where score pads count."),
+    "not_manager": N_("Only members with **{manage_guild}** can choose where score pads count."),
 }
 
 NOTICES = {
@@ -52,17 +54,20 @@ NOTICES = {
     ),
     "apart": N_(
         "Score pads of this server now count on boards of their own: /kachuful leaderboard "
-        "cards:Real deck (from the next one that ends)."
+        "cards:{real_deck} (from the next one that ends)."
     ),
 }
+# The leaderboard's choice of the boards of score pads (cogs/leaderboard.py): a sentence that
+# sends players to it names it as their client shows it, in their language.
+REAL_DECK = N_("Real deck (score pads)")
 
 
 def refusal(code: str, tr: Translations, **values: Any) -> str:
-    return "⚠️ " + tr.gettext(REFUSALS[code]).format(**values)
+    return "⚠️ " + fill(tr.gettext(REFUSALS[code]), tr, **values)
 
 
 def notice(code: str, tr: Translations) -> str:
-    return tr.gettext(NOTICES[code])
+    return tr.gettext(NOTICES[code]).format(real_deck=tr.gettext(REAL_DECK))
 
 
 def pad_message(pad: Pad, tr: Translations) -> MessageSpec:
@@ -143,10 +148,15 @@ def _deal(pad: Pad, engine: ScorePad, tr: Translations) -> MessageSpec:
         lines.append(_("Bidding is over. Each player: click the number of tricks you took."))
         short = engine.mismatch()
         if short is not None:
+            size = engine.hand_size()
             lines.append(
-                _("The counts add up to {total}; this deal has {n} tricks. Correct yours.").format(
-                    total=short, n=engine.hand_size()
-                )
+                tr.ngettext(
+                    "The tricks entered add up to {total}, but this deal has {n} trick: "
+                    "please correct them.",
+                    "The tricks entered add up to {total}, but this deal has {n} tricks: "
+                    "please correct them.",
+                    size,
+                ).format(total=short, n=size)
             )
     embed = discord.Embed(title=_title(engine, tr), description="\n".join(lines), colour=COLOUR_PAD)
     embed.add_field(name=_("This deal"), value="\n".join(rows), inline=False)
@@ -182,7 +192,7 @@ def _buttons(pad: Pad, engine: ScorePad, tr: Translations) -> tuple[ButtonSpec, 
 
 def _totals(names: list[str], totals: list[int], tr: Translations) -> str:
     order = sorted(range(len(names)), key=lambda s: -totals[s])
-    return "\n".join(pair(names[s], str(totals[s]), tr) for s in order)
+    return "\n".join(pair(names[s], whole(totals[s], tr), tr) for s in order)
 
 
 def _final(pad: Pad, engine: ScorePad, tr: Translations) -> MessageSpec:
@@ -190,7 +200,7 @@ def _final(pad: Pad, engine: ScorePad, tr: Translations) -> MessageSpec:
     names = _names(pad)
     totals = engine.totals
     winners = engine.winners() or ()
-    lines = standing_lines(names, totals, winners)
+    lines = standing_lines(names, totals, winners, tr)
     embed = discord.Embed(
         title=_("Score pad (real cards) — final standings"),
         description=clip("\n".join(lines), 4096),
@@ -207,7 +217,9 @@ def board_words(board: Board, tr: Translations) -> str:
             "Counted on this server's boards with its online games (the cards were not dealt "
             "by the bot)."
         )
-    return tr.gettext("Counted apart from online games: /kachuful leaderboard cards:Real deck.")
+    return tr.gettext(
+        "Counted apart from online games: /kachuful leaderboard cards:{real_deck}."
+    ).format(real_deck=tr.gettext(REAL_DECK))
 
 
 def chart_data(pad: Pad) -> tuple[list[str], list[list[int]]]:

@@ -13,21 +13,20 @@ from typing import Any, Literal
 
 import discord
 
+from .limits import (
+    MAX_CONTENT,
+    MAX_DESCRIPTION,
+    MAX_EMBED_TOTAL,
+    MAX_FIELD_NAME,
+    MAX_FIELD_VALUE,
+    MAX_FIELDS,
+    MAX_LABEL,
+    MAX_ROWS,
+    MAX_TITLE,
+)
 from .pictures import Picture
 
 Style = Literal["primary", "secondary", "success", "danger"]
-
-# Discord's limits (docs/architecture.md §3), checked by the render tests.
-MAX_CONTENT = 2000
-MAX_EMBED_TOTAL = 6000
-MAX_FIELDS = 25
-MAX_FIELD_VALUE = 1024
-MAX_FIELD_NAME = 256
-MAX_DESCRIPTION = 4096
-MAX_TITLE = 256
-MAX_LABEL = 80
-MAX_ROWS = 5
-MAX_PER_ROW = 5
 
 
 @dataclass(frozen=True)

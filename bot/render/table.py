@@ -12,12 +12,14 @@ from kachuful_core import Game, Phase
 from kachuful_core.rules import MIN_PLAYERS
 
 from .cards import label
+from .numbers import whole
 from .specs import ButtonSpec, MessageSpec, clip
 from .words import (
     length_lines,
     lobby_rules_lines,
     name_of,
     option_lines,
+    pair,
     plain,
     rules_lines,
     seat_kind,
@@ -247,7 +249,7 @@ def resolve_note(row: Table, tr: Translations) -> str | None:
     if not lowered:
         return None
     return tr.gettext(
-        "max hand lowered from {wanted} to {limit}: 52 cards for {players} players"
+        "max hand lowered from {wanted} to {limit} (52 cards for {players} players)"
     ).format(wanted=row.options.rules["max_hand"], limit=max_hand, players=len(row.seats))
 
 
@@ -266,7 +268,7 @@ def final_standings(row: Table, game: Game, tr: Translations) -> MessageSpec:
     totals = list(game.totals)
     winners_seats = game.winners or ()
     names = [name_of(row, seat) for seat in range(len(row.seats))]
-    lines = standing_lines(names, totals, winners_seats)
+    lines = standing_lines(names, totals, winners_seats, tr)
     headline = winners_headline(row, game, tr)
     embed = discord.Embed(
         title=_("Kachuful — final standings"),
@@ -297,7 +299,8 @@ def scoreboard(row: Table, game: Game, tr: Translations) -> MessageSpec:
             if bid is not None and game.phase is not Phase.FINISHED
             else "—"
         )
-        lines.append(f"{name_of(row, seat)}{seat_kind(entry, tr)}: **{game.totals[seat]}** ({now})")
+        total = f"**{whole(game.totals[seat], tr)}** ({now})"
+        lines.append(pair(f"{name_of(row, seat)}{seat_kind(entry, tr)}", total, tr))
     if game.phase is Phase.FINISHED:
         title = _("Kachuful — final scores")
     else:
@@ -338,7 +341,7 @@ def level_chooser(row: Table, levels: list[str], tr: Translations) -> MessageSpe
 
     lines = [notice("choose_level", tr)]
     lines += [
-        f"**{level_name(level, tr)}**: {tr.gettext(LEVEL_DESCRIPTIONS[level])}"
+        pair(f"**{level_name(level, tr)}**", tr.gettext(LEVEL_DESCRIPTIONS[level]), tr)
         for level in levels
         if level in LEVEL_DESCRIPTIONS
     ]

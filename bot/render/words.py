@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-import discord
-
-from bot.i18n import N_, Translations
+from bot.i18n import EN, N_, Translations
 from bot.model import Seat, Table, TableOptions
 from bot.options import table_rules
 from bot.pace import Pace, game_seconds, rounded_minutes
@@ -31,16 +29,15 @@ from kachuful_core import (
 from kachuful_core.errors import NothingToTakeBack
 from kachuful_core.rules import LENGTHS, made_bid
 
-from . import numbers
+from . import escape, numbers
 from .cards import hand_text, label, suit_name
+from .permissions import fill, permission_names
 
 # Each message takes the translations of its reader (a private message) or of its table (a
 # public one) as ``tr``: words written here in English are the catalogue's source (bot/i18n.py).
 
 
-def plain(name: str) -> str:
-    """A display name made safe to show: no markdown, no mentions."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+plain = escape.plain  # a display name made safe to show: no markdown, no mentions
 
 
 def seat_name(seat: Seat) -> str:
@@ -196,7 +193,7 @@ REFUSALS = {
     "already_seated": N_("You already have a seat at this table."),
     "table_full": N_("Every seat is taken."),
     "not_host": N_("Only the host can do that."),
-    "not_host_or_manager": N_("Only the host or someone with Manage Server can stop the game."),
+    "not_host_or_manager": N_("Only the host or someone with {manage_guild} can stop the game."),
     "need_players": N_("At least 3 seats must be filled to start."),
     "not_lobby": N_("The game has already started."),
     "not_running": N_("The game is not running."),
@@ -215,7 +212,7 @@ REFUSALS = {
     "bad_length": N_("A game is quick, classic or full: nothing was changed."),
     "damaged": N_(
         "This channel's game could not be restored after the bot restarted. The host or "
-        "someone with Manage Server can close it with `/kachuful stop`; then start a new one."
+        "someone with {manage_guild} can close it with `/kachuful stop`; then start a new one."
     ),
     # The results commands (cogs/leaderboard.py, stats.py, history.py, settings.py).
     "bad_option": N_("`{name}` must be one of {choices}."),
@@ -226,7 +223,7 @@ REFUSALS = {
     "not_your_game": N_(
         "Game {game} is still being played: only its players can export it so far."
     ),
-    "not_manager": N_("Only members with **Manage Server** can change this channel's settings."),
+    "not_manager": N_("Only members with **{manage_guild}** can change this channel's settings."),
     "bad_setting": "{problem}",
 }
 
@@ -272,6 +269,7 @@ NOTICES = {
     ),
     "export": N_("Record of game #{game} (kachuful-record/1)."),
     "click_failed": N_("Something went wrong with that click; please try again."),
+    "counted": N_("Done: that counted. Open your hand again to see it."),
     "command_failed": N_("Something went wrong; the table is unchanged. Please try again."),
     "busy_db": N_(
         "The table is busy (its database is locked for a moment): nothing was changed. "
@@ -286,7 +284,6 @@ NOTICES = {
     "you_stopped": N_("You stopped the game."),
     "restarting": N_("The bot is restarting: nothing was changed. Please try again in a moment."),
     "game_started_thread": N_("The game has started in a thread opened from the lobby."),
-    "thread_needs_channel": N_("a channel that is not a thread"),
     "thread_name": N_("Kachuful #{game}: {names}"),
     "hand_game_stopped": N_("The game was stopped: there is nothing more to play."),
     "hand_expired": N_(
@@ -297,26 +294,6 @@ NOTICES = {
 }
 
 
-# The channel permissions the bot may ask for, as Discord's settings name them (its client
-# shows them in the member's language, so they are translated like every word).
-PERMISSION_WORDS = {
-    "view_channel": N_("View Channel"),
-    "send_messages": N_("Send Messages"),
-    "send_messages_in_threads": N_("Send Messages in Threads"),
-    "create_public_threads": N_("Create Public Threads"),
-    "embed_links": N_("Embed Links"),
-    "attach_files": N_("Attach Files"),
-    "read_message_history": N_("Read Message History"),
-}
-
-
-def permission_names(names: list[str], tr: Translations) -> str:
-    """ "Embed Links, Attach Files"; a name that is not a permission (already words) as is."""
-    return ", ".join(
-        tr.gettext(PERMISSION_WORDS[name]) if name in PERMISSION_WORDS else name for name in names
-    )
-
-
 def pair(name: str, value: str, tr: Translations) -> str:
     """ "**asha**: bid 1, took 0": a name and what it has, with the language's separator
     (French puts a no-break space before the colon)."""
@@ -325,11 +302,21 @@ def pair(name: str, value: str, tr: Translations) -> str:
 
 def thread_fallback(missing: list[str], tr: Translations) -> str:
     """/kachuful start mode:thread where the bot cannot open threads: the channel instead."""
-    wanted = permission_names(missing, tr)
+    return tr.ngettext(
+        "This game cannot be played in a thread here without this permission: {wanted}. It "
+        "is played in this channel instead; grant it to use thread mode next time.",
+        "This game cannot be played in a thread here without these permissions: {wanted}. It "
+        "is played in this channel instead; grant them to use thread mode next time.",
+        len(missing),
+    ).format(wanted=permission_names(missing, tr))
+
+
+def thread_in_thread(tr: Translations) -> str:
+    """/kachuful start mode:thread typed inside a thread: a thread cannot hold another."""
     return tr.gettext(
-        "I cannot play this game in a thread here (I need: {wanted}), so it is played in this "
-        "channel instead. Grant those permissions to use thread mode next time."
-    ).format(wanted=wanted)
+        "This is a thread already, and a thread cannot open another: the game is played "
+        "here, in this thread."
+    )
 
 
 COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon")
@@ -337,11 +324,14 @@ COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Sh
 
 def missing_permissions(names: list[str], tr: Translations) -> str:
     """/kachuful start where the bot cannot post the table: what to grant."""
-    wanted = permission_names(names, tr)
-    return tr.gettext(
-        "I cannot run a table in this channel: I need these permissions here: "
-        "{wanted}. Ask someone with Manage Server or Manage Channels to grant them."
-    ).format(wanted=wanted)
+    message = tr.ngettext(
+        "I cannot run a table in this channel without this permission: {wanted}. Ask "
+        "someone with {manage_guild} or {manage_channels} to grant it.",
+        "I cannot run a table in this channel without these permissions: {wanted}. Ask "
+        "someone with {manage_guild} or {manage_channels} to grant them.",
+        len(names),
+    )
+    return fill(message, tr, wanted=permission_names(names, tr))
 
 
 def posts_refused(channel: str, names: list[str], tr: Translations) -> str:
@@ -354,20 +344,20 @@ def posts_refused(channel: str, names: list[str], tr: Translations) -> str:
             "are posted as soon as the permission is back."
         ).format(channel=channel)
     return tr.ngettext(
-        "Discord refused to let me post your Kachuful table's messages in {channel}: I need "
-        "this permission there: {wanted}. The game goes on, and nothing is lost: its "
-        "messages are posted as soon as it is granted.",
-        "Discord refused to let me post your Kachuful table's messages in {channel}: I need "
-        "these permissions there: {wanted}. The game goes on, and nothing is lost: its "
-        "messages are posted as soon as they are granted.",
+        "Discord refused to let me post your Kachuful table's messages in {channel} without "
+        "the {wanted} permission. The game goes on, and nothing is lost: its messages are "
+        "posted as soon as it is granted.",
+        "Discord refused to let me post your Kachuful table's messages in {channel} without "
+        "these permissions: {wanted}. The game goes on, and nothing is lost: its messages are "
+        "posted as soon as they are granted.",
         len(names),
     ).format(channel=channel, wanted=permission_names(names, tr))
 
 
 def hours_text(hours: float, tr: Translations) -> str:
-    """A duration in hours as a person writes it: "1 hour", "1.5 hours", "24 hours"."""
-    # ngettext takes a whole number: 1.5 hours is "hours" (the plural) in every language here.
-    count = int(hours) if hours == int(hours) else 2
+    """A duration in hours as a person writes it: "1 hour", "1.5 hours", "24 hours" (and "1,5
+    heure": French keeps the singular below 2)."""
+    count = numbers.count_for(hours, tr)
     return tr.ngettext("{hours} hour", "{hours} hours", count).format(
         hours=numbers.short(hours, tr)
     )
@@ -377,11 +367,17 @@ def notice(code: str, tr: Translations, **values: Any) -> str:
     return tr.gettext(NOTICES[code]).format(**values)
 
 
-def computer_name(taken: set[str], seat_number: int) -> str:
-    """A name for a new computer player that no seat has yet."""
+def host_seat_name(tr: Translations) -> str:
+    """The seat of a rematch's host whose name the last game no longer has (they left it)."""
+    return tr.gettext("Host")
+
+
+def computer_name(taken: set[str], seat_number: int, tr: Translations = EN) -> str:
+    """A name for a new computer player that no seat has yet, in the table's language ``tr``
+    when every name of the list is taken ("Ordinateur 3 🤖")."""
     return next(
         (f"{n} 🤖" for n in COMPUTER_NAMES if f"{n} 🤖" not in taken),
-        f"Computer {seat_number} 🤖",
+        tr.gettext("Computer {n}").format(n=seat_number) + " 🤖",
     )
 
 
@@ -395,7 +391,7 @@ def refusal(code: str, tr: Translations, **values: Any) -> str:
     words = REFUSALS.get(code)
     if not words:
         return tr.gettext("That cannot be done now.")
-    return tr.gettext(words).format(**values) if values else tr.gettext(words)
+    return fill(tr.gettext(words), tr, **values)
 
 
 def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:
@@ -463,22 +459,24 @@ def bid_taken(bid: int, taken: int, tr: Translations, *, blind: bool = False) ->
 
 
 def deal_result(bid: int, taken: int, score: int, tr: Translations) -> str:
-    """ "bid 2, took 2: made (12)" or "…: missed (0)": a seat's scored deal."""
+    """ "bid 2, took 2 — made (12)" or "… — missed (0)": a seat's scored deal (a dash, not a
+    colon: it follows a name and its colon, "asha: bid 2, took 2 — made (12)")."""
     if made_bid(bid, taken):
-        words = tr.gettext("bid {bid}, took {taken}: made ({score})")
+        words = tr.gettext("bid {bid}, took {taken} — made ({score})")
     else:
-        words = tr.gettext("bid {bid}, took {taken}: missed ({score})")
-    return words.format(bid=bid, taken=taken, score=score)
+        words = tr.gettext("bid {bid}, took {taken} — missed ({score})")
+    return words.format(bid=bid, taken=taken, score=numbers.whole(score, tr))
 
 
 def standing_lines(
-    names: Sequence[str], totals: Sequence[int], winners: Collection[int]
+    names: Sequence[str], totals: Sequence[int], winners: Collection[int], tr: Translations
 ) -> list[str]:
     """Final standings, best first: "1\\. asha — 21 🏆", equal totals sharing a rank (the
     dot escaped: Discord renumbers lines starting "1." as a list, and a tie would show as 1
-    and 2)."""
+    and 2); a negative total with a true minus ("−10")."""
     ranks = places(totals)
     return [
-        f"{ranks[seat]}\\. {names[seat]} — {totals[seat]}" + (" 🏆" if seat in winners else "")
+        f"{ranks[seat]}\\. {names[seat]} — {numbers.whole(totals[seat], tr)}"
+        + (" 🏆" if seat in winners else "")
         for seat in sorted(range(len(names)), key=lambda s: (-totals[s], s))
     ]

@@ -3,7 +3,8 @@ check and apply the action through the engine, commit the row (and record) as on
 transaction, release the lock, then hand the table to its publishers and driver.
 
 Memory never runs ahead of the database: a step that raises, or a commit that fails, reloads
-the table from the store. Answering a click is the responder's (``responder.py``); a change
+the table from the store. A move arrives here as a plain request (``moves.py``); answering it
+is its front's (the Discord responder, ``responder.py``; the web table's socket); a change
 with nobody to answer (the driver, a lobby timer) calls :meth:`Changes.run`.
 """
 
@@ -14,15 +15,14 @@ import time
 from collections.abc import Callable
 
 from bot import render
-from bot.i18n import Translations, reader
-from bot.render.specs import MessageSpec
+from bot.i18n import EN, Translations
 from bot.results import game_results
-from bot.store import GameStore, StoreError
-from bot.store.failures import is_expected
-from bot.ui.not_saved import not_saved
+from bot.store.failures import StoreError, is_expected
+from bot.store.protocol import GameStore
 from kachuful_core import record_json
 from kachuful_core.events import GameEnded
 
+from .not_saved import not_saved
 from .open_tables import OpenTables
 from .outcome import Reply, Step, refusal
 from .session import TableSession, forget_record, rebuild_game
@@ -31,6 +31,9 @@ from .timing import Timing
 log = logging.getLogger(__name__)
 
 StepFn = Callable[[TableSession], Step | None]
+# A front's drawing of the answer to the one who acted, made under the table's lock from the
+# state the change left (the Discord responder's: a private message's spec).
+Drawer = Callable[[TableSession, Reply], object]
 
 
 class Changes:
@@ -44,28 +47,57 @@ class Changes:
         # Told of every table that has just closed (finished or stopped), once its last
         # change is committed: club play moves its event on (bot/club/conductor.py).
         self.on_close: list[Callable[[TableSession], None]] = []
+        # Told of every committed change of a table, after its lock is released: the web
+        # table's sockets then send each viewer the view it may see (bot/web/live.py).
+        self.on_published: list[Callable[[TableSession], None]] = []
 
-    async def apply(self, session: TableSession, step: StepFn, tr: Translations) -> Step | None:
-        """Lock, check and apply (``step``), commit, unlock. Discord is not touched."""
+    async def apply(
+        self,
+        session: TableSession,
+        step: StepFn,
+        tr: Translations,
+        draw: Drawer | None = None,
+    ) -> Step | None:
+        """Lock, check and apply (``step``), commit, draw the answer (``draw``), unlock.
+        Discord is not touched."""
         async with session.lock:
-            if session.closed:
-                return refusal("no_table", tr)
-            version = session.row.version
-            try:
-                outcome = step(session)
-                if outcome is not None and outcome.commit:
-                    await self.commit(session, outcome)
-            except StoreError as error:
-                await self.reload(session)
-                session.forget_actions_at(version)
-                return self._not_saved(session, error, tr)
-            except BaseException:
-                # A step or a write that failed otherwise (a bug, a damaged file): memory must
-                # not run ahead of disk either; the caller logs and answers it.
-                await self.reload(session)
-                session.forget_actions_at(version)
-                raise
+            outcome = await self._apply(session, step, tr)
+            if outcome is not None:
+                outcome.version = session.row.version
+                if draw is not None and outcome.reply is not None:
+                    outcome.drawn = self._draw(session, outcome, draw)
         return outcome
+
+    async def _apply(self, session: TableSession, step: StepFn, tr: Translations) -> Step | None:
+        if session.closed:
+            return refusal("no_table", tr)
+        version = session.row.version
+        try:
+            outcome = step(session)
+            if outcome is not None and outcome.commit:
+                await self.commit(session, outcome)
+        except StoreError as error:
+            await self.reload(session)
+            session.forget_actions_at(version)
+            return self._not_saved(session, error, tr)
+        except BaseException:
+            # A step or a write that failed otherwise (a bug, a damaged file): memory must
+            # not run ahead of disk either; the caller logs and answers it.
+            await self.reload(session)
+            session.forget_actions_at(version)
+            raise
+        return outcome
+
+    def _draw(self, session: TableSession, outcome: Step, draw: Drawer) -> object | None:
+        """The answer drawn; once a change is committed, a drawing that fails must not turn
+        it into an error for the player (their move counted): it is logged, and the front
+        answers without it."""
+        assert outcome.reply is not None
+        try:
+            return draw(session, outcome.reply)
+        except Exception:
+            log.exception("table %s: the answer to a change could not be drawn", session.row.id)
+            return None
 
     def settle(self, session: TableSession, outcome: Step | None, started: float) -> None:
         """After a commit: the publishers bring Discord up to date; the driver plans again."""
@@ -84,6 +116,8 @@ class Changes:
             session.publisher.poke()
         if session.hand_publisher is not None:
             session.hand_publisher.poke()
+        for hook in self.on_published:
+            hook(session)
         if close:
             self.tables.forget(session)
             for hook in self.on_close:
@@ -94,7 +128,7 @@ class Changes:
     async def run(self, session: TableSession, step: StepFn) -> Step | None:
         """A change nobody clicked (a computer seat, a clock): apply, then publish."""
         started = time.perf_counter()
-        outcome = await self.apply(session, step, reader(None))
+        outcome = await self.apply(session, step, EN)
         self.settle(session, outcome, started)
         return outcome
 
@@ -142,4 +176,4 @@ class Changes:
             # Only the kind of error: a database message could quote the record.
             log.warning("table %s: change not saved (%s)", session.row.id, type(error).__name__)
         text = not_saved(error, tr) or render.notice("busy_db", tr)
-        return Step(reply=Reply(MessageSpec(content=text)), failed=error)
+        return Step(reply=Reply(text), failed=error)

@@ -9,19 +9,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
-
-from bot.i18n import reader
+from bot.i18n import Translations
 from bot.model import Table
 from kachuful_core import Game
 from kachuful_core.claims import claim
 from kachuful_core.events import Event
 
 from .outcome import Step
-from .play import apply_seat_action
-from .responder import Responder
+from .seats import apply_seat_action
 from .session import TableSession
 
 
@@ -35,20 +30,10 @@ def claim_for(row: Table, game: Game, seat: int) -> list[Event]:
     return events
 
 
-class Endgame:
-    def __init__(self, responder: Responder) -> None:
-        self.responder = responder
+def claim_step(session: TableSession, user_id: int, version: int, tr: Translations) -> Step:
+    """ "Claim the rest", clicked by the seat to play."""
 
-    async def claim(self, interaction: discord.Interaction[Any], table: int, version: int) -> None:
-        session = await self.responder.find_or_refuse(interaction, table)
-        if session is None:
-            return
-        user_id, tr = interaction.user.id, reader(interaction)
+    def action(game: Game, seat: int) -> list[Event]:
+        return claim_for(session.row, game, seat)
 
-        def step(session: TableSession) -> Step:
-            def action(game: Game, seat: int) -> list[Event]:
-                return claim_for(session.row, game, seat)
-
-            return apply_seat_action(session, user_id, version, action, tr)
-
-        await self.responder.change(session, interaction, step)
+    return apply_seat_action(session, user_id, version, action, tr)

@@ -13,40 +13,27 @@ from bot import render
 from bot.i18n import Translations, for_table, reader
 from bot.model import Seat, Table, TableOptions
 from bot.places import Place, place_of
-from bot.render.channel import mode_of
 from bot.render.specs import MessageSpec, digest
+from bot.render.words import host_seat_name
 from bot.store import ChannelBusy, StoreError
 from bot.store.values import Delivered
-from bot.ui.not_saved import not_saved
-from kachuful_core import Game
 from kachuful_core.rules import LENGTHS
 
 from . import permissions
+from .answers import Answers
 from .changes import Changes
+from .not_saved import not_saved
 from .open_tables import OpenTables
 from .outcome import Reply, Step, private, refusal, retry_delay
-from .play import leave_running
 from .responder import Responder
-from .session import TableSession, build_rules, joinable_levels, seat_level
-from .thinking import SLOW_LEVELS, Thinker
+from .seats import leave_running
+from .session import TableSession, joinable_levels
+from .start import start_game
+from .thinking import Thinker
 from .timing import Timing
 
 if TYPE_CHECKING:
     from bot.store import GameStore
-
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
-
-
-def computer_seats(row: Table) -> list[int]:
-    return [index for index, seat in enumerate(row.seats) if seat.user_id is None]
-
-
-def missing_thread_permissions(
-    have: discord.Permissions, in_thread: bool, tr: Translations
-) -> list[str]:
-    if in_thread:
-        return [render.notice("thread_needs_channel", tr)]
-    return [name for name in THREAD_PERMISSIONS if not getattr(have, name)]
 
 
 def bot_permissions(
@@ -70,6 +57,7 @@ class Lobby:
         self,
         tables: OpenTables,
         responder: Responder,
+        answers: Answers,
         changes: Changes,
         timing: Timing,
         store: GameStore,
@@ -80,6 +68,7 @@ class Lobby:
     ) -> None:
         self.tables = tables
         self.responder = responder
+        self.answers = answers
         self.changes = changes
         self.timing = timing
         self.store = store
@@ -121,8 +110,11 @@ class Lobby:
             return
         note = None
         if options.mode == "thread":
-            lacking = missing_thread_permissions(have, in_thread, tr)
-            if lacking:
+            lacking = permissions.missing_of(have, permissions.THREADS)
+            if in_thread:
+                options = replace(options, mode="trick")
+                note = render.thread_in_thread(tr)
+            elif lacking:
                 options = replace(options, mode="trick")
                 note = render.thread_fallback(lacking, tr)
         if host is None:
@@ -183,8 +175,14 @@ class Lobby:
         if interaction.user.id not in players and interaction.user.id != old.host_id:
             await self.responder.refuse(interaction, "not_a_player")
             return
-        host_seat = next((s for s in old.seats if s.user_id == old.host_id), None)
-        host = Seat(user_id=old.host_id, name=host_seat.name if host_seat else "host")
+        host_seat = next((s for s in old.seats if old.host_id in (s.user_id, s.left_user_id)), None)
+        if host_seat is not None:
+            name = host_seat.name
+        elif interaction.user.id == old.host_id:
+            name = interaction.user.display_name
+        else:
+            name = host_seat_name(for_table(old.options))
+        host = Seat(user_id=old.host_id, name=name)
         invited = [s.user_id for s in old.seats if s.user_id and s.user_id != old.host_id]
         # The new table states every option itself, even those its old row left unstated.
         options = replace(old.options, invited=tuple(invited), unstated=frozenset())
@@ -212,12 +210,7 @@ class Lobby:
                 publisher.delivered["lobby"] = delivered
 
     def lobby_spec(self, row: Table) -> MessageSpec:
-        return render.lobby(
-            row,
-            for_table(row.options),
-            timeout_minutes=self.timing.lobby_minutes(),
-            pace=self.timing.pace(row),
-        )
+        return self.answers.lobby_spec(row)
 
     def _table_at(self, place: Place) -> int | None:
         """The open table of a place, restored or damaged (the store refuses a second open
@@ -320,10 +313,7 @@ class Lobby:
             if not humans:
                 row.status = "stopped"
                 row.ended = "host_left"
-                return Step(
-                    reply=Reply(MessageSpec(content=render.notice("you_left_lobby_closed", tr))),
-                    commit=True,
-                )
+                return Step(reply=Reply(render.notice("you_left_lobby_closed", tr)), commit=True)
             row.host_id = humans[0].user_id  # type: ignore[assignment]
             return self._changed(session, on_lobby, render.notice("new_host", tr, host=row.host_id))
         if act == "cpu":
@@ -335,7 +325,7 @@ class Lobby:
             if not levels:
                 return private(render.notice("no_computers", tr))
             # The levels on offer, privately: the chosen one takes a seat (add_computer).
-            return Step(reply=Reply(render.level_chooser(row, levels, tr)))
+            return Step(reply=Reply(levels=tuple(levels)))
         if act == "start":
             if user.id != row.host_id:
                 return refusal("not_host", tr)
@@ -366,10 +356,12 @@ class Lobby:
                 return refusal("table_full", tr)
             if level not in joinable_levels(row):
                 return private(render.notice("no_computers", tr))
-            name = render.computer_name({s.name for s in row.seats}, len(row.seats) + 1)
+            name = render.computer_name(
+                {s.name for s in row.seats}, len(row.seats) + 1, for_table(row.options)
+            )
             row.seats.append(Seat(user_id=None, name=name, level=level))
             words = render.notice("computer_sits", tr, name=name)
-            return Step(reply=Reply(MessageSpec(content=words), edit=True), commit=True)
+            return Step(reply=Reply(words, edit=True), commit=True)
 
         await self.responder.change(session, interaction, step)
 
@@ -402,35 +394,17 @@ class Lobby:
 
     def _changed(self, session: TableSession, on_lobby: bool, words: str) -> Step:
         if on_lobby:
-            # Clicked on the lobby itself: redraw it as the answer to the click. The spec is
-            # drawn at the new move counter, which the commit is about to give it.
-            row = session.row
-            spec = self.lobby_spec(replace(row, version=row.version + 1))
-            return Step(reply=Reply(spec, edit=True, public_edit=True), commit=True)
-        return Step(reply=Reply(MessageSpec(content=words)), commit=True)
+            # Clicked on the lobby itself: redraw it as the answer to the click (drawn once
+            # the change is committed, at its new move counter).
+            return Step(reply=Reply(lobby=True, edit=True), commit=True)
+        return Step(reply=Reply(words), commit=True)
 
     def start_step(self, session: TableSession, tr: Translations, seed: str | None = None) -> Step:
         """Start the game of a lobby (lock held): with a new secret seed, or ``seed`` (an
         event's table, whose seed was chosen when its round was seated)."""
-        row = session.row
-        rules, _ = build_rules(row.options, len(row.seats))
-        seed = seed or self.new_seed()
-        game = Game.new(rules, seed, players=[seat.name for seat in row.seats])
-        events = game.opening_events()
-        session.game = game
-        row.seed = seed
-        row.status = "running"
         if session.lobby_task is not None and session.lobby_sleeping:
             session.lobby_task.cancel()
-        # An Expert seat's worker starts now rather than at its first decision; a table with
-        # none never starts the pool (a seat handed over to the Expert later starts it at its
-        # first decision).
-        if any(seat_level(row, seat) in SLOW_LEVELS for seat in computer_seats(row)):
-            self.thinker.start()
-        text = render.notice("game_started", tr)
-        if mode_of(row) == "thread":
-            text = render.notice("game_started_thread", tr)
-        return Step(reply=Reply(MessageSpec(content=text)), commit=True, events=events)
+        return start_game(session, tr, seed or self.new_seed(), self.thinker)
 
     def schedule_timer(self, session: TableSession) -> None:
         if session.lobby_task is not None and not session.lobby_task.done():

@@ -16,7 +16,6 @@ from bot.render.table import CHART_FILE
 from bot.results import chart_data
 
 from .open_tables import OpenTables
-from .outcome import Reply
 from .responder import Responder
 
 log = logging.getLogger(__name__)
@@ -38,7 +37,7 @@ class ReadOnly:
             return
         spec = render.scoreboard(session.row, session.game, reader(interaction))
         if not session.game.deal_scores:
-            await self.responder.answer(None, interaction, Reply(spec))
+            await self.responder.reply(interaction, spec)
             return
         # With the chart so far, drawn off the event loop (from a copy taken now).
         # matplotlib, only when a chart is drawn
@@ -50,7 +49,7 @@ class ReadOnly:
             png = await score_chart(names, cumulative, labels=chart_labels(reader(interaction)))
         except Exception as error:
             log.warning("no score chart (%s)", type(error).__name__)
-            await self.responder.answer(None, interaction, Reply(spec))
+            await self.responder.reply(interaction, spec)
             return
         embed = spec.embeds[0].copy().set_image(url=f"attachment://{CHART_FILE}")
         file = discord.File(io.BytesIO(png), filename=CHART_FILE)
@@ -64,4 +63,4 @@ class ReadOnly:
             spec = render.lobby_rules(session.row.options, reader(interaction))
         else:
             spec = render.general_rules(reader(interaction))
-        await self.responder.answer(None, interaction, Reply(spec))
+        await self.responder.reply(interaction, spec)

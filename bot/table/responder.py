@@ -1,6 +1,8 @@
-"""The only code that answers a table's interactions: a click or command goes down the change
-path (``changes.py``) and its outcome comes back here to be answered privately, within
-Discord's 3 s (deferred when the table or the database keeps it waiting).
+"""The Discord front of the change path, and the only code that answers a table's
+interactions: a click becomes a plain request (``requests.py``) that goes down the change
+path (``moves.py``, ``changes.py``), and its outcome comes back here to be drawn
+(``answers.py``) and answered privately, within Discord's 3 s (deferred when the table or the
+database keeps it waiting). The web table's socket is the other front of the same path.
 """
 
 from __future__ import annotations
@@ -15,16 +17,19 @@ from typing import Any
 import discord
 
 from bot import render
-from bot.i18n import language_of, reader
+from bot.i18n import Translations, language_of, reader
 from bot.render.specs import MessageSpec, digest
-from bot.store import GameStore, StoreError
-from bot.store.failures import is_expected
+from bot.store.failures import StoreError, is_expected
+from bot.store.protocol import GameStore
 from bot.ui.payloads import drawn, send_kwargs
 
-from .changes import Changes, StepFn
+from .answers import Answers
+from .changes import Changes, Drawer, StepFn
 from .hands import hand_stage
+from .moves import Moves
 from .open_tables import OpenTables
 from .outcome import Reply, Step
+from .requests import Move, Request
 from .session import HandHandle, TableSession
 
 log = logging.getLogger(__name__)
@@ -38,37 +43,92 @@ class Responder:
     def __init__(
         self,
         changes: Changes,
+        moves: Moves,
+        answers: Answers,
         tables: OpenTables,
         store: GameStore,
         clock: Callable[[], datetime],
     ) -> None:
         self.changes = changes
+        self.moves = moves
+        self.answers = answers
         self.tables = tables
         self.store = store
         self.clock = clock
 
+    def drawer(self, tr: Translations) -> Drawer:
+        return lambda session, reply: self.answers.draw(session, reply, tr)
+
+    async def act(
+        self,
+        interaction: discord.Interaction[Any],
+        table: int,
+        move: Move,
+        version: int | None = None,
+    ) -> Step:
+        """A move clicked on a button: the plain request down the change path, then its
+        answer. The request's table must be the table of the channel it was clicked in."""
+        request = Request(
+            user_id=interaction.user.id,
+            table=table,
+            move=move,
+            version=version,
+            language=language_of(interaction.locale),
+            channel_id=interaction.channel_id or 0,  # a click is always in a channel
+        )
+        session = self.moves.session_for(request)
+        # Only a click that has to wait (its table or the database busy) can run late: a timer
+        # for every click would cost more than the clicks themselves at a few hundred a second.
+        slow = session is not None and self.moves.would_wait(session)
+        watchdog = Deferral(interaction) if slow else None
+        tr = reader(interaction)
+
+        async def answer(outcome: Step) -> None:
+            if watchdog is not None:
+                await watchdog.done()
+            if outcome.reply is not None:
+                await self.send(session, interaction, outcome.reply, self._spec(outcome, tr))
+
+        try:
+            return await self.moves.handle(
+                request, session=session, draw=self.drawer(tr), answer=answer
+            )
+        finally:
+            if watchdog is not None:
+                await watchdog.done()
+
     async def change(
         self, session: TableSession, interaction: discord.Interaction[Any], step: StepFn
     ) -> Step | None:
-        """A click or command: down the change path, then its answer, then the publishers."""
+        """A Discord-only change (the lobby's buttons, its commands): down the change path,
+        then its answer, then the publishers."""
         started = time.perf_counter()
+        tr = reader(interaction)
         if self.tables.stopping:
-            text = render.notice("restarting", reader(interaction))
-            await self.answer(None, interaction, Reply(MessageSpec(content=text)))
+            await self.say(interaction, render.notice("restarting", tr))
             return None
-        # Only a click that has to wait (its table or the database busy) can run late: a timer
-        # for every click would cost more than the clicks themselves at a few hundred a second.
-        slow = session.lock.locked() or self.store.busy()
+        slow = self.moves.would_wait(session)
         watchdog = Deferral(interaction) if slow else None
         try:
-            outcome = await self.changes.apply(session, step, reader(interaction))
+            outcome = await self.changes.apply(session, step, tr, self.drawer(tr))
         finally:
             if watchdog is not None:
                 await watchdog.done()
         if outcome is not None and outcome.reply is not None:
-            await self.answer(session, interaction, outcome.reply)
+            await self.send(session, interaction, outcome.reply, self._spec(outcome, tr))
         self.changes.settle(session, outcome, started)
         return outcome
+
+    @staticmethod
+    def _spec(outcome: Step, tr: Translations) -> MessageSpec:
+        """The answer as drawn under the lock. If it could not be drawn (a bug, logged), its
+        words alone, and a change that counted says so: never that it failed."""
+        if isinstance(outcome.drawn, MessageSpec):
+            return outcome.drawn
+        text = outcome.reply.text if outcome.reply is not None else None
+        if outcome.counted:
+            text = render.notice("counted", tr)
+        return MessageSpec(content=text or render.notice("click_failed", tr))
 
     async def find_or_refuse(
         self, interaction: discord.Interaction[Any], table: int
@@ -81,16 +141,19 @@ class Responder:
 
     async def refuse(self, interaction: discord.Interaction[Any], code: str) -> None:
         """A refusal: always a new private message, never an edit of the clicked message."""
-        text = render.refusal(code, reader(interaction))
-        await self.answer(None, interaction, Reply(MessageSpec(content=text)))
+        await self.say(interaction, render.refusal(code, reader(interaction)))
+
+    async def reply(self, interaction: discord.Interaction[Any], spec: MessageSpec) -> None:
+        """A private message for the one who clicked or typed (a command's answer)."""
+        await self.send(None, interaction, Reply(), spec)
 
     async def say(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A private line for the one who clicked or typed."""
-        await self.answer(None, interaction, Reply(MessageSpec(content=text)))
+        await self.send(None, interaction, Reply(text), MessageSpec(content=text))
 
     async def post(self, interaction: discord.Interaction[Any], spec: MessageSpec) -> int | None:
         """A public answer (the lobby, a notice in the channel); its message's id, if known."""
-        await self.answer(None, interaction, Reply(spec, ephemeral=False))
+        await self.send(None, interaction, Reply(ephemeral=False), spec)
         try:
             message = await interaction.original_response()
         except discord.HTTPException:
@@ -114,11 +177,29 @@ class Responder:
         """The answer to a command that was thinking: an embed with a file it shows."""
         await interaction.edit_original_response(embed=embed, attachments=[file])
 
-    async def answer(
-        self, session: TableSession | None, interaction: discord.Interaction[Any], reply: Reply
+    async def show(
+        self,
+        session: TableSession,
+        interaction: discord.Interaction[Any],
+        spec: MessageSpec,
+        *,
+        edit: bool,
+        user_id: int,
     ) -> None:
-        edit = reply.edit and (reply.public_edit or _clicked_private(interaction))
-        spec = await drawn(reply.spec)
+        """A player's hand message, asked for ("Your hand", Refresh, /kachuful hand)."""
+        await self.send(session, interaction, Reply(hand_of=user_id, edit=edit), spec)
+
+    async def send(
+        self,
+        session: TableSession | None,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        spec: MessageSpec,
+    ) -> None:
+        """Answer the interaction with ``spec``, as ``reply`` says (a new private message, or
+        the clicked message edited: only ever a private one, or the lobby)."""
+        edit = reply.edit and (reply.lobby or _clicked_private(interaction))
+        spec = await drawn(spec)
         kwargs = send_kwargs(spec, edit=edit)
         deferred = interaction.response.is_done()  # deferred: the change took long
         followup: int | None = None  # a new message sent after deferring: its id
@@ -140,7 +221,7 @@ class Responder:
         except discord.HTTPException:
             log.warning("could not answer an interaction", exc_info=True)
             return
-        if reply.hand_of is not None and session is not None:
+        if reply.hand_of is not None and session is not None and _has_hand(session, reply.hand_of):
             await self.opened_hand(session, reply.hand_of, interaction, spec, followup)
 
     async def opened_hand(
@@ -211,6 +292,11 @@ class Deferral:
         self.handle.cancel()
         if self.task is not None:
             await self.task
+
+
+def _has_hand(session: TableSession, user_id: int) -> bool:
+    """Whether the answer was the user's hand (not the words drawn when they have none)."""
+    return session.game is not None and session.row.seat_of(user_id) is not None
 
 
 def _clicked_private(interaction: discord.Interaction[Any]) -> bool:

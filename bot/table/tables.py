@@ -1,11 +1,13 @@
 """The composition root of the table code: builds each room once and hands every feature its
 collaborators explicitly. Nothing here decides anything about a game.
 
-A click goes one way down (docs/architecture.md): ``bot/ui/items`` → a feature (``lobby``,
-``play``, ``readonly``) → ``responder`` → ``changes`` (lock, step, engine, commit; no Discord)
+A click goes one way down (docs/architecture.md): ``bot/ui/items`` → the ``responder`` (a
+move: a plain request, ``requests``) or a feature (``lobby``, ``play``, ``readonly``) → the
+change path, ``moves`` and ``changes`` (lock, step, engine, commit, answer drawn; no Discord)
 → back to ``responder`` (the private answer) → the table's publishers (``publisher``,
-``hands``), which bring Discord up to date with what was committed, and the ``driver`` (computer
-seats, the turn clock), which makes its own changes through ``changes``.
+``hands``), which bring Discord up to date with what was committed, and the ``driver``
+(computer seats, the turn clock), which makes its own changes through ``changes``. The web
+table's socket is a second front of ``moves``.
 """
 
 from __future__ import annotations
@@ -20,14 +22,14 @@ import discord
 
 from bot.config import Settings
 from bot.shards import Shards
-from bot.store import GameStore
+from bot.store.protocol import GameStore
 
+from .answers import Answers
 from .changes import Changes
-from .choices import SeatChoices
 from .driver import Driver
-from .endgame import Endgame
 from .hands import HAND_WATCH_SECONDS, HandPublisher
 from .lobby import Lobby
+from .moves import Moves
 from .open_tables import OpenTables
 from .play import Play
 from .publisher import Publisher, RateLimits
@@ -35,7 +37,6 @@ from .readonly import ReadOnly
 from .responder import Responder
 from .restore import Restore
 from .session import TableSession
-from .takeback import TakeBack
 from .thinking import Thinker
 from .timing import Timing
 
@@ -71,10 +72,13 @@ class Tables:
         self.limits = RateLimits(clock) if post_limit is None else RateLimits(clock, post_limit)
         self.thinker = Thinker(workers=settings.computer_workers)
         self.changes = Changes(store, self.open, self.timing)
-        self.responder = Responder(self.changes, self.open, store, clock)
+        self.moves = Moves(self.open, self.changes, store)
+        self.answers = Answers(self.timing)
+        self.responder = Responder(self.changes, self.moves, self.answers, self.open, store, clock)
         self.lobby = Lobby(
             self.open,
             self.responder,
+            self.answers,
             self.changes,
             self.timing,
             store,
@@ -83,9 +87,6 @@ class Tables:
             open_session=self.open_session,
         )
         self.play = Play(self.open, self.responder, store)
-        self.endgame = Endgame(self.responder)
-        self.choices = SeatChoices(self.responder)
-        self.takeback = TakeBack(self.responder)
         self.driver = Driver(self.open, self.changes, self.timing, self.thinker)
         self.changes.plan_next = self.driver.schedule
         self.read = ReadOnly(self.open, self.responder)

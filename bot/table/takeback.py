@@ -5,19 +5,14 @@ as one transaction (the record then holds only the moves that stood)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
-
 from bot import render
-from bot.i18n import Translations, reader
+from bot.i18n import Translations
 from kachuful_core import KachufulError
 from kachuful_core.errors import NothingToTakeBack
 from kachuful_core.takeback import take_back
 
 from .outcome import Step
-from .play import hand_step, running_seat
-from .responder import Responder
+from .seats import hand_step, running_seat
 from .session import TableSession
 
 
@@ -34,24 +29,7 @@ def take_back_step(session: TableSession, user_id: int, version: int, tr: Transl
             raise NothingToTakeBack(seat)
         session.game = take_back(game, seat)
     except KachufulError as error:
-        return hand_step(session, user_id, render.refused_move(error, row, tr), tr)
+        return hand_step(user_id, render.refused_move(error, row, tr))
     session.taken_by = None
-    notice = render.notice("taken_back", tr)
-    answer = hand_step(session, user_id, notice, tr, version=row.version + 1)
+    answer = hand_step(user_id, render.notice("taken_back", tr))
     return Step(reply=answer.reply, commit=True)
-
-
-class TakeBack:
-    def __init__(self, responder: Responder) -> None:
-        self.responder = responder
-
-    async def take_back(
-        self, interaction: discord.Interaction[Any], table: int, version: int
-    ) -> None:
-        session = await self.responder.find_or_refuse(interaction, table)
-        if session is None:
-            return
-        user_id, tr = interaction.user.id, reader(interaction)
-        await self.responder.change(
-            session, interaction, lambda s: take_back_step(s, user_id, version, tr)
-        )

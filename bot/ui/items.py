@@ -1,8 +1,10 @@
 """Buttons that keep working after a restart: DynamicItems whose custom_id carries the table
 id and, for actions, the move counter the button was drawn at.
 
-Each callback only parses its custom_id and hands over to the table code (``bot.table``), which
-takes the table's lock, applies, commits, releases, and only then talks to Discord.
+Each callback only parses its custom_id and hands over to the table code (``bot.table``): a
+move becomes a plain request (``bot.table.requests``) sent down the change path through the
+Discord responder, which takes the table's lock, applies, commits, releases, and only then
+talks to Discord.
 """
 
 from __future__ import annotations
@@ -18,14 +20,25 @@ import discord
 from bot import render
 from bot.i18n import reader
 from bot.store.failures import is_expected
+from bot.table.not_saved import not_saved
+from bot.table.requests import (
+    Back,
+    Bid,
+    Choice,
+    Choose,
+    Claim,
+    Look,
+    Move,
+    PlayCard,
+    SetChoice,
+    TakeBack,
+)
 
 from .custom_ids import NUMBER, custom_id, number
-from .not_saved import not_saved
 from .payloads import tell
 
 if TYPE_CHECKING:
-    from bot.table import Tables
-    from bot.table.choices import Choice
+    from bot.table.tables import Tables
 
 
 log = logging.getLogger(__name__)
@@ -90,6 +103,13 @@ def _on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
 
 def _tables(interaction: discord.Interaction[Any]) -> Tables:
     return interaction.client.tables  # type: ignore[no-any-return]
+
+
+async def _act(
+    interaction: discord.Interaction[Any], table: int, move: Move, version: int | None = None
+) -> None:
+    """A move clicked: a plain request down the change path (the responder answers it)."""
+    await _tables(interaction).responder.act(interaction, table, move, version)
 
 
 async def _guarded(
@@ -313,9 +333,7 @@ class BidButton(
         await _guarded(
             self,
             interaction,
-            _tables(interaction).play.bid(
-                interaction, self.table, self.version, self.n, self.blind
-            ),
+            _act(interaction, self.table, Bid(self.n, self.blind), self.version),
         )
 
 
@@ -339,7 +357,7 @@ class PlayButton(
         await _guarded(
             self,
             interaction,
-            _tables(interaction).play.play(interaction, self.table, self.version, self.card),
+            _act(interaction, self.table, PlayCard(self.card), self.version),
         )
 
 
@@ -363,7 +381,7 @@ class UnseenButton(
         await _guarded(
             self,
             interaction,
-            _tables(interaction).play.play(interaction, self.table, self.version, None),
+            _act(interaction, self.table, PlayCard(None), self.version),
         )
 
 
@@ -384,9 +402,7 @@ class LookButton(
         return cls(number(match["table"]), number(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(
-            self, interaction, _tables(interaction).play.look(interaction, self.table, self.version)
-        )
+        await _guarded(self, interaction, _act(interaction, self.table, Look(), self.version))
 
 
 class BackButton(
@@ -406,9 +422,7 @@ class BackButton(
         return cls(number(match["table"]), number(match["seat"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(
-            self, interaction, _tables(interaction).play.back(interaction, self.table, self.seat)
-        )
+        await _guarded(self, interaction, _act(interaction, self.table, Back(self.seat)))
 
 
 class ClaimButton(
@@ -428,10 +442,7 @@ class ClaimButton(
         return cls(number(match["table"]), number(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        tables = _tables(interaction)
-        await _guarded(
-            self, interaction, tables.endgame.claim(interaction, self.table, self.version)
-        )
+        await _guarded(self, interaction, _act(interaction, self.table, Claim(), self.version))
 
 
 class ChoiceButton(
@@ -453,7 +464,7 @@ class ChoiceButton(
         return cls(number(match["table"]), choice, match["on"] == "1")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        setting = _tables(interaction).choices.set(interaction, self.table, self.choice, self.on)
+        setting = _act(interaction, self.table, SetChoice(self.choice, self.on))
         await _guarded(self, interaction, setting)
 
 
@@ -474,9 +485,7 @@ class ChooseButton(
         return cls(number(match["table"]), number(match["ver"]), number(match["card"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        choosing = _tables(interaction).play.choose(
-            interaction, self.table, self.version, self.card
-        )
+        choosing = _act(interaction, self.table, Choose(self.card), self.version)
         await _guarded(self, interaction, choosing)
 
 
@@ -497,10 +506,7 @@ class TakeBackButton(
         return cls(number(match["table"]), number(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        tables = _tables(interaction)
-        await _guarded(
-            self, interaction, tables.takeback.take_back(interaction, self.table, self.version)
-        )
+        await _guarded(self, interaction, _act(interaction, self.table, TakeBack(), self.version))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -520,3 +526,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ChooseButton,
     TakeBackButton,
 )
+
+
+def register(client: discord.Client) -> None:
+    """Make every button ever posted answerable again (call from setup_hook)."""
+    client.add_dynamic_items(*DYNAMIC_ITEMS)

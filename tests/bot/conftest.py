@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 import simcord
+from simcord.http import router as simcord_router
+from simcord.http.routes import scheduled_events as simcord_scheduled_events
 
 from bot.client import KachufulBot
 from bot.config import Settings
@@ -132,6 +134,30 @@ def _virtual_backoff(environment: simcord.Env, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(Publisher, "_back_off", back_off)
 
 
+def _create_events_as_discord_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Since 2026-02-23 Discord asks Create Events (1 << 44) to create a guild scheduled event;
+    Manage Events only edits and deletes the events of others. SimCord 3.2 still asks Manage
+    Events to create one: its route is held to Discord's rule here."""
+    routes = simcord_router._ROUTES["POST"]
+    index = next(
+        i
+        for i, (_, handler) in enumerate(routes)
+        if handler is simcord_scheduled_events.create_scheduled_event
+    )
+
+    def create(ctx: simcord_router.RequestContext) -> Any:
+        asked = ctx.require_guild_permissions
+
+        def require(guild_id: int, *names: str) -> None:
+            asked(guild_id, *("create_events" if n == "manage_events" else n for n in names))
+
+        ctx.require_guild_permissions = require  # type: ignore[method-assign]
+        return simcord_scheduled_events.create_scheduled_event(ctx)
+
+    held = [*routes[:index], (routes[index][0], create), *routes[index + 1 :]]
+    monkeypatch.setitem(simcord_router._ROUTES, "POST", held)
+
+
 @pytest.fixture
 async def env(
     make_bot: Callable[[], KachufulBot], monkeypatch: pytest.MonkeyPatch
@@ -140,6 +166,7 @@ async def env(
     # workers on two cores, where a busy moment can take longer than its default 5 s.
     environment = simcord.Env(make_bot(), settle_timeout=SETTLE_SECONDS)
     _virtual_backoff(environment, monkeypatch)
+    _create_events_as_discord_asks(monkeypatch)
     await environment.start()
     try:
         yield environment

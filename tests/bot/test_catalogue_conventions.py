@@ -4,11 +4,13 @@ back to a word the header rules out fails here, whichever message it is in."""
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 
-from .catalogue import TRANSLATED, po_path, read_catalogue
+from .catalogue import ROOT, TRANSLATED, po_path, read_catalogue
 
 # Forms each header rules out, with why. A rule's own name may keep its noun (RULE_NAMES).
 RULED_OUT: dict[str, dict[str, str]] = {
@@ -117,3 +119,62 @@ def test_french_punctuation_keeps_its_no_break_spaces() -> None:
     assert [why.split()[0] for why, _ in caught] == ["n°"]
     caught = spacing_slips([("m", "Fin: ok ; «x»")])
     assert len(caught) == 4
+
+
+# ---- kinds the native readers found, caught wherever they come back -------------------------
+
+# What ``ngettext`` may count: a size that cannot be negative. A score, a total, a difference
+# or a change can be ("-1 points"): it is counted by its size, ``abs(...)`` (or
+# ``numbers.count_for``), and written with its sign by the number's own words.
+NON_NEGATIVE = {
+    "count", "games", "hand_size", "hidden", "hours", "lobby_minutes", "n", "num_deals",
+    "players", "rated_players", "rounds", "size", "table_size", "tables", "timeout_minutes",
+    "timeouts", "value", "wins", "zero_bids",
+}  # fmt: skip
+SIZES = {"abs", "len", "int", "count_for"}
+
+
+def counted_by_size(node: ast.expr) -> bool:
+    """Whether an ngettext count is a size: abs(...), len(...), a whole number literal, or a
+    name or attribute that can only be a count."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int) and node.value >= 0
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        return name in SIZES
+    if isinstance(node, ast.Name):
+        return node.id in NON_NEGATIVE
+    if isinstance(node, ast.Attribute):
+        return node.attr in NON_NEGATIVE
+    return False
+
+
+def signed_counts(roots: tuple[Path, ...]) -> list[str]:
+    """Every ``ngettext`` call whose count may be negative, as file:line: expression."""
+    found = []
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call) or getattr(node.func, "attr", "") != "ngettext":
+                    continue
+                count = node.args[2] if len(node.args) > 2 else None
+                if count is None or not counted_by_size(count):
+                    shown = ast.unparse(count) if count is not None else "?"
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {shown}")
+    return found
+
+
+def test_no_signed_number_is_counted_by_ngettext() -> None:
+    """A signed total counted as it is reads "-1 points" (French counts 1 as singular, and
+    gettext puts every negative number in the plural)."""
+    assert signed_counts((ROOT / "bot", ROOT / "cogs")) == []
+
+
+def test_the_signed_count_check_sees_a_score() -> None:
+    call = ast.parse('tr.ngettext("{n} point", "{n} points", totals.score)').body[0]
+    assert isinstance(call, ast.Expr) and isinstance(call.value, ast.Call)
+    assert not counted_by_size(call.value.args[2])
+    fixed = ast.parse('tr.ngettext("{n} point", "{n} points", abs(totals.score))').body[0]
+    assert isinstance(fixed, ast.Expr) and isinstance(fixed.value, ast.Call)
+    assert counted_by_size(fixed.value.args[2])

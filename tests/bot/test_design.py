@@ -116,7 +116,7 @@ def test_importing_every_renderer_loads_no_store() -> None:
 
 
 def test_the_import_check_sees_imports() -> None:
-    assert "bot.store.failures.StoreError" in _imports(ROOT / "bot" / "ui" / "not_saved.py")
+    assert "bot.store.failures.StoreError" in _imports(ROOT / "bot" / "table" / "not_saved.py")
 
 
 # What players read goes through the catalogue (docs/languages.md). Left out: what only the

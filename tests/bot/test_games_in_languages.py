@@ -74,6 +74,15 @@ def _text(message: discord.Message) -> str:
     return "\n".join(parts)
 
 
+# A negative number written with an ASCII hyphen ("-10"): every number a player reads has a
+# true minus (U+2212), as the review's "−" and the rules' "miss −10" do.
+ASCII_MINUS = re.compile(r"(?<![\w-])-\d")
+
+
+def _ascii_minus(messages: list[discord.Message]) -> list[str]:
+    return [_text(m)[:80] for m in messages if ASCII_MINUS.search(_text(m))]
+
+
 def _leaks(messages: list[discord.Message], language: str) -> list[str]:
     foreign = _foreign(language)
     texts = [_text(m) for m in messages]
@@ -111,8 +120,15 @@ async def _play_a_game(
     max_hand: int = 2,
 ) -> SpokenTable:
     host = members[0]
+    # Scored "Judgement" (exact +10, miss −10): with the hook rule someone misses every deal,
+    # so score tables, standings and statistics show negative numbers.
     started = await host.slash(
-        channel, "kachuful start", players=len(members), max_hand=max_hand, schedule="down"
+        channel,
+        "kachuful start",
+        players=len(members),
+        max_hand=max_hand,
+        schedule="down",
+        scoring="judgement",
     )
     assert not started.ephemeral
     for member in members[1:]:
@@ -160,6 +176,8 @@ async def test_a_whole_game_reads_in_the_tables_and_each_readers_language(
     public = table.public()
     assert len(public) >= 10  # lobby, deals, tricks, scores, standings, leaderboard, history
     assert _leaks(public, server) == []
+    assert _ascii_minus(public) == []
+    assert any("\u2212" in _text(m) for m in public)  # the negative scores were shown
     tr = i18n.translation(server)
     titles = {e.title for m in public for e in m.embeds}
     assert tr.gettext("Kachuful — final standings") in titles
@@ -170,6 +188,7 @@ async def test_a_whole_game_reads_in_the_tables_and_each_readers_language(
         private = _private(table, member)
         assert len(private) >= 5  # the hand, a refusal, stats, help, rules
         assert _leaks(private, language) == [], member.name
+        assert _ascii_minus(private) == [], member.name
         hand = table.hand(member).embeds[0]
         assert hand.footer.text == i18n.translation(language).gettext("Only you see this message")
         if language == "hi":
@@ -196,6 +215,7 @@ async def test_the_largest_table_fits_discord_in_each_language(
     }
     assert _leaks(table.public(), language) == []
     assert _leaks(_private(table, members[0]), language) == []
+    assert _ascii_minus(table.public() + _private(table, members[0])) == []
 
 
 def test_the_leak_check_sees_one_english_sentence() -> None:

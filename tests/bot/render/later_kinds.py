@@ -170,6 +170,8 @@ def club_messages(language: str) -> Iterator[MessageSpec]:
     yield club.season_board("2026-Q1", date(2026, 3, 31), [], tr)
     crowns = [
         Crown(1, "2025-12", date(2025, 12, 1), date(2026, 1, 1), tuple(players), 2),
+        Crown(1, "2025-Q4", date(2025, 10, 1), date(2026, 1, 1), tuple(players[:1]), 2),
+        Crown(1, "2025-11-08..2025-12-11", date(2025, 11, 8), date(2025, 12, 12), (), 2),
         Crown(1, "2025-11", date(2025, 11, 1), date(2025, 12, 1), (), 2),
     ]
     for crown in crowns:
@@ -177,7 +179,7 @@ def club_messages(language: str) -> Iterator[MessageSpec]:
     yield club.hall_of_champions(crowns, tr)
     yield club.hall_of_champions([], tr)
     for kind in ("monthly", "quarterly", "dates"):
-        words = club.kind_words(kind, tr, first="2026-01-01", last="2026-02-01")
+        words = club.kind_words(kind, tr, first=date(2026, 1, 1), last=date(2026, 2, 8))
         yield MessageSpec(content=club.season_notice("season_set", tr, kind=words, channel="#x"))
     for words in (*club.NOTICES.values(), *club.REFUSALS.values(), *club.SEASON_NOTICES.values()):
         yield MessageSpec(content=tr.gettext(words).format_map(Filler()))

@@ -76,10 +76,15 @@ def test_a_trick_marks_its_winner_and_shows_places_still_to_play() -> None:
     assert seven.size[0] < done.size[0] * 2 and seven.size[1] > done.size[1] * 1.5
 
 
-def test_a_name_no_font_can_write_is_shown_by_its_seat_number() -> None:
+def test_a_name_is_drawn_without_what_no_font_can_write() -> None:
     assert name_label("Asha", 0) == "Asha"
     assert name_label("राहुल", 2) == "राहुल"  # Lohit Devanagari, as on the score chart
-    assert name_label("🎴 cards", 2) == "#3"
+    # A computer seat's emoji is left out, not the whole name.
+    assert name_label("Ada 🤖", 1) == "Ada"
+    assert name_label("🎴 cards", 2) == "cards"
+    # Only a name with nothing drawable is shown by its seat number.
+    assert name_label("🎴🤖", 2) == "#3"
+    assert name_label("漢字", 0) == "#1"
     assert name_label("A very long display name", 1) == "A very long…"
     # Each name is written with a font that has every one of its characters.
     assert pictures._name_font("राहुल") == pictures.DEVANAGARI_FONT

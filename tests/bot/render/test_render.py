@@ -13,7 +13,8 @@ from bot.i18n import EN
 from bot.model import Seat, Table, TableOptions
 from bot.render.cards import card_rows, hand_text, number_rows
 from bot.render.channel import MODES, Post, View, public_posts
-from bot.render.specs import MAX_PER_ROW, MessageSpec, check_limits
+from bot.render.limits import MAX_PER_ROW
+from bot.render.specs import MessageSpec, check_limits
 from kachuful_core import Game, Phase, Rules
 from kachuful_core.errors import (
     BidOutOfRange,

@@ -149,7 +149,7 @@ def test_a_no_trump_deal_is_named_in_one_sentence(language: str, title: str) -> 
     [
         ("fr", "1\xa0partie jouée · 1\xa0gagnée", "2\xa0parties jouées · 0\xa0gagnée"),
         ("it", "1 partita giocata · 1 vinta", "2 partite giocate · 0 vinte"),
-        ("hi", "1 गेम खेला · 1 जीता", "2 गेम खेले · 0 जीता"),
+        ("hi", "1 गेम खेला · 1 जीता", "2 गेम खेले · 0 जीते"),  # 0 takes the plural
     ],
 )
 def test_each_count_of_the_statistics_has_its_own_plural(language: str, one: str, two: str) -> None:
@@ -191,9 +191,12 @@ def test_the_countdown_has_no_words_beside_the_timestamp() -> None:
     assert deal_render.countdown(datetime(2026, 1, 1, tzinfo=UTC)) == " · ⏳ <t:1767225600:R>"
 
 
-@pytest.mark.parametrize(("points", "shown"), [(-1, "-1\xa0point"), (-10, "-10\xa0points")])
+@pytest.mark.parametrize(
+    ("points", "shown"), [(-1, "\u22121\xa0point"), (-10, "\u221210\xa0points")]
+)
 def test_a_negative_count_takes_the_plural_of_its_size(points: int, shown: str) -> None:
-    """French says "−1 point" as it says "1 point": the plural follows the count's size."""
+    """French says "−1 point" as it says "1 point": the plural follows the count's size, and
+    the minus is a true one (U+2212)."""
     game = Game.new(Rules(players=4, max_hand=3, scoring="judgement"), "signed", list("ABCD"))
     view = replace(seat_view(game, 0), totals=(points, 0, 0, 0))
     spec = render.hand_message(row_for(4), view, translation("fr"), version=1)
@@ -212,7 +215,7 @@ def test_a_refused_value_is_one_sentence_in_hindi() -> None:
     [
         ("fr", ("Kachufool", "Rikiki", "Ascenseur")),
         ("it", ("Kachufool", "Oh Diavolo!")),
-        ("hi", ("Kari-Chukat-Falli-Lal", "जजमेंट")),
+        ("hi", ("काली-चौकट-फुली-लाल", "जजमेंट")),
     ],
 )
 def test_the_help_gives_the_games_local_names(language: str, names: tuple[str, ...]) -> None:
@@ -251,7 +254,7 @@ def test_a_duration_in_hours_agrees_with_its_number() -> None:
     [
         ("hi", "30d", "पिछले 30 दिनों में कोई गेम ख़त्म नहीं हुआ।"),
         ("hi", "7d", "पिछले 7 दिनों में कोई गेम ख़त्म नहीं हुआ।"),
-        ("fr", "30d", "Aucune partie terminée ces 30 derniers jours."),
+        ("fr", "30d", "Aucune partie terminée ces 30\xa0derniers jours."),
         ("it", "7d", "Nessuna partita finita negli ultimi 7 giorni."),
         ("en", "all", "No finished games here yet."),
     ],

@@ -247,7 +247,7 @@ async def test_no_discord_call_while_a_table_lock_is_held(
     clicks, computer moves, turn clock, I'm back, stop) is checked against the lock owner."""
     from simcord.http import router
 
-    from bot.table import TableSession
+    from bot.table.session import TableSession
 
     owners: dict[int, asyncio.Task[object] | None] = {}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from bot import ui
+from bot.ui import custom_ids, items
 
 from ..helpers import craft_click, snapshot, start_game, world
 
@@ -77,5 +77,5 @@ def test_every_custom_id_the_bot_makes_is_matched() -> None:
         ("back", 12, 6),
     ]
     for action in actions:
-        assert ui.matches_any(ui.custom_id(action)), action
-    assert not ui.matches_any("kf:h:３")
+        assert items.matches_any(custom_ids.custom_id(action)), action
+    assert not items.matches_any("kf:h:３")

@@ -9,8 +9,9 @@ import discord
 import pytest
 
 from bot.render.specs import ButtonSpec
-from bot.ui import DYNAMIC_ITEMS, build_view, custom_id
+from bot.ui.custom_ids import custom_id
 from bot.ui.items import (
+    DYNAMIC_ITEMS,
     BackButton,
     BidButton,
     HandButton,
@@ -20,6 +21,7 @@ from bot.ui.items import (
     RefreshButton,
     UnseenButton,
 )
+from bot.ui.payloads import build_view
 
 SPECS = (
     ButtonSpec(("join", 7, 3), "Join", style="success"),

@@ -1,6 +1,7 @@
 """What a player is told when the database refused a change (nothing was changed).
 
-Kept out of bot/render, which reads the table model and never the store."""
+Kept out of bot/render, which reads the table model and never the store; used by every front
+(the table code, the buttons, the commands)."""
 
 from __future__ import annotations
 
