@@ -2,8 +2,11 @@
 
 Four members play a whole game through the real bot in SimCord, at Discord's pacing of new
 messages (5 per 5 s per channel, the bot's default), each clicking their private hand message
-``--gap`` seconds (simulated time) after the previous move. Every ``--step`` seconds the
-channel is looked at as a reader sees it, and the script reports:
+``--gap`` seconds (simulated time) after the previous move. The table is in a channel (modes
+``trick`` and ``compact``), in a thread opened from its lobby (``thread``), or an event's table
+in its thread (``event``: a one-round event of one table, opened and started by an organiser);
+``--mode all`` plays one game in each. Every ``--step`` seconds the channel and its threads
+are looked at as a reader sees them, and the script reports:
 
 - ``longest_without_hand_s``: the longest stretch, between the host's Start and the last card,
   in which the newest public message (a turn ping, a one-line text right under the table, is
@@ -16,6 +19,8 @@ channel is looked at as a reader sees it, and the script reports:
     .venv/bin/python benchmarks/catch_up.py --compare ../other     # and another, side by side
     .venv/bin/python benchmarks/catch_up.py --quick                # CI smoke run
     .venv/bin/python benchmarks/catch_up.py --players 3 --computers 2   # two computer seats
+    .venv/bin/python benchmarks/catch_up.py --players 3 --max-hand 3 --gap 0 --mode all \
+        --compare /tmp/old      # every mode, this checkout and another, as a Markdown table
 
 It uses only the bot's public entry points (``KachufulBot``, ``Settings``) and SimCord, so it
 runs against an earlier checkout of the bot too (``--compare`` runs it there, in a process of
@@ -39,6 +44,7 @@ TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 ACTIONS = ("kf:b:", "kf:p:", "kf:u:")
 HAND = "Your hand"
 FINAL_TITLE = "final standings"
+MODES = ("trick", "compact", "thread", "event")
 
 
 def make_bot(db: Path) -> Any:
@@ -151,28 +157,15 @@ async def play_game(
     channel = guild.create_text_channel("cards")
     members = [guild.add_member(env.create_user(f"p{i}")) for i in range(players - computers)]
     by_id = {m.id: m for m in members}
-    options: dict[str, Any] = {"players": players}
-    if max_hand is not None:
-        options["max_hand"] = max_hand
-    if mode != "trick":
-        options["mode"] = mode
-    await members[0].slash(channel, "kachuful start", **options)
-    for member in members[1:]:
-        await member.slash(channel, "kachuful join")
-    for _ in range(computers):  # the plain level, acting at once (bot_delay 0)
-        from bot.i18n import EN
-        from bot.render.words import level_name
-
-        lobby = next(m for m in channel.history() if m.embeds)
-        chooser = await members[0].click(lobby, label="Add computer player")
-        await members[0].click(chooser.response, label=level_name("heuristic", EN))
-    await env.advance_time(6)  # the lobby's posts are not what is measured
     watcher = Watcher(env, channel)
-    lobby = next(m for m in channel.history() if m.embeds)
-    started = watcher.now()
-    await members[0].click(lobby, label="Start (host)")
+    if mode == "event":
+        started = watcher.now()
+        place = await start_event(env, guild, channel, members, players, max_hand)
+    else:
+        started = await start_table(env, channel, members, players, max_hand, mode, computers)
+        place = channel
     watcher.look()
-    session = env.bot.tables.open.session_in(channel.id)
+    session = env.bot.tables.open.session_in(place.id)
     hands: dict[int, int] = {}
     moves = 0
     waited_for_hand = 0.0
@@ -222,6 +215,60 @@ async def play_game(
     }
 
 
+async def start_table(
+    env: Any,
+    channel: Any,
+    members: list[Any],
+    players: int,
+    max_hand: int | None,
+    mode: str,
+    computers: int,
+) -> float:
+    """A casual table: the lobby, its seats taken, then Start; returns when Start was clicked."""
+    options: dict[str, Any] = {"players": players}
+    if max_hand is not None:
+        options["max_hand"] = max_hand
+    if mode != "trick":
+        options["mode"] = mode
+    await members[0].slash(channel, "kachuful start", **options)
+    for member in members[1:]:
+        await member.slash(channel, "kachuful join")
+    for _ in range(computers):  # the plain level, acting at once (bot_delay 0)
+        from bot.i18n import EN
+        from bot.render.words import level_name
+
+        lobby = next(m for m in channel.history() if m.embeds)
+        chooser = await members[0].click(lobby, label="Add computer player")
+        await members[0].click(chooser.response, label=level_name("heuristic", EN))
+    await env.advance_time(6)  # the lobby's posts are not what is measured
+    lobby = next(m for m in channel.history() if m.embeds)
+    started = float(env.now().timestamp())
+    await members[0].click(lobby, label="Start (host)")
+    return started
+
+
+async def start_event(
+    env: Any, guild: Any, channel: Any, members: list[Any], players: int, max_hand: int | None
+) -> Any:
+    """An event of one round and one table, its members registered, started by an organiser
+    (Manage Server): the table plays in its thread. Returns the thread."""
+    import discord
+
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    organiser = guild.add_member(env.create_user("organiser"), roles=[mods])
+    options: dict[str, Any] = {"name": "Bench", "rounds": 1, "players": players}
+    if max_hand is not None:
+        options["max_hand"] = max_hand
+    await organiser.slash(channel, "kachuful event open", level="heuristic", **options)
+    message = next(m for m in channel.history() if m.embeds)
+    for member in members:
+        await member.click(message, label="Register")
+    await organiser.slash(channel, "kachuful event start")
+    await env.bot.club.settled_all()
+    [thread] = channel.threads
+    return thread
+
+
 def channel_messages(watcher: Watcher, member: Any) -> list[Any]:
     places = [watcher.channel, *watcher.channel.threads]
     return [m for place in places for m in place.history(viewer=member)]
@@ -252,7 +299,9 @@ async def run(
     for players, max_hand, mode in games:
         with tempfile.TemporaryDirectory() as folder:
             bot = make_bot(Path(folder) / "kachuful.sqlite3")
-            env = simcord.Env(bot)
+            # The score chart is drawn while a step settles: more than SimCord's default 5 s
+            # of real time on a busy machine (the figures are in simulated time).
+            env = simcord.Env(bot, settle_timeout=60.0)
             virtual_pacing(env)
             await env.start()
             try:
@@ -264,11 +313,39 @@ async def run(
     return results
 
 
+def side_by_side(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str:
+    """The two runs' games as a Markdown table, other → this."""
+
+    def pair(key: str, one: dict[str, Any], two: dict[str, Any]) -> str:
+        unit = " s" if key.endswith("_s") else ""
+        return f"{one[key]}{unit} → {two[key]}{unit}"
+
+    lines = [
+        "| mode | game | final standings after the last card | last post after the last card"
+        ' | longest without "Your hand" | messages left |',
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for one, two in zip(before, after, strict=True):
+        game = f"{one['players']} seats ({one['computers']} computers), largest hand"
+        game += f" {one['max_hand'] or 'default'}, {one['moves']} moves in {one['game_s']} s"
+        lines.append(
+            f"| {one['mode']} | {game} | {pair('final_lag_s', one, two)}"
+            f" | {pair('caught_up_s', one, two)} | {pair('longest_without_hand_s', one, two)}"
+            f" | {pair('public_messages_left', one, two)} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--max-hand", type=int, action="append")
-    parser.add_argument("--mode", default="trick", choices=("trick", "compact", "thread"))
+    parser.add_argument(
+        "--mode",
+        action="append",
+        choices=(*MODES, "all"),
+        help="where the table plays (repeatable; default trick; all: every mode)",
+    )
     parser.add_argument("--gap", type=float, default=0.25, help="seconds between moves")
     parser.add_argument("--step", type=float, default=0.05, help="seconds between looks")
     parser.add_argument("--computers", type=int, default=0, help="seats for the computer")
@@ -278,15 +355,19 @@ def main() -> int:
     args = parser.parse_args()
     if args.compare is not None:
         rest = [a for a in sys.argv[1:] if a not in ("--compare", str(args.compare))]
+        runs: dict[str, list[dict[str, Any]]] = {}
         for label, checkout in (("other", args.compare), ("this", ROOT)):
             command = [sys.executable, __file__, "--bot", str(checkout.resolve()), *rest]
             output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-            for line in output.splitlines():
-                print(json.dumps({"bot": f"{label} ({checkout})", **json.loads(line)}))
+            runs[label] = [json.loads(line) for line in output.splitlines()]
+            for result in runs[label]:
+                print(json.dumps({"bot": f"{label} ({checkout})", **result}))
+        print(side_by_side(runs["other"], runs["this"]))
         return 0
     sys.path.insert(0, str((args.bot or ROOT).resolve()))
     sizes = args.max_hand or [3, None]
-    games = [(args.players, size, args.mode) for size in sizes]
+    modes = MODES if "all" in (args.mode or ()) else tuple(args.mode or ("trick",))
+    games = [(args.players, size, mode) for mode in modes for size in sizes]
     if args.quick:
         games = [(4, 2, "trick")]
     for result in asyncio.run(run(games, args.gap, args.step, args.computers)):

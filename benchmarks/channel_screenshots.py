@@ -16,7 +16,8 @@ layout, dark theme: SimCord's only theme, a tall 1000x2400 viewport by default):
 
 Channel captures are as asha (the host) sees the channel: her own ephemeral replies show.
 In thread mode the game plays in a thread: each moment is captured twice, ``thread-*-channel``
-(the parent channel: lobby and final standings) and ``thread-*-thread`` (the thread).
+(the parent channel: the lobby, which names the winner at the end) and ``thread-*-thread``
+(the thread, which ends with the final standings).
 After the games, the host's answers to ``/kachuful stats``, ``leaderboard``, ``history`` and
 ``help`` are captured as ``answer-stats.png``, ``answer-leaderboard.png``,
 ``answer-history.png``, ``answer-help.png``.
@@ -371,7 +372,9 @@ async def run(
             return hashlib.sha256(f"channel_screenshots/{next(count)}".encode()).hexdigest()
 
         bot = KachufulBot(settings, new_seed=new_seed, post_limit=10_000)
-        env = simcord.Env(bot)
+        # A score chart is drawn in the clicks' settling: on a busy machine it takes more than
+        # SimCord's default 5 s.
+        env = simcord.Env(bot, settle_timeout=60.0)
         await env.start()
         try:
             guild = env.create_guild("Kachuful Club", preferred_locale=language)

@@ -1,4 +1,5 @@
-"""/kachuful history (this channel's recent games, paginated) and /kachuful export [game].
+"""/kachuful history (the recent games here, paginated) and /kachuful export [game]; "here"
+is a channel, or a thread with the game its lobby opened it for (bot/places.py).
 
 Read only, on the store's read-only connection: a running game is read as last committed,
 never through its table's lock. Export of a finished game gives its record with every deal's
@@ -21,6 +22,7 @@ from discord.app_commands import locale_str
 from bot import render
 from bot.i18n import reader
 from bot.model import Table
+from bot.places import place_of
 from bot.render import club, results_commands
 from bot.render import scorepad as scorepad_words
 from bot.render.results_commands import export_file_name
@@ -50,14 +52,13 @@ def history_custom_id(direction: str, page: int) -> str:
 async def history_message(
     bot: KachufulBot, interaction: discord.Interaction[Any], page: int
 ) -> dict[str, Any]:
-    assert interaction.guild_id is not None and interaction.channel_id is not None
-    found = await bot.store.reads.history(channel_id=interaction.channel_id, page=page)
+    place = place_of(interaction)
+    assert interaction.guild_id is not None and place is not None
+    found = await bot.store.reads.history(channel_id=place.id, page=page, parent_id=place.parent_id)
     tr = await channel_translations(bot, interaction)
     base = club_base(bot.settings)
     club = None if base is None else club_url(base, interaction.guild_id)
-    spec = results_commands.history(
-        found, interaction.guild_id, interaction.channel_id, tr, club=club
-    )
+    spec = results_commands.history(found, interaction.guild_id, place.id, tr, club=club)
     view = page_buttons(found.page, found.pages, history_custom_id, tr)
     message: dict[str, Any] = {
         "embeds": list(spec.embeds),
@@ -183,7 +184,9 @@ class HistoryCog(KachufulFeature):
             return
         reads = self.bot.store.reads
         if game is None:
-            row = await reads.latest_closed_game(interaction.channel_id)
+            place = place_of(interaction)
+            assert place is not None
+            row = await reads.latest_closed_game(place.id, place.parent_id)
             if row is None:
                 await interaction.response.send_message(
                     render.refusal("no_finished_game", reader(interaction)), ephemeral=True

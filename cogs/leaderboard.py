@@ -19,6 +19,7 @@ from discord.app_commands import locale_str
 
 from bot import render
 from bot.i18n import Translations, reader
+from bot.places import place_of
 from bot.render import results_commands
 from bot.render import scorepad as scorepad_words
 from bot.result_pages import PERIOD_LABELS, SCOPE_LABELS, SORT_LABELS
@@ -85,13 +86,18 @@ async def board_message(
     page: int,
     cards: str = "online",
 ) -> dict[str, Any]:
-    assert interaction.guild_id is not None and interaction.channel_id is not None
+    place = place_of(interaction)
+    assert interaction.guild_id is not None and place is not None
     kept = await bot.scorepads.board(interaction.guild_id)
     # Score pads kept apart count under the server's id negated (bot/scorepad/model.py).
     guild_id = -interaction.guild_id if cards == "real" else interaction.guild_id
+    # In the thread a table's lobby opened, the board its games count on: the lobby's channel.
+    channel_id = place.id
+    if scope == "channel":
+        channel_id = await bot.store.reads.board_channel(place.id, place.parent_id)
     board = await bot.store.reads.leaderboard(
         guild_id=guild_id,
-        channel_id=interaction.channel_id,
+        channel_id=channel_id,
         scope=scope,  # type: ignore[arg-type]  # checked by bad_option
         period=period,  # type: ignore[arg-type]
         sort=sort,  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ import discord
 
 from bot.i18n import Translations, reader
 from bot.model import TableOptions
+from bot.places import place_of
 from bot.render import club as words
 from bot.render.words import missing_permissions, plain
 from bot.store import GameStore, StoreError
@@ -115,16 +116,18 @@ class Organiser:
 
     async def find(self, interaction: discord.Interaction[Any], event_id: int | None) -> Event:
         """The event named, in this server; without a number, the newest open event of this
-        channel."""
+        channel (of a thread's channel too: its tables' threads are in it, bot/places.py)."""
         tr = reader(interaction)
         club = self.store.club
+        place = place_of(interaction)
+        here = () if place is None else (place.id, place.parent_id)
         if event_id is None:
             # The newest open event of the channel, else its newest event (its standings).
             for statuses in (OPEN_EVENT_STATUSES, ALL_EVENT_STATUSES):
                 found = [
                     e
                     for e in await club.events_in(interaction.guild_id or 0, statuses)
-                    if e.channel_id == interaction.channel_id
+                    if e.channel_id in here
                 ]
                 if found:
                     return found[0]

@@ -14,11 +14,13 @@ behind shows its remaining tricks in one message, ``d3.r5`` (from trick 6 on), l
 deal is played. Which form a deal has follows from what was delivered (``View.delivered``), so
 it never changes once posted: every trick appears exactly once, in order.
 
-The end of the game. The final standings carry what the channel still owes when the game ends
+The end of the game. The final standings are the last message where the game is played (the
+table's channel, or its thread), and carry what that place still owes when the game ends
 (``_fold_owed``), so that they come at once: the owed deals in full, as embeds before the
 standings, or, when those do not all fit in one message, the earlier ones by their score tables
-only (their cards are in the game record). The publisher keeps one slot of the channel's five
-free for them (``Publisher._reserve``).
+only (their cards are in the game record). The publisher keeps one slot of that place's five
+free for them (``Publisher._reserve``). In thread mode the channel keeps the lobby, which then
+names the winner and links the thread.
 
 "Your hand" is on the newest message of the game: the live one once it is posted; until then,
 the newest message delivered keeps it, and each message posted while catching up carries it
@@ -92,7 +94,7 @@ def public_posts(row: Table, game: Game | None, view: View) -> list[Post]:
     posts.append(Post("start", "game", True, lambda: start_message(row, game, _tr(row))))
     posts += _deal_posts(row, game, view)
     end = _end_posts(row, game, view)
-    if end and end[0].key == FINAL_POST_KEY and mode_of(row) != "thread":
+    if end and end[0].key == FINAL_POST_KEY:
         posts, end = _fold_owed(row, game, view, posts, end[0])
     posts += end
     posts += _ping(row, game, view)
@@ -119,7 +121,9 @@ def _lobby_post(row: Table, game: Game | None, view: View) -> Post:
             lambda: lobby(row, _tr(row), timeout_minutes=0, pace=view.pace, closed=closed),
         )
     final = row.status != "running"
-    return Post("lobby", "channel", final, lambda: lobby_started(row, _tr(row), view.thread_id))
+    return Post(
+        "lobby", "channel", final, lambda: lobby_started(row, _tr(row), view.thread_id, game)
+    )
 
 
 def _lobby_closed_text(row: Table, view: View) -> str:
@@ -274,9 +278,11 @@ def _with_buttons(
 
 def _end_posts(row: Table, game: Game, view: View) -> list[Post]:
     if row.status == "finished" and game.phase is Phase.FINISHED:
+        # Where the game was played, after its last deal: in thread mode the thread, whose
+        # pacing keeps a slot for them (the channel's lobby names the winner and links it).
         url = None if view.club is None else f"{view.club}/game/{row.id}"
         return [
-            Post(FINAL_POST_KEY, "channel", True, lambda: final_standings(row, game, _tr(row), url))
+            Post(FINAL_POST_KEY, "game", True, lambda: final_standings(row, game, _tr(row), url))
         ]
     if row.status == "stopped":
         return [Post(END_POST_KEY, "game", True, lambda: ended_notice(row))]

@@ -148,8 +148,15 @@ def host_name(row: Table) -> str:
     return plain(row.seats[seat].name) if seat is not None else "—"
 
 
-def lobby_started(row: Table, tr: Translations, thread_id: int | None = None) -> MessageSpec:
+def lobby_started(
+    row: Table, tr: Translations, thread_id: int | None = None, game: Game | None = None
+) -> MessageSpec:
+    """The lobby once its game started: where the game is played and its seats; once it is
+    over, who won instead (seats listed in order beside the final standings would read as a
+    ranking), or that it was stopped."""
     _ = tr.gettext
+    if row.status == "finished":
+        return lobby_over(row, tr, thread_id, game)
     if row.status == "running":
         title = _("Kachuful — game started")
         if thread_id:
@@ -160,13 +167,6 @@ def lobby_started(row: Table, tr: Translations, thread_id: int | None = None) ->
             description = _("The game is on: in a thread (opening…).")
         else:
             description = _("The game is on: see the messages below.")
-    elif row.status == "finished":
-        title = _("Kachuful — game over")
-        description = (
-            _("See the final standings (game played in {thread}).").format(thread=f"<#{thread_id}>")
-            if thread_id
-            else _("See the final standings.")
-        )
     else:
         title = _("Kachuful — game stopped")
         description = _("The game was stopped without a result.")
@@ -179,6 +179,26 @@ def lobby_started(row: Table, tr: Translations, thread_id: int | None = None) ->
             ),
             1024,
         ),
+    )
+    return MessageSpec(embeds=(embed,))
+
+
+def lobby_over(
+    row: Table, tr: Translations, thread_id: int | None, game: Game | None
+) -> MessageSpec:
+    """A finished game's lobby: its winner (or shared winners) and where its final standings
+    are (in the thread it was played in, linked)."""
+    _ = tr.gettext
+    where = (
+        _("See the final standings (game played in {thread}).").format(thread=f"<#{thread_id}>")
+        if thread_id
+        else _("See the final standings.")
+    )
+    lines = [where]
+    if game is not None and game.winners:
+        lines.insert(0, "🏆 " + winners_headline(row, game, tr))
+    embed = discord.Embed(
+        title=_("Kachuful — game over"), description="\n".join(lines), colour=COLOUR_OVER
     )
     return MessageSpec(embeds=(embed,))
 
@@ -233,6 +253,16 @@ def resolve_note(row: Table, tr: Translations) -> str | None:
     ).format(wanted=row.options.rules["max_hand"], limit=max_hand, players=len(row.seats))
 
 
+def winners_headline(row: Table, game: Game, tr: Translations) -> str:
+    """Who won a finished game: its winner, or its shared winners."""
+    winners = [name_of(row, seat) for seat in game.winners or ()]
+    if len(winners) == 1:
+        return tr.gettext("{name} wins!").format(name=winners[0])
+    return tr.gettext("Shared win: {names} and {last}!").format(
+        names=", ".join(winners[:-1]), last=winners[-1]
+    )
+
+
 def final_standings(
     row: Table, game: Game, tr: Translations, url: str | None = None
 ) -> MessageSpec:
@@ -243,13 +273,7 @@ def final_standings(
     winners_seats = game.winners or ()
     names = [name_of(row, seat) for seat in range(len(row.seats))]
     lines = standing_lines(names, totals, winners_seats, tr)
-    winners = [name_of(row, seat) for seat in winners_seats]
-    if len(winners) == 1:
-        headline = _("{name} wins!").format(name=winners[0])
-    else:
-        headline = _("Shared win: {names} and {last}!").format(
-            names=", ".join(winners[:-1]), last=winners[-1]
-        )
+    headline = winners_headline(row, game, tr)
     embed = discord.Embed(
         title=_("Kachuful — final standings"),
         description=clip(headline + "\n\n" + "\n".join(lines), 4096),

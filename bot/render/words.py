@@ -248,6 +248,8 @@ NOTICES = {
     "busy": N_("A game is already open in this channel."),
     "busy_running": N_("A game is already running in this channel: {link}"),
     "busy_lobby": N_("A game is already waiting for players in this channel: {link}"),
+    # Play again clicked in the thread a game was played in: the lobby is in its channel.
+    "lobby_opened_in": N_("The new table is open in {channel}: the players join it there."),
     "you_left_game": N_("You left the game."),
     "back": N_("👋 {name} is back at the table."),
     "welcome_back": N_("Welcome back: your seat is yours again."),

@@ -15,6 +15,7 @@ import discord
 from bot import render
 from bot.i18n import reader
 from bot.model import Table
+from bot.places import place_of
 from bot.render import review as words
 from bot.store import GameStore
 from bot.ui.payloads import send_kwargs, tell
@@ -26,13 +27,14 @@ from .reviewer import Reviewer, ReviewFailed
 async def finished_game(
     store: GameStore, interaction: discord.Interaction[Any], game_id: int | None
 ) -> Table | str:
-    """The finished game asked for (default: the last one closed in this channel), or the
-    refusal to give instead."""
+    """The finished game asked for (default: the last one finished here, bot/places.py), or
+    the refusal to give instead."""
     tr = reader(interaction)
     reads = store.reads
     if game_id is None:
-        assert interaction.channel_id is not None
-        row = await reads.latest_closed_game(interaction.channel_id)
+        place = place_of(interaction)
+        assert place is not None
+        row = await reads.latest_closed_game(place.id, place.parent_id)
         if row is None:
             return words.refusal("nothing_finished", tr)
     else:

@@ -859,6 +859,7 @@ class Store:
                             guild_id=int(row[1]),
                             channel_id=int(row[2]),
                             host_id=int(row[3]),
+                            message_id=None if row[10] is None else int(row[10]),
                         )
                     )
                 except (TypeError, ValueError):

@@ -91,6 +91,29 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def in_place(channel_id: int, parent_id: int | None) -> sa.ColumnElement[bool]:
+    """The games of a place (bot/places.py): those kept under it and, in a thread, the one
+    whose lobby opened it (a thread opened from a message takes that message's id). Written
+    as the channel among two, then which of them, so that the channel's index finds both."""
+    if parent_id is None:
+        return games.c.channel_id == channel_id
+    return sa.and_(
+        games.c.channel_id.in_((channel_id, parent_id)),
+        sa.or_(games.c.channel_id == channel_id, games.c.message_id == channel_id),
+    )
+
+
+def _place_sql(thread: bool, place: str, parent: str) -> str:
+    """:func:`in_place` as SQL text, for the statements written as text: ``place`` and
+    ``parent`` name their parameters."""
+    if not thread:
+        return f"g.channel_id = {place}"
+    return (
+        f"g.channel_id IN ({place}, {parent})"
+        f" AND (g.channel_id = {place} OR g.message_id = {place})"
+    )
+
+
 class Reads:
     """The read-only side of the store (made by :meth:`Store.open`)."""
 
@@ -638,14 +661,17 @@ class Reads:
 
     # The link of a game: its final standings (or, stopped, its closing notice) as delivered
     # by the publisher (posts, migration 0002), else its table message.
-    HISTORY_SQL = (
+    _HISTORY = (
         "SELECT g.id, g.status, g.created_at, g.updated_at,"
         " COALESCE(p.message_id, g.message_id), g.seats, COALESCE(p.channel_id, g.channel_id)"
         " FROM games AS g LEFT JOIN posts AS p ON p.game_id = g.id"
         " AND p.key = CASE g.status WHEN 'finished' THEN :p1 ELSE :p2 END"
-        " WHERE g.channel_id = :p3 AND g.status IN ('finished', 'stopped')"
+        " WHERE {place} AND g.status IN ('finished', 'stopped')"
         " ORDER BY g.id DESC LIMIT :p4 OFFSET :p5"
     )
+    # A channel's games, and a thread's (bot/places.py): :p6 the thread's channel.
+    HISTORY_SQL = _HISTORY.format(place=_place_sql(False, ":p3", ":p6"))
+    HISTORY_IN_THREAD_SQL = _HISTORY.format(place=_place_sql(True, ":p3", ":p6"))
 
     # The results of a page's finished games: a slot per game of a page (a spare slot names no
     # game), so that the statement is one text run on the driver (direct.py), not an IN list
@@ -656,18 +682,24 @@ class Reads:
         + ") ORDER BY game_id, seat"
     )
 
-    async def history(self, *, channel_id: int, page: int = 0) -> HistoryPage:
-        """A channel's finished and stopped games, newest first."""
+    async def history(
+        self, *, channel_id: int, page: int = 0, parent_id: int | None = None
+    ) -> HistoryPage:
+        """A place's finished and stopped games, newest first: a channel's, or a thread's
+        (``parent_id``: its channel; bot/places.py)."""
+        thread = parent_id is not None
+        more = (parent_id,) if thread else ()
         count_row = await self._one(
-            "SELECT COUNT(*) FROM games WHERE channel_id = :p1"
-            " AND status IN ('finished', 'stopped')",
-            (channel_id,),
+            f"SELECT COUNT(*) FROM games AS g WHERE {_place_sql(thread, ':p1', ':p2')}"
+            " AND g.status IN ('finished', 'stopped')",
+            (channel_id, *more),
         )
         count = int(count_row[0]) if count_row else 0
         pages = _pages(count)
         page = min(max(page, 0), pages - 1)
         games = await self._all(
-            self.HISTORY_SQL, (*HISTORY_POST_KEYS, channel_id, PAGE_SIZE, page * PAGE_SIZE)
+            self.HISTORY_IN_THREAD_SQL if thread else self.HISTORY_SQL,
+            (*HISTORY_POST_KEYS, channel_id, PAGE_SIZE, page * PAGE_SIZE, *more),
         )
         finished = [row[0] for row in games if row[1] == "finished"]
         results: dict[int, list[HistorySeat]] = {}
@@ -705,11 +737,14 @@ class Reads:
         row = await self._one(SELECT_GAME.where(games.c.id == game_id))
         return game_from_row(row) if row else None
 
-    async def latest_closed_game(self, channel_id: int) -> Table | None:
-        """The channel's last finished game."""
+    async def latest_closed_game(
+        self, channel_id: int, parent_id: int | None = None
+    ) -> Table | None:
+        """A place's last finished game: a channel's, or a thread's (``parent_id``: its
+        channel; bot/places.py)."""
         row = await self._one(
             SELECT_GAME.where(
-                games.c.channel_id == channel_id,
+                in_place(channel_id, parent_id),
                 # Both conditions: the first is the partial index's (games_channel_closed).
                 games.c.status.in_(("finished", "stopped")),
                 games.c.status == "finished",
@@ -718,6 +753,18 @@ class Reads:
             .limit(1)
         )
         return game_from_row(row) if row else None
+
+    async def board_channel(self, channel_id: int, parent_id: int | None = None) -> int:
+        """The channel whose leaderboard a place shows: a thread's own, unless a table's lobby
+        opened it (its games count under the lobby's channel; bot/places.py)."""
+        if parent_id is None:
+            return channel_id
+        row = await self._one(
+            sa.select(games.c.id)
+            .where(games.c.channel_id == parent_id, games.c.message_id == channel_id)
+            .limit(1)
+        )
+        return channel_id if row is None else parent_id
 
     # ------------------------------------------------------------------ channel settings
 

@@ -25,6 +25,7 @@ class GameRef:
     guild_id: int
     channel_id: int
     host_id: int
+    message_id: int | None = None  # its lobby's, which names a thread opened from it
 
 
 @dataclass(frozen=True)

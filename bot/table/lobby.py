@@ -12,6 +12,7 @@ import discord
 from bot import render
 from bot.i18n import Translations, for_table, reader
 from bot.model import Seat, Table, TableOptions
+from bot.places import Place, place_of
 from bot.render.specs import MessageSpec, digest
 from bot.render.words import host_seat_name
 from bot.store import ChannelBusy, StoreError
@@ -35,11 +36,20 @@ if TYPE_CHECKING:
     from bot.store import GameStore
 
 
-def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
-    """The channel permissions the bot lacks to post and edit a table's messages."""
-    return permissions.lacking(
-        interaction.app_permissions, isinstance(interaction.channel, discord.Thread)
-    )
+def bot_permissions(
+    interaction: discord.Interaction[Any], channel_id: int
+) -> tuple[discord.Permissions, bool]:
+    """The bot's permissions where a lobby goes, and whether that is a thread: the
+    interaction's own channel (as Discord computed them), or the channel of the table whose
+    thread it came from (as cached; else the thread's, which follow their channel's)."""
+    here = interaction.channel
+    if channel_id == interaction.channel_id:
+        return interaction.app_permissions, isinstance(here, discord.Thread)
+    guild = interaction.guild
+    channel = guild.get_channel(channel_id) if guild is not None else None
+    if channel is None or guild is None or guild.me is None:
+        return interaction.app_permissions, False
+    return channel.permissions_for(guild.me), False
 
 
 class Lobby:
@@ -73,24 +83,35 @@ class Lobby:
         max_seats: int,
         *,
         host: Seat | None = None,
+        channel_id: int | None = None,
     ) -> None:
         """/kachuful start (and Play again, whose host is the last game's): one open game per
-        channel."""
+        channel. The lobby is the answer to the interaction, unless it goes to another channel
+        (``channel_id``: Play again clicked in the thread a table played in opens the next
+        table in that table's channel), where the publisher posts it."""
         tables = self.tables
         tr = reader(interaction)
-        if interaction.guild_id is None or interaction.channel_id is None:
+        place = place_of(interaction)
+        if interaction.guild_id is None or place is None:
             await self.responder.refuse(interaction, "guild_only")
             return
-        missing = missing_permissions(interaction)
+        channel_id = place.id if channel_id is None else channel_id
+        here = channel_id == place.id
+        have, in_thread = bot_permissions(interaction, channel_id)
+        missing = permissions.lacking(have, in_thread)
         if missing:
             # Answers to clicks need no permission, posts in the channel do: without them the
             # lobby would open and the game then run unseen.
             await self.responder.say(interaction, render.missing_permissions(missing, tr))
             return
+        if here and (taken := self._table_at(place)) is not None:
+            # Typed in the thread of a table still open: that table is this place's.
+            await self.responder.say(interaction, self._busy_text(taken, tr))
+            return
         note = None
         if options.mode == "thread":
-            lacking = permissions.missing_of(interaction.app_permissions, permissions.THREADS)
-            if isinstance(interaction.channel, discord.Thread):
+            lacking = permissions.missing_of(have, permissions.THREADS)
+            if in_thread:
                 options = replace(options, mode="trick")
                 note = render.thread_in_thread(tr)
             elif lacking:
@@ -103,12 +124,12 @@ class Lobby:
             async with tables.create_lock:
                 row = await self.store.create_game(
                     guild_id=interaction.guild_id,
-                    channel_id=interaction.channel_id,
+                    channel_id=channel_id,
                     host_id=host.user_id,
                     options=options,
                     max_seats=max_seats,
                     seats=[host],
-                    lobby_token=interaction.token,
+                    lobby_token=interaction.token if here else None,
                 )
         except ChannelBusy as busy:
             await self.responder.say(interaction, self._busy_text(busy.game_id, tr))
@@ -122,17 +143,22 @@ class Lobby:
         self.open_session(session)
         assert session.publisher is not None
         session.publisher.delivered = {}  # a new table: nothing delivered yet
-        spec = self.lobby_spec(row)
-        message_id = await self.responder.post(interaction, spec)
+        if here:
+            spec = self.lobby_spec(row)
+            message_id = await self.responder.post(interaction, spec)
+            await self._remember_lobby(session, message_id, spec)
+        else:
+            session.publisher.poke()  # the lobby, posted with its nonce (exactly once)
+            opened = render.notice("lobby_opened_in", tr, channel=f"<#{channel_id}>")
+            await self.responder.say(interaction, opened)
         if note:
             await self.responder.follow_up(interaction, note)
-        await self._remember_lobby(session, message_id, spec)
         self.schedule_timer(session)
 
     async def play_again(self, interaction: discord.Interaction[Any], table: int) -> None:
-        """ "Play again" on a game's final standings: a new lobby in the same channel with the
-        same options, the previous host as host, and the other players invited (each clicks
-        Join to sit)."""
+        """ "Play again" on a game's final standings: a new lobby in the game's channel (also
+        when they were posted in its thread) with the same options, the previous host as host,
+        and the other players invited (each clicks Join to sit)."""
         tr = reader(interaction)
         try:
             old = await self.store.load_game(table)
@@ -141,7 +167,8 @@ class Lobby:
                 interaction, not_saved(error, tr) or render.notice("busy_db", tr)
             )
             return
-        if old is None or old.status != "finished" or old.channel_id != interaction.channel_id:
+        place = place_of(interaction)
+        if old is None or old.status != "finished" or place is None or not place.holds(old):
             await self.responder.refuse(interaction, "no_table")
             return
         players = [s.user_id or s.left_user_id for s in old.seats]
@@ -159,7 +186,7 @@ class Lobby:
         invited = [s.user_id for s in old.seats if s.user_id and s.user_id != old.host_id]
         # The new table states every option itself, even those its old row left unstated.
         options = replace(old.options, invited=tuple(invited), unstated=frozenset())
-        await self.open(interaction, options, old.max_seats, host=host)
+        await self.open(interaction, options, old.max_seats, host=host, channel_id=old.channel_id)
 
     async def _remember_lobby(
         self, session: TableSession, message_id: int | None, spec: MessageSpec
@@ -184,6 +211,12 @@ class Lobby:
 
     def lobby_spec(self, row: Table) -> MessageSpec:
         return self.answers.lobby_spec(row)
+
+    def _table_at(self, place: Place) -> int | None:
+        """The open table of a place, restored or damaged (the store refuses a second open
+        table under one channel, not in the thread a table's lobby opened)."""
+        session, damaged = self.tables.session_at(place), self.tables.damaged_at(place)
+        return session.row.id if session else damaged.id if damaged else None
 
     def _busy_text(self, game_id: int | None, tr: Translations) -> str:
         if game_id is not None and game_id in self.tables.damaged:
@@ -221,10 +254,10 @@ class Lobby:
 
     async def command(self, interaction: discord.Interaction[Any], act: str) -> None:
         """/kachuful join and /kachuful leave."""
-        session = self.tables.session_in(interaction.channel_id)
+        place = place_of(interaction)
+        session = self.tables.session_at(place)
         if session is None:
-            missing = self.tables.missing(channel_id=interaction.channel_id)
-            await self.responder.refuse(interaction, missing)
+            await self.responder.refuse(interaction, self.tables.missing(place=place))
             return
         tr = reader(interaction)
 

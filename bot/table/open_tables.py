@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.places import Place
 from bot.store.values import GameRef
 
 from .session import TableSession
@@ -48,14 +49,25 @@ class OpenTables:
         table = self.by_channel.get(channel_id) if channel_id is not None else None
         return self.by_id.get(table) if table is not None else None
 
-    def damaged_in(self, channel_id: int | None) -> GameRef | None:
-        return next((r for r in self.damaged.values() if r.channel_id == channel_id), None)
+    def session_at(self, place: Place | None) -> TableSession | None:
+        """The open table of the place a command was typed in (bot/places.py): the thread's
+        own or the one whose lobby opened it, the channel's own wherever its game is played."""
+        if place is None:
+            return None
+        for channel in (place.id, place.parent_id):
+            session = self.session_in(channel)
+            if session is not None and place.holds(session.row):
+                return session
+        return None
 
-    def missing(self, *, table: int | None = None, channel_id: int | None = None) -> str:
+    def damaged_at(self, place: Place | None) -> GameRef | None:
+        if place is None:
+            return None
+        return next((r for r in self.damaged.values() if place.holds(r)), None)
+
+    def missing(self, *, table: int | None = None, place: Place | None = None) -> str:
         """The refusal for a click or command that finds no table in memory."""
-        if (table is not None and table in self.damaged) or (
-            channel_id is not None and self.damaged_in(channel_id) is not None
-        ):
+        if (table is not None and table in self.damaged) or self.damaged_at(place) is not None:
             return "damaged"
         return "no_table" if table is not None else "no_game_here"
 

@@ -10,6 +10,7 @@ import discord
 
 from bot import render
 from bot.i18n import language_of, reader, translation
+from bot.places import place_of
 from bot.render.specs import MessageSpec
 from bot.store.protocol import GameStore
 
@@ -31,14 +32,14 @@ class Play:
     ) -> None:
         """ "Your hand" (a new private message), Refresh (in place), or /kachuful hand."""
         tables, responder = self.tables, self.responder
+        place = place_of(interaction)
         session = (
             tables.find(table, interaction.channel_id)
             if table is not None
-            else tables.session_in(interaction.channel_id)
+            else tables.session_at(place)
         )
         if session is None:
-            code = tables.missing(table=table, channel_id=interaction.channel_id)
-            await responder.refuse(interaction, code)
+            await responder.refuse(interaction, tables.missing(table=table, place=place))
             return
         if session.game is None:
             await responder.refuse(interaction, "not_running")
@@ -55,7 +56,7 @@ class Play:
         tables = self.tables
         user = interaction.user
         manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
-        session = tables.session_in(interaction.channel_id)
+        session = tables.session_at(place_of(interaction))
         if session is None:
             await self._stop_damaged(interaction, manager=manager)
             return
@@ -77,7 +78,7 @@ class Play:
         """/kachuful stop in a channel whose open game could not be restored: close it in the
         store without reading it, so that the channel is free again."""
         tables = self.tables
-        ref = tables.damaged_in(interaction.channel_id)
+        ref = tables.damaged_at(place_of(interaction))
         if ref is None:
             await self.responder.refuse(interaction, "no_game_here")
             return

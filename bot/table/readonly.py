@@ -1,5 +1,5 @@
-"""Read-only commands about the table in this channel: /kachuful score and /kachuful rules.
-They never take a table's lock."""
+"""Read-only commands about the table here (bot/places.py): /kachuful score and /kachuful
+rules. They never take a table's lock."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import discord
 
 from bot import render
 from bot.i18n import reader
+from bot.places import place_of
 from bot.render.table import CHART_FILE
 from bot.results import chart_data
 
@@ -26,10 +27,10 @@ class ReadOnly:
         self.responder = responder
 
     async def score(self, interaction: discord.Interaction[Any]) -> None:
-        session = self.tables.session_in(interaction.channel_id)
+        place = place_of(interaction)
+        session = self.tables.session_at(place)
         if session is None:
-            missing = self.tables.missing(channel_id=interaction.channel_id)
-            await self.responder.refuse(interaction, missing)
+            await self.responder.refuse(interaction, self.tables.missing(place=place))
             return
         if session.game is None:
             await self.responder.refuse(interaction, "not_running")
@@ -55,7 +56,7 @@ class ReadOnly:
         await self.responder.answer_with_file(interaction, embed, file)
 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        session = self.tables.session_in(interaction.channel_id)
+        session = self.tables.session_at(place_of(interaction))
         if session is not None and session.game is not None:
             spec = render.game_rules(session.game, reader(interaction))
         elif session is not None:

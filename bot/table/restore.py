@@ -101,7 +101,9 @@ class Restore:
         tables = self.tables
         session = self._rebuild(row) if row.status == "running" else TableSession(row)
         if session is None:
-            tables.damaged[row.id] = GameRef(row.id, row.guild_id, row.channel_id, row.host_id)
+            tables.damaged[row.id] = GameRef(
+                row.id, row.guild_id, row.channel_id, row.host_id, row.message_id
+            )
             return False
         self.open_session(session)
         assert session.publisher is not None and session.hand_publisher is not None

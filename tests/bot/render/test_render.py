@@ -248,6 +248,37 @@ def test_final_standings_with_a_shared_win() -> None:
     assert spec.mention_ids == () and "<@" not in text
 
 
+def test_the_closed_lobby_names_the_winners_not_the_seats_in_order() -> None:
+    """Beside the final standings, seats listed 1, 2, 3 would read as a ranking: a finished
+    game's lobby names who won (one player, or the shared winners); a stopped one, none."""
+    from kachuful_core.events import GameEnded
+
+    row = row_for(4)
+    row.status = "finished"
+    names = [seat.name for seat in row.seats]
+    for winners, headline in (
+        ((2,), f"🏆 **{names[2]}** wins!"),
+        ((0, 3), f"🏆 Shared win: **{names[0]}** and **{names[3]}**!"),
+    ):
+        ended = GameEnded(totals=(40, 12, 55, 40), winners=winners)
+        spec = render.lobby_started(row, EN, 42, ended)  # type: ignore[arg-type]  # winners
+        [embed] = spec.embeds
+        assert embed.title == "Kachuful — game over"
+        assert (embed.description or "").splitlines() == [
+            headline,
+            "See the final standings (game played in <#42>).",
+        ]
+        assert embed.fields == [] and spec.buttons == ()
+    ended = GameEnded(totals=(40, 12, 55, 40), winners=(2,))
+    spec = render.lobby_started(row, EN, None, ended)  # type: ignore[arg-type]
+    assert (spec.embeds[0].description or "").endswith("\nSee the final standings.")
+    row.status = "stopped"
+    [embed] = render.lobby_started(row, EN, 42, ended).embeds  # type: ignore[arg-type]
+    assert embed.title == "Kachuful — game stopped"
+    assert embed.description == "The game was stopped without a result."
+    assert "wins" not in str(embed.to_dict()) and "🏆" not in str(embed.to_dict())
+
+
 def test_a_compact_deal_reads_seats_then_bids_then_tricks() -> None:
     from bot.render import deal as deal_render
 

@@ -422,6 +422,13 @@ async def test_leaderboard_queries_use_indexes(sqlite_store: Store) -> None:
                 assert any("COVERING INDEX" in step for step in steps), plan
     plan = " | ".join(await reads.explain(reads.HISTORY_SQL, (*HISTORY_POST_KEYS, CHANNEL, 10, 0)))
     assert "games_channel_closed" in plan and "TEMP B-TREE" not in plan, plan
+    # In a thread (bot/places.py): its own games and the one whose lobby opened it, found
+    # through the channels' index (the thread's and its channel's entries), never a scan of
+    # every game; the few found are sorted.
+    thread = (*HISTORY_POST_KEYS, CHANNEL + 1, 10, 0, CHANNEL)
+    plan = " | ".join(await reads.explain(reads.HISTORY_IN_THREAD_SQL, thread))
+    assert "USING INDEX games_channel_closed (channel_id=?)" in plan, plan
+    assert "SCAN g" not in plan, plan
 
 
 async def test_pages_and_the_viewers_own_row(store: Store) -> None:

@@ -156,18 +156,28 @@ async def test_thread_mode_plays_in_a_thread_and_keeps_the_channel_quiet(
     await env.advance_time(60)
     stored = await env.bot.store.latest_game_in_channel(channel.id)
     assert pinged == 3 * sum(size + 1 for size in SIZES) - len(forced_cards(stored.record))
-    # The channel keeps the lobby (which links the thread) and the final standings.
+    # The channel keeps the lobby, which links the thread; the game ends where it was played,
+    # with the final standings (carrying the last trick and scores, as in a channel).
     in_channel = [
         m
         for m in channel.history()
         if not m.flags.ephemeral and m.type is not discord.MessageType.thread_created
     ]
-    assert len(in_channel) == 2, [(m.content, [e.title for e in m.embeds]) for m in in_channel]
-    lobby, final = in_channel
-    assert f"<#{thread.id}>" in str(lobby.embeds[0].to_dict())
-    assert final.embeds[0].title == "Kachuful — final standings"
+    assert len(in_channel) == 1, [(m.content, [e.title for e in m.embeds]) for m in in_channel]
+    [lobby] = in_channel
+    # Once over, it names who won, not the seats in order.
+    winners = [f"**{members[seat].name}**" for seat in load_game(stored.record).winners or ()]
+    won = f"{winners[0]} wins!" if len(winners) == 1 else "Shared win: "
+    assert lobby.embeds[0].description.startswith(f"🏆 {won}")
+    assert all(name in lobby.embeds[0].description for name in winners)
+    assert lobby.embeds[0].description.endswith(
+        f"\nSee the final standings (game played in <#{thread.id}>)."
+    )
+    assert lobby.embeds[0].fields == []
     game_posts = [m for m in thread.history() if not m.flags.ephemeral]
-    assert len(game_posts) == 1 + sum(size + 2 for size in SIZES)
+    assert game_posts[-1].embeds[-1].title == "Kachuful — final standings"
+    assert [b.label for b in buttons(game_posts[-1])] == ["Play again", "Review"]
+    assert len(game_posts) == 2 + sum(size + 2 for size in SIZES) - 2
     assert shown_tricks(game_posts) == record_tricks(stored.record)
 
 
