@@ -189,7 +189,21 @@ class KachufulBot(commands.Bot):
         from bot.web.server import WebServer
 
         self.web = WebServer(self.settings, client_id=lambda: self.application_id)
+        self.web.pages["club"] = self._club_site(self.web)
         await self.web.start()
+
+    def _club_site(self, web: WebServer) -> Any:
+        """The club pages (bot/web/club): leaderboards, seasons, events, players, games."""
+        from bot.web.club.site import STYLE, ClubSite
+
+        return ClubSite(
+            self,
+            self.store,
+            conductor=self.club,
+            seasons=self.seasons,
+            reviewer=self.reviewer,
+            style_url=lambda: web.assets.url(STYLE),
+        )
 
     def is_connected(self) -> bool:
         ws = self.ws

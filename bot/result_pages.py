@@ -128,3 +128,14 @@ class HistoryPage:
     pages: int
     games: int
     entries: list[HistoryEntry] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One finished game of a player in a server (a club page's list of their games)."""
+
+    game_id: int
+    finished_at: datetime
+    score: int
+    place: int | None
+    won: bool

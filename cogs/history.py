@@ -29,6 +29,7 @@ from bot.render.results_commands import export_file_name
 from bot.render.words import plain
 from bot.ui.items import add_feature_items, remove_feature_items
 from bot.ui.payloads import page_buttons
+from bot.web.club.links import club_base, club_url
 from kachuful_core import deal_in_progress, public_record
 from kachuful_core.dealing import (
     commitment,
@@ -55,7 +56,9 @@ async def history_message(
     assert interaction.guild_id is not None and place is not None
     found = await bot.store.reads.history(channel_id=place.id, page=page, parent_id=place.parent_id)
     tr = await channel_translations(bot, interaction)
-    spec = results_commands.history(found, interaction.guild_id, place.id, tr)
+    base = club_base(bot.settings)
+    club = None if base is None else club_url(base, interaction.guild_id)
+    spec = results_commands.history(found, interaction.guild_id, place.id, tr, club=club)
     view = page_buttons(found.page, found.pages, history_custom_id, tr)
     message: dict[str, Any] = {
         "embeds": list(spec.embeds),

@@ -38,6 +38,7 @@ from bot.store import ChannelBusy, GameStore, StoreError
 from bot.table.session import TableSession
 from bot.table.tables import Tables
 from bot.ui.payloads import send_kwargs
+from bot.web.club.links import club_base, club_url
 from kachuful_core.club import (
     MIN_EVENT_PLAYERS,
     Standing,
@@ -388,7 +389,9 @@ class Conductor:
         )
 
     async def show(self, event: Event) -> None:
-        spec = words.event_message(await self.view(event), for_table(event.options))
+        base = club_base(getattr(self.client, "settings", None))
+        url = None if base is None else club_url(base, event.guild_id, "event", event.id)
+        spec = words.event_message(await self.view(event), for_table(event.options), url)
         shown = digest(spec)
         if event.message_id is not None and self._shown.get(event.id) == shown:
             return

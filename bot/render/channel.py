@@ -72,6 +72,7 @@ class View:
     lobby_minutes: int
     idle_hours: float
     deadline: datetime | None = None  # the turn clock of the human to act
+    club: str | None = None  # the server's club pages (bot/web/club), when the web is on
     late: bool = False  # an event's table waits on them past half their clock
     thread_id: int | None = None
     pace: Pace = DEFAULT_PACE  # for the lobby's estimate of the game's length
@@ -92,7 +93,7 @@ def public_posts(row: Table, game: Game | None, view: View) -> list[Post]:
         posts.append(Post("thread", "channel", True, lambda: MessageSpec()))
     posts.append(Post("start", "game", True, lambda: start_message(row, game, _tr(row))))
     posts += _deal_posts(row, game, view)
-    end = _end_posts(row, game)
+    end = _end_posts(row, game, view)
     if end and end[0].key == FINAL_POST_KEY:
         posts, end = _fold_owed(row, game, view, posts, end[0])
     posts += end
@@ -275,11 +276,14 @@ def _with_buttons(
     return with_buttons
 
 
-def _end_posts(row: Table, game: Game) -> list[Post]:
+def _end_posts(row: Table, game: Game, view: View) -> list[Post]:
     if row.status == "finished" and game.phase is Phase.FINISHED:
         # Where the game was played, after its last deal: in thread mode the thread, whose
         # pacing keeps a slot for them (the channel's lobby names the winner and links it).
-        return [Post(FINAL_POST_KEY, "game", True, lambda: final_standings(row, game, _tr(row)))]
+        url = None if view.club is None else f"{view.club}/game/{row.id}"
+        return [
+            Post(FINAL_POST_KEY, "game", True, lambda: final_standings(row, game, _tr(row), url))
+        ]
     if row.status == "stopped":
         return [Post(END_POST_KEY, "game", True, lambda: ended_notice(row))]
     return []

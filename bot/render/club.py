@@ -218,8 +218,9 @@ def _winners(view: EventView, tr: Translations) -> str | None:
     return tr.ngettext("🏆 Winner: {names}", "🏆 Winners: {names}", len(best)).format(names=shown)
 
 
-def event_message(view: EventView, tr: Translations) -> MessageSpec:
-    """The event's live message: registration, standings and tables, final standings."""
+def event_message(view: EventView, tr: Translations, url: str | None = None) -> MessageSpec:
+    """The event's live message: registration, standings and tables, final standings; with
+    ``url`` (its club page, when the web table is on) its title links the event's page."""
     event = view.event
     _ = tr.gettext
     # Where the event stands first (and at the end who won), then how it is played.
@@ -237,7 +238,10 @@ def event_message(view: EventView, tr: Translations) -> MessageSpec:
     if event.format == "duplicate" and tables_per_round == 1:
         lines.append(_(SINGLE_TABLE))
     embed = discord.Embed(
-        title=f"🏆 {clip(event.name, 200)}", description="\n".join(lines), colour=COLOUR_EVENT
+        title=f"🏆 {clip(event.name, 200)}",
+        description="\n".join(lines),
+        colour=COLOUR_EVENT,
+        url=url,
     )
     rules = table_rules(event.options, event.table_size)[0]
     settings = [

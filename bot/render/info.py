@@ -79,6 +79,11 @@ permissions it lacks ({manage_guild})
 `/kachuful-event role` · the role whose members may organise events ({manage_guild})
 `/kachuful-season off` · stop this server's seasons ({manage_guild})""")
 
+# A line of its own (HELP_MANAGERS stays as each catalogue has it).
+HELP_CLUB_PAGES = N_(
+    "`/kachuful-club` · this server's club pages on the web, and who may read them ({manage_guild})"
+)
+
 HELP_TAKE_BACK = N_(
     "Right after your bid or card, **Take back** on your hand undoes it, until anyone else moves."
 )
@@ -105,7 +110,8 @@ def help_message(tr: Translations) -> MessageSpec:
     embed.add_field(name=_("Events and seasons"), value=_(HELP_EVENTS))
     embed.add_field(name=_("Learn and practise"), value=_(HELP_LEARNING))
     embed.add_field(name=_("Real cards"), value=_(HELP_SCOREPAD))
-    embed.add_field(name=_("For the server's managers"), value=_(HELP_MANAGERS))
+    managers = _(HELP_MANAGERS) + "\n" + _(HELP_CLUB_PAGES)
+    embed.add_field(name=_("For the server's managers"), value=managers)
     return MessageSpec(embeds=(embed,))
 
 

@@ -91,7 +91,7 @@ def _cut(name: str, width: int) -> str:
     return name.rstrip() + "…"
 
 
-def _sorted_figure(row: BoardRow, sort: str, tr: Translations) -> str:
+def sorted_figure(row: BoardRow, sort: str, tr: Translations) -> str:
     if sort == "wins":
         return str(row.wins)
     if sort == "average":
@@ -106,7 +106,7 @@ def _board_line(row: BoardRow, sort: str, tr: Translations) -> str:
     figure sorted by, games played."""
     name = _name(_cut(row.name, NAME_COLUMNS))
     place = numbers.rank(row.rank, tr)
-    return f"`{place}` {name} · **{_sorted_figure(row, sort, tr)}** · {row.games}"
+    return f"`{place}` {name} · **{sorted_figure(row, sort, tr)}** · {row.games}"
 
 
 def _board_heading(sort: str, tr: Translations) -> str:
@@ -262,7 +262,15 @@ def player_stats(stats: PlayerStats, tr: Translations, name: str | None = None) 
     return MessageSpec(embeds=(embed,))
 
 
-def history(page: HistoryPage, guild_id: int, channel_id: int, tr: Translations) -> MessageSpec:
+def history(
+    page: HistoryPage,
+    guild_id: int,
+    channel_id: int,
+    tr: Translations,
+    club: str | None = None,
+) -> MessageSpec:
+    """A channel's games; with ``club`` (the server's club pages, when the web table is on)
+    each finished game links its page there too."""
     _ = tr.gettext
     lines = []
     for entry in page.entries:
@@ -281,6 +289,8 @@ def history(page: HistoryPage, guild_id: int, channel_id: int, tr: Translations)
             url = f"https://discord.com/channels/{guild_id}/{where}/{entry.message_id}"
             word = _("table")
             link = f" · [{word}]({url})"
+        if club is not None and entry.status == "finished":
+            link += f" · [{_('Replay')}]({club}/game/{entry.game_id})"
         game = _("**Game {game}**").format(game=entry.game_id)
         # Two lines a game: the number, day and link, then who played and how it ended. On a
         # phone one long line wrapped anywhere, splitting a name or the link from its game.

@@ -263,7 +263,11 @@ def winners_headline(row: Table, game: Game, tr: Translations) -> str:
     )
 
 
-def final_standings(row: Table, game: Game, tr: Translations) -> MessageSpec:
+def final_standings(
+    row: Table, game: Game, tr: Translations, url: str | None = None
+) -> MessageSpec:
+    """The final standings; with ``url`` (the game's club page, when the web table is on)
+    its title links the page of the game (scores, replay, review)."""
     _ = tr.gettext
     totals = list(game.totals)
     winners_seats = game.winners or ()
@@ -274,6 +278,7 @@ def final_standings(row: Table, game: Game, tr: Translations) -> MessageSpec:
         title=_("Kachuful — final standings"),
         description=clip(headline + "\n\n" + "\n".join(lines), 4096),
         colour=COLOUR_FINAL,
+        url=url,
     )
     embed.set_footer(text=_("Results saved: see /kachuful leaderboard · /kachuful stats"))
     embed.set_image(url=f"attachment://{CHART_FILE}")

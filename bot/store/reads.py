@@ -38,6 +38,7 @@ from bot.result_pages import (
     HistoryPage,
     HistorySeat,
     Period,
+    PlayerGame,
     PlayerStats,
     Scope,
     SortKey,
@@ -629,6 +630,32 @@ class Reads:
             by_hand_size=[SplitStat(str(k), *v) for k, v in sorted(by_size.items())],
             by_trump=[SplitStat(k, *v) for k, v in sorted(by_trump.items())],
         )
+
+    async def rating_history(
+        self, *, guild_id: int, user_id: int, limit: int = 500
+    ) -> list[tuple[int, float]]:
+        """A player's rating (ordinal) after each of their last ``limit`` rated games in a
+        server, oldest first, by game id (the primary key's order: one index range)."""
+        rows = await self._all(
+            "SELECT game_id, ordinal FROM rating_history WHERE guild_id = :p1 AND user_id = :p2"
+            " ORDER BY game_id DESC LIMIT :p3",
+            (guild_id, user_id, limit),
+        )
+        return [(int(game), float(ordinal)) for game, ordinal in reversed(rows)]
+
+    async def player_games(
+        self, *, guild_id: int, user_id: int, limit: int = PAGE_SIZE
+    ) -> list[PlayerGame]:
+        """A player's last finished games in a server, newest first (results_guild_user_game)."""
+        rows = await self._all(
+            "SELECT game_id, finished_at, score, place, won FROM results"
+            " WHERE guild_id = :p1 AND user_id = :p2 ORDER BY game_id DESC LIMIT :p3",
+            (guild_id, user_id, limit),
+        )
+        return [
+            PlayerGame(int(game), datetime.fromisoformat(finished), int(score), place, bool(won))
+            for game, finished, score, place, won in rows
+        ]
 
     # ------------------------------------------------------------------ history and export
 

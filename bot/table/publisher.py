@@ -41,6 +41,7 @@ from bot.store import StoreError
 from bot.store.failures import is_expected
 from bot.store.values import Delivered
 from bot.ui.payloads import drawn, send_kwargs
+from bot.web.club.links import club_base, club_url
 
 from .permissions import lacking_in
 
@@ -287,7 +288,9 @@ class Publisher:
 
     def _view(self) -> View:
         settings = self.timing.settings
+        base = club_base(settings)
         return View(
+            club=None if base is None else club_url(base, self.session.row.guild_id),
             lobby_minutes=self.timing.lobby_minutes(),
             pace=self.timing.pace(self.session.row),
             idle_hours=settings.idle_hours,

@@ -68,18 +68,34 @@ def table_points(totals: Sequence[int]) -> list[float]:
     ]
 
 
-def duplicate_points(tables: Sequence[TableResult]) -> list[list[float]]:
-    """Matchpoints of every seat of every table of one round, deal by deal against the same
-    seat at the other tables (which played the same cards)."""
+def deal_matchpoints(tables: Sequence[TableResult]) -> list[list[list[float]]]:
+    """The matchpoints of one round deal by deal (a duplicate event's travellers): for each
+    table, each deal, each seat, what its score for that deal earned against the same seat
+    at the other tables (which played the same cards): 1 for each it beat, ½ for each tie."""
     if len({len(t.players) for t in tables}) > 1 or len({len(t.deal_scores) for t in tables}) > 1:
         raise ValueError("duplicate tables of a round must have the same seats and deals")
-    points = [[0.0] * len(t.players) for t in tables]
-    for index, table in enumerate(tables):
-        others = [t for other, t in enumerate(tables) if other != index]
-        for deal, scores in enumerate(table.deal_scores):
-            for seat, score in enumerate(scores):
-                points[index][seat] += _beaten(score, [o.deal_scores[deal][seat] for o in others])
-    return points
+    return [
+        [
+            [
+                _beaten(score, [o.deal_scores[deal][seat] for o in others])
+                for seat, score in enumerate(scores)
+            ]
+            for deal, scores in enumerate(table.deal_scores)
+        ]
+        for table, others in (
+            (table, [o for other, o in enumerate(tables) if other != index])
+            for index, table in enumerate(tables)
+        )
+    ]
+
+
+def duplicate_points(tables: Sequence[TableResult]) -> list[list[float]]:
+    """Matchpoints of every seat of every table of one round, deal by deal against the same
+    seat at the other tables (which played the same cards), added up."""
+    return [
+        [sum(deal[seat] for deal in deals) for seat in range(len(table.players))]
+        for table, deals in zip(tables, deal_matchpoints(tables), strict=True)
+    ]
 
 
 def round_points(format: str, tables: Sequence[TableResult]) -> list[list[float]]:

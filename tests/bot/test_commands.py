@@ -108,7 +108,12 @@ async def test_every_command_is_for_servers_and_only_the_managers_are_hidden(
     # Hidden from members without Manage Server: the managers' own commands. Events and
     # seasons are not (their standings are anyone's, the event role's members organise).
     hidden = {c["name"] for c in synced if c.get("default_member_permissions") is not None}
-    assert hidden == {"kachuful-settings", "kachuful-permissions", "kachuful-scorepad-boards"}
+    assert hidden == {
+        "kachuful-settings",
+        "kachuful-permissions",
+        "kachuful-scorepad-boards",
+        "kachuful-club",
+    }
     manage_guild = discord.Permissions(manage_guild=True).value
     assert {int(c["default_member_permissions"]) for c in synced if c["name"] in hidden} == {
         manage_guild

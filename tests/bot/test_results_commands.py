@@ -52,10 +52,10 @@ async def finish_directly(
 async def test_subcommands_of_every_cog_share_the_one_group(env: simcord.Env) -> None:
     tree = env.bot.tree
     top = {command.name for command in tree.get_commands()}
-    # /kachuful-settings, /kachuful-permissions and /kachuful-scorepad-boards are commands of
-    # their own: only a top-level command can be hidden from members without a permission
-    # (cogs/settings.py); events, seasons and the score pad are too, since Discord counts at
-    # most 8,000 characters for a command with all it holds (cogs/event.py).
+    # /kachuful-settings, /kachuful-permissions, /kachuful-scorepad-boards and /kachuful-club
+    # are commands of their own: only a top-level command can be hidden from members without a
+    # permission (cogs/settings.py); events, seasons and the score pad are too, since Discord
+    # counts at most 8,000 characters for a command with all it holds (cogs/event.py).
     assert top == {
         "kachuful",
         "kachuful-event",
@@ -64,6 +64,7 @@ async def test_subcommands_of_every_cog_share_the_one_group(env: simcord.Env) ->
         "kachuful-scorepad-boards",
         "kachuful-settings",
         "kachuful-permissions",
+        "kachuful-club",
     }
     group = tree.get_command("kachuful")
     assert isinstance(group, app_commands.Group)

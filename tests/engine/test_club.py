@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from kachuful_core.club import (
     TableResult,
     computer_seats,
+    deal_matchpoints,
     duplicate_points,
     event_standings,
     meetings,
@@ -217,3 +218,18 @@ def test_duplicate_tables_share_one_seed_and_rotation_tables_have_their_own():
     assert table_seeds("rotation", 3, lambda: f"s{next(fresh)}") == ["s1", "s2", "s3"]
     with pytest.raises(ValueError):
         table_seeds("swiss", 2, lambda: "s")
+
+
+def test_the_travellers_matchpoints_are_the_rounds_points_deal_by_deal():
+    a = result(0, 0, [1, 2, 3], [[11, 0, 12], [0, 10, 0]])
+    b = result(0, 1, [4, 5, 6], [[0, 0, 12], [10, 10, 0]])
+    c = result(0, 2, [7, 8, 9], [[11, 11, 0], [0, 0, 0]])
+    deals = deal_matchpoints([a, b, c])
+    # Table A, deal 1: seat 0 beats B and ties C (1.5), seat 1 ties B and loses to C (0.5),
+    # seat 2 ties B and beats C (1.5); deal 2: 0.5, 1.5, 1.0.
+    assert deals[0] == [[1.5, 0.5, 1.5], [0.5, 1.5, 1.0]]
+    # Every deal shares out one point per pair of tables at each seat position.
+    for deal in range(2):
+        assert [sum(t[deal][seat] for t in deals) for seat in range(3)] == [3.0, 3.0, 3.0]
+    added = [[sum(d[seat] for d in table) for seat in range(3)] for table in deals]
+    assert added == duplicate_points([a, b, c])
