@@ -53,9 +53,12 @@ def settings(settings: Settings, oauth: OAuthStandIn) -> Settings:
 
 @pytest.fixture
 async def browser() -> AsyncIterator[aiohttp.ClientSession]:
-    """An HTTP client that keeps cookies for 127.0.0.1, as a browser does."""
+    """An HTTP client that keeps cookies for 127.0.0.1, as a browser does. Each request on
+    its own connection: SimCord waits for a kept-alive idle connection to settle (about 15 s)
+    before its next slash command."""
     jar = aiohttp.CookieJar(unsafe=True)
-    async with aiohttp.ClientSession(cookie_jar=jar) as session:
+    connector = aiohttp.TCPConnector(force_close=True)
+    async with aiohttp.ClientSession(cookie_jar=jar, connector=connector) as session:
         yield session
 
 
