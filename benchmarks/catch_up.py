@@ -259,11 +259,11 @@ async def start_event(
     options: dict[str, Any] = {"name": "Bench", "rounds": 1, "players": players}
     if max_hand is not None:
         options["max_hand"] = max_hand
-    await organiser.slash(channel, "kachuful event open", level="heuristic", **options)
+    await organiser.slash(channel, "kachuful-event open", level="heuristic", **options)
     message = next(m for m in channel.history() if m.embeds)
     for member in members:
         await member.click(message, label="Register")
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     [thread] = channel.threads
     return thread

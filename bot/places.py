@@ -18,9 +18,10 @@ leaderboard a place shows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import discord
+if TYPE_CHECKING:
+    import discord
 
 
 class Located(Protocol):
@@ -58,6 +59,9 @@ class Place:
 
 def place_of(interaction: discord.Interaction[Any]) -> Place | None:
     """Where an interaction came from (None outside a server's channel)."""
+    # Imported here so that the change path (which needs only ``Place``) loads no discord.py.
+    import discord
+
     if interaction.channel_id is None:
         return None
     channel = interaction.channel

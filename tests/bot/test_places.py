@@ -144,7 +144,7 @@ async def test_an_event_tables_commands_work_in_its_thread(env: simcord.Env) -> 
     outsider = env.guild.add_member(env.create_user("dev"))
     await organiser.slash(
         channel,
-        "kachuful event open",
+        "kachuful-event open",
         name="Cup",
         rounds=1,
         players=3,
@@ -153,14 +153,14 @@ async def test_an_event_tables_commands_work_in_its_thread(env: simcord.Env) -> 
         level="heuristic",
     )
     await register(channel, members)
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     [thread] = threads_of(channel, 1)
     table = Table(env, thread, members)
     game_id = table.session.row.id
     await check_running(thread, members[0], outsider)
     # The event itself is found from its tables' threads too.
-    standings = await members[0].slash(thread, "kachuful event standings")
+    standings = await members[0].slash(thread, "kachuful-event standings")
     assert standings.ephemeral and standings.response.embeds[0].title == "🏆 Cup"
     # The event's channel holds no table of its own: its tables are found in their threads.
     assert "no Kachuful game" in await said(members[0], channel, "kachuful score")

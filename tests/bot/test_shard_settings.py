@@ -13,7 +13,7 @@ from .process import bot_env, run_bot
 
 GOOD_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 SHARD_VARS = ("KACHUFUL_SHARD_COUNT", "KACHUFUL_SHARD_IDS", "KACHUFUL_DATABASE_URL")
-POSTGRES = "postgresql://kachuful:secret@db.example/kachuful"
+POSTGRES = "postgresql://kachuful:pw-7Hq2@db.example/kachuful"
 
 
 @pytest.fixture(autouse=True)
@@ -50,7 +50,7 @@ def test_shard_ids_are_read_from_a_comma_list(monkeypatch: pytest.MonkeyPatch) -
         KACHUFUL_DATABASE_URL=POSTGRES,
     )
     assert (settings.shard_count, settings.shard_ids) == (4, (2, 3))
-    assert "secret" not in repr(settings)
+    assert "pw-7Hq2" not in repr(settings)
 
 
 def test_every_shard_in_one_process_is_fine_on_sqlite(monkeypatch: pytest.MonkeyPatch) -> None:

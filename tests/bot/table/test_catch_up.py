@@ -262,10 +262,10 @@ async def test_the_final_standings_come_within_3_s_in_an_event_tables_thread(
 ) -> None:
     _guild, channel, organiser, members = club(env, 3)
     await organiser.slash(
-        channel, "kachuful event open", name="Fast", rounds=1, players=3, max_hand=3
+        channel, "kachuful-event open", name="Fast", rounds=1, players=3, max_hand=3
     )
     await register(channel, members)
-    await organiser.slash(channel, "kachuful event start")
+    await organiser.slash(channel, "kachuful-event start")
     await env.bot.club.settled_all()
     [thread] = threads_of(channel, 1)
     table = Table(env, thread, members)
