@@ -303,21 +303,14 @@ class Features:
         self.child.emit(
             ev="click", area="practice", what=what, practice=int(practice_id), version=int(version)
         )
+        practice = self.child.bot.store.practice
+        before = await practice.load(int(practice_id))
         result = await self.child.click(member, message, custom_id)
         self.child.answered("practice", result)
-        now = self.env.backend.messages.get(self.practice_channel.id, {}).get(message.id)
-        if (
-            now is not None
-            and any(
-                c.split(":")[2:4] == [practice_id, str(int(version) + 1)]
-                for c, _ in self.child.custom_ids(now)
-                if c.startswith(("kf:pb:", "kf:pc:", "kf:ph:"))
-            )
-            or (
-                now is not None
-                and any(c.startswith("kf:pa:") for c, _ in self.child.custom_ids(now))
-            )
-        ):
+        after = await practice.load(int(practice_id))
+        clicked_current = before is not None and before.version == int(version)
+        if clicked_current and after is not None and after.version > int(version):
+            # Applied: the player sees it on the message.
             self.child.emit(
                 ev="practice_moved",
                 practice=int(practice_id),
