@@ -9,6 +9,8 @@ PostgreSQL, INTEGER on SQLite, where every integer is 64 bits), a ratio ``Double
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 
 metadata = sa.MetaData()
@@ -52,18 +54,18 @@ games = sa.Table(
     _text("record", nullable=True),
     _text("seats"),
     _int("message_id", nullable=True),
-    _int("version"),
+    _int("version", server_default=sa.text("0")),
     _text("created_at"),
     _text("updated_at"),
     _text("ended", nullable=True),
-    _int("settled"),
+    _int("settled", server_default=sa.text("1")),
     _text("lobby_token", nullable=True),
 )
 
 results = sa.Table(
     "results",
     metadata,
-    _int("game_id", primary_key=True),
+    _int("game_id", sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     _int("seat", primary_key=True, autoincrement=False),
     _int("guild_id"),
     _int("channel_id"),
@@ -81,7 +83,7 @@ results = sa.Table(
 posts = sa.Table(
     "posts",
     metadata,
-    _int("game_id", primary_key=True),
+    _int("game_id", sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     _text("key", primary_key=True),
     _int("channel_id"),
     _int("message_id"),
@@ -91,7 +93,7 @@ posts = sa.Table(
 hand_messages = sa.Table(
     "hand_messages",
     metadata,
-    _int("game_id", primary_key=True),
+    _int("game_id", sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     _int("user_id", primary_key=True),
     _text("token"),
     _text("opened_at"),
@@ -336,3 +338,86 @@ scorepads = sa.Table(
     _text("created_at"),
     _text("updated_at"),
 )
+
+
+# ---- indexes, as the revisions make them (a test compares them with a migrated database)
+
+
+def _desc(column: sa.Column[Any]) -> sa.UnaryExpression[Any]:
+    """A descending index column: NULL last on both engines (SQLite sorts it so by itself;
+    the revisions write PostgreSQL's ``NULLS LAST``, ``bot.store.ddl.descending``)."""
+    return column.desc().nulls_last()
+
+
+_OPEN = "status IN ('lobby', 'running')"
+_CLOSED = "status IN ('finished', 'stopped')"
+
+
+def _where(condition: str) -> dict[str, Any]:
+    return {"sqlite_where": sa.text(condition), "postgresql_where": sa.text(condition)}
+
+
+sa.Index("games_one_open_per_channel", games.c.channel_id, unique=True, **_where(_OPEN))
+sa.Index("games_status", games.c.status)
+sa.Index("games_unsettled", games.c.settled, **_where("settled = 0"))
+sa.Index("games_channel_closed", games.c.channel_id, games.c.id, **_where(_CLOSED))
+sa.Index("results_channel_user", results.c.channel_id, results.c.user_id)
+sa.Index("results_guild_user", results.c.guild_id, results.c.user_id)
+sa.Index("results_guild_user_game", results.c.guild_id, results.c.user_id, results.c.game_id)
+for _sort, _column in (("wins", "wins"), ("average", "avg_score"), ("exact", "exact_rate")):
+    sa.Index(
+        f"player_totals_{_sort}",
+        player_totals.c.guild_id,
+        player_totals.c.channel_id,
+        _desc(player_totals.c[_column]),
+        _desc(player_totals.c.games),
+        player_totals.c.user_id,
+    )
+sa.Index("ratings_board", ratings.c.guild_id, _desc(ratings.c.ordinal), ratings.c.user_id)
+for _sort, _column in (
+    ("rating", "ordinal"),
+    ("wins", "wins"),
+    ("average", "avg_score"),
+    ("exact", "exact_rate"),
+):
+    sa.Index(
+        f"period_totals_{_sort}",
+        period_totals.c.guild_id,
+        period_totals.c.days,
+        period_totals.c.channel_id,
+        _desc(period_totals.c[_column]),
+        _desc(period_totals.c.games),
+        period_totals.c.user_id,
+    )
+sa.Index(
+    "period_totals_user",
+    period_totals.c.guild_id,
+    period_totals.c.user_id,
+    period_totals.c.ordinal,
+)
+sa.Index(
+    "player_days_day",
+    *(
+        player_days.c[name]
+        for name in (
+            "guild_id",
+            "day",
+            "channel_id",
+            "user_id",
+            "games",
+            "wins",
+            "score_sum",
+            "bids_exact",
+            "bids",
+        )
+    ),
+)
+sa.Index("events_by_guild", events.c.guild_id, events.c.status)
+sa.Index(
+    "event_tables_by_game",
+    event_tables.c.game_id,
+    unique=True,
+    **_where("game_id IS NOT NULL"),
+)
+sa.Index("practice_deals_user", practice_deals.c.user_id)
+sa.Index("scorepads_channel", scorepads.c.channel_id, scorepads.c.status)
