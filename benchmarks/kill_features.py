@@ -88,6 +88,51 @@ def instrument() -> None:
     Conductor.show = event_show  # type: ignore[method-assign]
 
 
+FAULTS = ("pad-uncounted", "event-message-twice", "practice-twice")
+
+
+def inject(fault: str) -> None:
+    """A known bug of a pad, an event or a practice deal, to show that the checks catch it
+    (tests/bot/test_kill_loop.py)."""
+    if fault == "pad-uncounted":
+        # A finished pad whose results are not counted.
+        from bot.store.scorepads import ScorePads
+
+        save = ScorePads.save
+
+        async def uncounted(self: Any, pad: Any, **kwargs: Any) -> bool:
+            kwargs["finished"] = ()
+            return await save(self, pad, **kwargs)
+
+        ScorePads.save = uncounted  # type: ignore[method-assign]
+    elif fault == "event-message-twice":
+        # The event's message posted twice by the same process.
+        from bot.club.conductor import Conductor
+
+        show = Conductor.show
+
+        async def twice(self: Any, event: Any) -> None:
+            if event.message_id is None:
+                channel = self.client.get_partial_messageable(
+                    event.channel_id, guild_id=event.guild_id
+                )
+                await channel.send(content="🏆")
+            await show(self, event)
+
+        Conductor.show = twice  # type: ignore[method-assign]
+    elif fault == "practice-twice":
+        # Each practice deal started made twice.
+        from bot.store.learning import Practices
+
+        create = Practices.create
+
+        async def twice(self: Any, *args: Any, **kwargs: Any) -> Any:
+            await create(self, *args, **kwargs)
+            return await create(self, *args, **kwargs)
+
+        Practices.create = twice  # type: ignore[method-assign]
+
+
 # ============================================================================ the child
 
 
@@ -272,7 +317,21 @@ class Features:
         ids = [c for c, _ in self.child.custom_ids(message)]
         return None if any(c.startswith("kf:pa:") for c in ids) else message
 
+    def _keep_practice_message(self) -> None:
+        """The practice's private message as the player now sees it, kept in the journal:
+        Discord keeps it in the player's client, who may click it after a restart (the
+        simulated gateway announces no private message, so the journal is written here)."""
+        message = self._newest(self.practice_channel.id, r"kf:p[bca]:", private=True)
+        if message is not None:
+            self.child.journal.write("put", message.id, message)
+
     async def _practice(self, finish: bool) -> bool:
+        acted = await self._practice_step(finish)
+        if acted:
+            self._keep_practice_message()
+        return acted
+
+    async def _practice_step(self, finish: bool) -> bool:
         member = self.practiser
         message = self._newest(self.practice_channel.id, r"kf:p[bca]:", private=True)
         if message is None:
@@ -643,7 +702,7 @@ async def _check_events(
     for index, event in events:
         if event.get("ev") == "post" and event.get("area") == "event":
             posted[event["event"]].append((index, event.get("nonce")))
-    retries = 0
+    retried: Counter[int] = Counter()
     for event_id, made in posted.items():
         by_run = Counter(index for index, _ in made)
         if max(by_run.values()) > 1:
@@ -653,7 +712,7 @@ async def _check_events(
         elif len({nonce for _, nonce in made}) > 1:
             violations.append(f"event {event_id}: its message posted again with a new nonce")
         else:
-            retries += len(made) - 1
+            retried[event_id] = len(made) - 1
     thread_names = Counter(t.name for t in threads.values() if t.parent_id == channel)
     public = _public(messages, channel)
     tables_total = games_total = 0
@@ -710,7 +769,7 @@ async def _check_events(
         if message is None or message.channel_id != channel:
             violations.append(f"{label}: its message {event.message_id} is not in the channel")
             continue
-        if len(titled) != 1 + (len(posted.get(event.id, [])) - 1 if event.id in posted else 0):
+        if len(titled) != 1 + retried[event.id]:
             violations.append(f"{label}: {len(titled)} messages in the channel")
         standings = event_standings(event.format, results, [e.user_id for e in entrants])
         view = words.EventView(
@@ -731,5 +790,5 @@ async def _check_events(
         "event_tables": tables_total,
         "event_games": games_total,
         "event_threads": sum(thread_names.values()),
-        "event_message_nonce_retries": retries,
+        "event_message_nonce_retries": sum(retried.values()),
     }

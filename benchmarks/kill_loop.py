@@ -255,6 +255,8 @@ def inject(fault: str) -> None:
             await save(self, game, **kwargs)
 
         Store.save_game = save_game  # type: ignore[method-assign]
+    elif fault in kill_features.FAULTS:
+        kill_features.inject(fault)
     elif fault == "lost-post":
         # The first deal's scores stored as delivered without being posted.
         from bot.store.values import Delivered
@@ -470,10 +472,10 @@ class Child:
         self._restore_discord()
         private = self.features.private_channels if self.features else set()
         instrument(env, self.journal, frozenset(private))
-        if self.features:
-            kill_features.instrument()
         for fault in self.args.fault or ():
             inject(fault)
+        if self.features:
+            kill_features.instrument()  # around a fault's code too: its posts are tagged
         emit(ev="boot")
         await env.start()
         if self.args.computer_workers:
@@ -1124,7 +1126,7 @@ def parent_main(args: argparse.Namespace) -> int:
         tables=args.tables,
         max_hand=args.max_hand,
         workdir=str(workdir),
-        violations=violations[:50],
+        violations=violations[:100],
         violation_count=len(violations),
         ok=not violations,
     )
@@ -1456,7 +1458,7 @@ def main() -> int:
     parser.add_argument("--event-rounds", type=int, default=2, help="rounds of each event")
     parser.add_argument(
         "--fault",
-        choices=["double-final", "no-results", "lost-post"],
+        choices=["double-final", "no-results", "lost-post", *kill_features.FAULTS],
         action="append",
         help="inject a known bug into the bot, to see the checks fail (repeatable)",
     )

@@ -1,6 +1,9 @@
 """Kill at any moment (benchmarks/kill_loop.py): the bot SIGKILLed 20 times while it plays on one
-SQLite file, then a clean run to the end; every check of the script must hold. And the checks
-do catch a bot that posts the final standings twice, loses a post or forgets the results."""
+SQLite file, then a clean run to the end; every check of the script must hold. The same with
+kills in the middle of a score pad, a practice deal and an event (benchmarks/kill_features.py).
+And the checks do catch a bot that posts the final standings twice, loses a post, forgets the
+results, leaves a finished pad uncounted, posts an event's message twice or makes a practice
+deal twice."""
 
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ def run(tmp_path: Path, *args: str, timeout: float) -> tuple[int, dict[str, obje
 
 def test_twenty_kills_lose_nothing_and_double_nothing(tmp_path: Path) -> None:
     code, summary, output = run(
-        tmp_path, "--kills", "20", "--seed", "8", "--max-delay", "0.8", timeout=150
+        tmp_path, "--kills", "20", "--seed", "8", "--max-delay", "0.8", "--features=", timeout=150
     )
     assert code == 0, output
     assert summary["ok"] is True and summary["violations"] == []
@@ -62,14 +65,45 @@ def test_kills_on_postgresql_lose_nothing_and_double_nothing(tmp_path: Path, pg_
     assert summary["posts_reported"] >= summary["distinct_posts"] > 0
 
 
+def test_kills_during_pads_practice_and_events_lose_and_double_nothing(tmp_path: Path) -> None:
+    """A handful of kills, seed 29: one in the middle of a score pad, of a practice deal and of
+    an event each (and one at random, one while a table's click was handled)."""
+    code, summary, output = run(
+        tmp_path,
+        *("--kills", "5", "--seed", "29", "--tables", "1", "--max-delay", "0.5"),
+        *("--event-rounds", "1"),
+        timeout=120,
+    )
+    assert code == 0, output
+    assert summary["ok"] is True and summary["violations"] == []
+    modes = summary["kill_modes"]
+    assert isinstance(modes, dict) and {"pad", "practice", "event"} <= set(modes), modes
+    pads, practice, events = summary["pads"], summary["practice"], summary["events"]
+    assert isinstance(pads, dict) and pads["pads_finished"] == pads["pads"] >= 1
+    assert pads["entries_seen_committed"] > 0 and pads["pad_messages"] == pads["pads"]
+    assert isinstance(practice, dict) and practice["practice_moves_seen_accepted"] > 0
+    assert isinstance(events, dict) and events["events_finished"] == events["events"] >= 1
+    assert events["event_games"] == events["event_tables"] == events["event_threads"] >= 2
+
+
 def test_the_checks_catch_a_broken_bot(tmp_path: Path) -> None:
-    """One run of a bot with three known bugs: each is reported."""
+    """One run of a bot with six known bugs: each is reported."""
     faults = ["--fault=double-final", "--fault=lost-post", "--fault=no-results"]
-    code, summary, output = run(tmp_path, "--kills", "1", "--seed", "1", *faults, timeout=90)
+    faults += ["--fault=pad-uncounted", "--fault=event-message-twice", "--fault=practice-twice"]
+    code, summary, output = run(
+        tmp_path, "--kills", "1", "--seed", "1", "--event-rounds", "1", *faults, timeout=120
+    )
     assert code == 1, output
     assert summary["ok"] is False
     violations = [str(v) for v in summary["violations"]]  # type: ignore[attr-defined]
-    for found in ("twice in one process", "d0.score never posted", "0 result rows for 3 seats"):
+    for found in (
+        "twice in one process",
+        "d0.score never posted",
+        "0 result rows for 3 seats",
+        "real-deck board",
+        "its message posted twice in one process",
+        "deals stored for 1 starts",
+    ):
         assert any(found in v for v in violations), (found, violations)
 
 
@@ -77,7 +111,9 @@ def test_the_checks_catch_a_broken_bot(tmp_path: Path) -> None:
 def test_killed_bots_leave_no_worker_process_behind(tmp_path: Path) -> None:
     """Each child starts its computer players' pool; SIGKILLed, it leaves none of it behind."""
     code, summary, output = run(
-        tmp_path, "--kills", "8", "--seed", "3", "--computer-workers", "1", timeout=150
+        tmp_path,
+        *("--kills", "8", "--seed", "3", "--computer-workers", "1", "--features="),
+        timeout=150,
     )
     assert code == 0, output
     assert summary["ok"] is True and summary["kills"] == 8
