@@ -27,6 +27,19 @@ killed until every game is finished and every public message delivered. Then it 
 - every game is finished and settled; each counted once in the results (one row per seat, the
   scores of the replayed game) and in the leaderboard.
 
+Besides its tables the child drives, unless ``--features=`` (empty), a score pad, practice
+deals and an event, as their players would (``benchmarks/kill_features.py``: the pad's players
+join, bid and enter their tricks on its public message; the practice player plays deal after
+deal on their private message, which the journal keeps; the organiser opens an event, its
+players register, the organiser starts it, and its tables are played in their threads, which
+the journal keeps too, round after round); a third of the kills then land right after the
+n-th click of one of them (for an event also after a post of its message, for a pad the moment
+its message is out and its id not yet stored), and the checks of ``kill_features.check`` are
+added: every committed pad entry, practice move and event result present once, no public
+message doubled, the event's standings as its tables' records give them. The summary counts
+what was in flight at each kill by kind (``in_flight_at_kill``: the kind of the click the
+child had sent and not seen answered, or ``between clicks``).
+
 Kills land at random moments: during start-up (the migrations, the restore of the tables, the
 first publishing passes), anywhere in the play, right after the child announced a click (while
 the bot handles it), right after SimCord took a post (before the bot could store it as
@@ -63,6 +76,7 @@ wait for imports, and no two bots ever use the file at once.
     .venv/bin/python benchmarks/kill_loop.py                 # 300 kills
     .venv/bin/python benchmarks/kill_loop.py --kills 20 --max-delay 0.8 --seed 1
     .venv/bin/python benchmarks/kill_loop.py --kills 20 --computer-workers 1 --seed 1
+    .venv/bin/python benchmarks/kill_loop.py --kills 5 --seed 29 --tables 1 --event-rounds 1
 
 Prints one JSON summary; exits 1 on any violation. Prints no card of a hand not yet played and
 no game seed.
