@@ -5,15 +5,24 @@ the message. A finished pad's results are counted in the same write.
 
 A click on an older message (a second click, or one whose edit a crash lost) is not applied:
 the message is brought up to date instead, so that the players go on from the committed pad.
+
+The pad's message answers ``/kachuful-scorepad``; a crash after that answer and before its id
+is stored would leave a pad whose message is out but unknown, and the start would post a
+second one. So the answer's token is kept first (``bot_state``, as a table keeps its lobby's),
+and the start finds the message through it while the token is valid (15 minutes).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
+import aiohttp
 import discord
+from discord.webhook.async_ import async_context
 
 from bot.i18n import Translations, for_table, reader
 from bot.model import TableOptions
@@ -26,6 +35,7 @@ from bot.results import deal_lines_from_summary, exact_bids
 from bot.shards import Shards
 from bot.store import GameStore, StoreError
 from bot.store.results import FinishedSeat
+from bot.table.hands import HAND_TOKEN_SECONDS, webhook_session
 from bot.ui.payloads import send_kwargs
 from kachuful_core import KachufulError
 from kachuful_core.scorepad import ScorePad, TricksDoNotAddUp
@@ -33,6 +43,7 @@ from kachuful_core.scorepad import ScorePad, TricksDoNotAddUp
 from .model import BOARD_KEY, Board, Pad, PadSeat
 
 MAX_PLAYERS = 7
+ANSWER_KEY = "scorepad_answer:{pad}"  # bot_state: the token of the answer that posted a pad
 log = logging.getLogger(__name__)
 
 
@@ -68,6 +79,8 @@ class ScorePadKeeper:
         if opened is None:
             await interaction.response.send_message(words.refusal("busy", tr), ephemeral=True)
             return
+        answer = {"token": interaction.token, "at": discord.utils.utcnow().isoformat()}
+        await self.store.set_bot_state(ANSWER_KEY.format(pad=opened.id), json.dumps(answer))
         spec = words.pad_message(opened, for_table(opened.options))
         await interaction.response.send_message(**send_kwargs(spec))
         message = await interaction.original_response()
@@ -229,6 +242,8 @@ class ScorePadKeeper:
         never posted or has been deleted)."""
         spec = await self._spec(pad)
         channel = client.get_partial_messageable(pad.channel_id, guild_id=pad.guild_id)
+        if pad.message_id is None:
+            pad = replace(pad, message_id=await self._answered(client, pad))
         if pad.message_id is not None:
             try:
                 await channel.get_partial_message(pad.message_id).edit(
@@ -240,6 +255,24 @@ class ScorePadKeeper:
                 pass
         message = await channel.send(**send_kwargs(spec))
         await self.store.scorepads.shown_on(pad, message.id)
+
+    async def _answered(self, client: discord.Client, pad: Pad) -> int | None:
+        """The message that answered the pad's ``/kachuful-scorepad``, if it was posted and
+        its token is still valid; None: never answered (or too long ago to know)."""
+        try:
+            kept = json.loads(await self.store.bot_state(ANSWER_KEY.format(pad=pad.id)) or "{}")
+            token, at = kept["token"], datetime.fromisoformat(kept["at"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        if (discord.utils.utcnow() - at).total_seconds() >= HAND_TOKEN_SECONDS:
+            return None
+        try:
+            message = await async_context.get().get_original_interaction_response(
+                client.application_id or 0, token, **webhook_session(client)
+            )
+        except (discord.HTTPException, aiohttp.ClientError, OSError):
+            return None
+        return int(message["id"])
 
     async def _spec(self, pad: Pad) -> MessageSpec:
         tr = for_table(pad.options)

@@ -258,3 +258,28 @@ async def test_a_pad_whose_message_was_never_posted_is_posted_at_start(
     pad = await env.bot.store.scorepads.load(1)
     assert pad is not None and [s.name for s in pad.seats] == ["asha", "bilal"]
     assert pad.shown == pad.version and pad.message_id == posted.id
+
+
+async def test_a_pad_posted_just_before_a_crash_is_not_posted_again(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch, make_bot: Callable[[], KachufulBot]
+) -> None:
+    """The process dies after answering /kachuful-scorepad with the pad, before storing its
+    message's id (found by benchmarks/kill_loop.py): at start the bot finds that message
+    through the answer's token instead of posting a second pad."""
+    channel, members = world(env, "asha", "bilal", "chen")
+
+    async def dies(self: ScorePads, pad: Any, message_id: int) -> None:
+        raise asyncio.CancelledError  # the message is out, its id not stored
+
+    monkeypatch.setattr(ScorePads, "shown_on", dies)
+    await members[0].slash(channel, "kachuful-scorepad")
+    monkeypatch.undo()
+    posted = pad_message(channel)
+    await env.restart_bot(make_bot())
+    pads = [m for m in channel.history() if not m.flags.ephemeral and m.embeds]
+    assert [m.id for m in pads] == [posted.id]
+    pad = await env.bot.store.scorepads.load(1)
+    assert pad is not None and pad.message_id == posted.id and pad.shown == pad.version
+    await click(members[1], channel, "kf:sj:")
+    pad = await env.bot.store.scorepads.load(1)
+    assert pad is not None and [s.name for s in pad.seats] == ["asha", "bilal"]
