@@ -155,6 +155,9 @@ class WebServer:
     # ---- pages ---------------------------------------------------------------------------------
 
     async def _home(self, request: web.Request) -> web.StreamResponse:
+        if "frame_id" in request.query and "instance_id" in request.query:
+            # Discord launches an Activity at the root of its URL mapping, with these.
+            return await self._activity(request)
         who = self.identity(request)
         if who is None:
             raise web.HTTPFound("/login?next=/")

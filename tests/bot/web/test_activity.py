@@ -5,7 +5,9 @@ Activity or a visitor without a session learns nothing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -105,3 +107,40 @@ async def test_an_activity_opens_the_table_of_its_channel(
     no_session = {"instance": "i-1-gc-cards"}
     async with aiohttp.ClientSession() as stranger, stranger.get(url, params=no_session) as answer:
         assert answer.status == 401
+
+
+async def test_discord_launches_the_activity_at_the_root_of_its_url_mapping(
+    env: simcord.Env, browser: aiohttp.ClientSession
+) -> None:
+    """Discord loads the mapped root with the instance in the query; the page is the
+    Activity's (no redirect to a login page Discord's frame could not show), and it loads
+    the vendored SDK from this origin."""
+    base = base_of(env.bot.settings)
+    launch = {"instance_id": "i-1-gc-cards", "frame_id": "f-1", "platform": "desktop"}
+    async with browser.get(f"{base}/", params=launch, allow_redirects=False) as page:
+        assert page.status == 200
+        text = await page.text()
+    assert 'data-page="activity"' in text
+    async with browser.get(f"{base}/", allow_redirects=False) as plain:
+        assert plain.status == 302 and plain.headers["Location"].startswith("/login")
+    assets = env.bot.web.assets
+    sdk = assets.get(assets.digest, "vendor/embedded-app-sdk/index.mjs")
+    entry = assets.get(assets.digest, "activity.js")
+    assert sdk is not None and entry is not None
+    assert b"./vendor/embedded-app-sdk/index.mjs" in entry[0]
+
+
+def test_the_vendored_sdk_is_pinned_whole_and_imports_only_itself() -> None:
+    """The Activity page may load nothing from another origin (Discord's proxy blocks it): the
+    SDK's modules import only each other, every module they name is there, and the version
+    and licence travel with them."""
+    root = Path(__file__).resolve().parents[3] / "bot/web/static/vendor/embedded-app-sdk"
+    assert (root / "VERSION").read_text().startswith("@discord/embedded-app-sdk@2.5.0\n")
+    assert "MIT" in (root / "LICENSE.md").read_text()
+    modules = sorted(root.rglob("*.mjs"))
+    assert len(modules) > 50
+    pattern = re.compile(r"""(?:^|\s)(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]""", re.M)
+    for module in modules:
+        for target in pattern.findall(module.read_text(encoding="utf-8")):
+            assert target.startswith("."), f"{module.name} imports {target}"
+            assert (module.parent / target).resolve().is_file(), f"{module.name}: {target}"
