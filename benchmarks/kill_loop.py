@@ -154,6 +154,7 @@ def query(
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 HUMAN_SEAT = 0  # the member opens the table, so holds the first seat
 KEEP_MESSAGES = 150  # per channel, in the journal: older messages are never touched again
+THREAD_CREATED = 18  # Discord's message type of "… started a thread"
 
 
 # ============================================================================ the child
@@ -340,6 +341,10 @@ def instrument(env: Any, journal: Journal, private: frozenset[int] = frozenset()
                 stored is not None
                 and (not stored.is_ephemeral or stored.channel_id in private)
                 and stored.author_id == backend.bot_user.id
+                # Discord's own notice of a thread the bot made (an event's table) is no post
+                # of the bot's and never touched again: kept, 122 of them pushed an event's
+                # message out of the journal's last KEEP_MESSAGES of its channel.
+                and stored.type != THREAD_CREATED
             ):
                 answered = _answered(backend, stored) if event == "MESSAGE_CREATE" else None
                 if answered is not None:
