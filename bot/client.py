@@ -190,7 +190,23 @@ class KachufulBot(commands.Bot):
 
         self.web = WebServer(self.settings, client_id=lambda: self.application_id)
         self.web.pages["club"] = self._club_site(self.web)
+        self.web.socket = self._live_table(self.web).socket
         await self.web.start()
+
+    def _live_table(self, web: WebServer) -> Any:
+        """The table's socket (bot/web/live.py): a second front of the change path."""
+        from bot.web.live import Live
+
+        tables = self.tables
+        return Live(
+            tables.open,
+            tables.moves,
+            tables.changes,
+            self.store,
+            base_url=web.base_url,
+            read_session=web.sessions.read,
+            client=self,
+        )
 
     def _club_site(self, web: WebServer) -> Any:
         """The club pages (bot/web/club): leaderboards, seasons, events, players, games."""
