@@ -184,6 +184,7 @@ class KachufulBot(commands.Bot):
     async def start_web(self) -> None:
         """The web table (bot/web), when its port is set: the same tables in a browser."""
         self.web = None
+        self.live: Any = None  # the web table's sockets (bot/web/live.py)
         if self.settings.web_port is None:
             return
         from bot.web.server import WebServer
@@ -198,7 +199,7 @@ class KachufulBot(commands.Bot):
         from bot.web.live import Live
 
         tables = self.tables
-        return Live(
+        live = Live(
             tables.open,
             tables.moves,
             tables.changes,
@@ -207,6 +208,9 @@ class KachufulBot(commands.Bot):
             read_session=web.sessions.read,
             client=self,
         )
+        web.app.on_shutdown.append(live.close_all)
+        self.live = live
+        return live
 
     def _club_site(self, web: WebServer) -> Any:
         """The club pages (bot/web/club): leaderboards, seasons, events, players, games."""

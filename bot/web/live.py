@@ -22,12 +22,12 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot import render
 from bot.i18n import N_, Translations, language_of, translation
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from .sessions import Identity
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # aiohttp pings every socket this often and closes one that does not answer (a phone that lost
 # its network): the page then reconnects and says hello again.
@@ -94,13 +95,19 @@ class Peer:
 
     async def write(self) -> None:
         """Send queued frames in order until told to stop (None) or the socket closes."""
-        while (text := await self.outbox.get()) is not None:
+        while (text := await idle(self.outbox.get())) is not None:
             if self.ws.closed:
                 return
             try:
                 await self.ws.send_str(text)
             except (ConnectionError, RuntimeError):
                 return
+
+
+async def idle(waiting: Awaitable[T]) -> T:
+    """Where a socket waits for its browser, or for something to send: the one place the
+    tests declare to the simulated Discord as an outside input (it settles otherwise)."""
+    return await waiting
 
 
 class BadFrame(ValueError):
@@ -121,7 +128,10 @@ class Live:
         read_session: Callable[[str | None], Identity | None],
         client: discord.Client | None = None,
         clock: Callable[[], float] = time.monotonic,
+        heartbeat: float | None = None,
     ) -> None:
+        self.heartbeat = heartbeat or HEARTBEAT_SECONDS
+        self.sockets: set[web.WebSocketResponse] = set()
         self.tables = tables
         self.moves = moves
         self.store = store
@@ -146,19 +156,22 @@ class Live:
             raise web.HTTPForbidden(text="another site's page")
         if who is None:
             raise web.HTTPUnauthorized(text="not logged in")
-        ws = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS, max_msg_size=MAX_FRAME)
+        ws = web.WebSocketResponse(heartbeat=self.heartbeat, max_msg_size=MAX_FRAME)
         await ws.prepare(request)
         peer = Peer(ws, who.user_id, language_of(who.locale))
         writer = asyncio.create_task(peer.write())
+        self.sockets.add(ws)
         try:
-            async for message in ws:
+            while True:
+                message = await idle(ws.receive())
                 if message.type is WSMsgType.TEXT:
                     await self.receive(peer, message.data)
-                elif message.type is WSMsgType.ERROR:
-                    break
-                else:  # a binary frame is no message of ours
+                elif message.type is WSMsgType.BINARY:  # no message of ours
                     peer.push(_answer(None, False, self._say(peer, MALFORMED)))
+                elif message.type not in (WSMsgType.PING, WSMsgType.PONG):
+                    break  # closed, closing or failed
         finally:
+            self.sockets.discard(ws)
             self._leave(peer)
             peer.outbox.put_nowait(None)
             with contextlib.suppress(asyncio.CancelledError):
@@ -270,6 +283,13 @@ class Live:
 
         await self.moves.handle(request, answer=answer)
         return answered
+
+    async def close_all(self, app: web.Application | None = None) -> None:
+        """The web server stops (the bot restarts): every socket is told it is going away, and
+        its page reconnects (to this process once it is back)."""
+        for ws in list(self.sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=WSCloseCode.GOING_AWAY, message=b"restarting")
 
     # ---- after each committed change ----
 
