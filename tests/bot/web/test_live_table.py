@@ -146,3 +146,48 @@ async def test_a_whole_game_in_two_browsers_and_discord(
         assert check_privacy(player, stored.record) >= 10
     for player in players.values():
         await player.close()
+
+
+async def test_a_restart_mid_game_and_the_pages_reconnect(
+    live_env: simcord.Env, oauth: Any, make_bot: Any
+) -> None:
+    env = live_env
+    table, (asha, bilal, chen), players = await seat_web_players(
+        env, oauth, "asha", "bilal", "chen"
+    )
+    # A few moves, then the bot restarts: every socket is told it is going away.
+    for _ in range(3):
+        await env.settle()
+        seat = table.game.turn
+        user = table.session.row.seats[seat].user_id
+        if user in players:
+            await web_turn(env, table, players[user])
+        elif user == chen.id:
+            await table.act(chen)
+    await env.settle()
+    table_id, version = table.session.row.id, table.session.row.version
+    hands = {p.user_id: p.view["hand"] for p in players.values()}
+    old = env.bot
+    assert old.web is not None
+    await old.web.stop()
+    for player in players.values():
+        assert player._reader is not None
+        await player._reader  # the server closed the socket
+        assert player.ws is not None and player.ws.close_code == 1001
+    await env.restart_bot(make_bot())
+    await env.settle()
+    # Each page reconnects (its session cookie is still good) and gets the current view.
+    for player in players.values():
+        view = await player.connect(table_id, version)
+        assert view["version"] == table.session.row.version == version
+        assert view["hand"] == hands[player.user_id]
+    # And the game goes on to its end, in the browsers and in Discord.
+    await play_out(env, table, players, [chen])
+    await env.settle()
+    stored = await env.bot.store.latest_game_in_channel(table.channel.id)
+    assert stored is not None and stored.status == "finished"
+    load_game(stored.record)
+    for player in players.values():
+        assert player.view["phase"] == "finished"
+        check_privacy(player, stored.record)
+        await player.close()
