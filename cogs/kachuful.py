@@ -40,7 +40,8 @@ class KachufulCog(
     def __init__(self, bot: KachufulBot) -> None:
         self.bot = bot
         super().__init__()
-        if table_url(bot.settings, 0) is None and self.app_command is not None:
+        web = table_url(getattr(bot, "settings", None), 0) is not None
+        if not web and self.app_command is not None:
             # /kachuful table is offered only when the web table is on.
             self.app_command.remove_command("table")
 
@@ -112,7 +113,12 @@ class KachufulCog(
     @app_commands.command(name="help", description=locale_str("How to play"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
-            ephemeral=True, **send_kwargs(render.help_message(reader(interaction)))
+            ephemeral=True,
+            **send_kwargs(
+                render.help_message(
+                    reader(interaction), web=table_url(self.bot.settings, 0) is not None
+                )
+            ),
         )
 
 

@@ -22,7 +22,7 @@ async def test_forged_malformed_and_out_of_turn_messages_change_nothing(
     live_env: simcord.Env, oauth: Any
 ) -> None:
     env = live_env
-    table, (asha, bilal, chen), players = await seat_web_players(
+    table, (_asha, _bilal, _chen), players = await seat_web_players(
         env, oauth, "asha", "bilal", "chen"
     )
     await env.settle()
@@ -87,7 +87,7 @@ async def test_forged_malformed_and_out_of_turn_messages_change_nothing(
 
 async def test_a_move_sent_twice_counts_once(live_env: simcord.Env, oauth: Any) -> None:
     env = live_env
-    table, members, players = await seat_web_players(
+    table, _members, players = await seat_web_players(
         env, oauth, "asha", "bilal", "chen", web=3, computers=1
     )
     await env.settle()

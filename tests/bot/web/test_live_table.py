@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import simcord
+
 from kachuful_core import load_game, score_summary
 from kachuful_core.cards import SUIT_LETTERS
 
@@ -100,16 +101,17 @@ def check_privacy(player: WebPlayer, record: dict[str, Any]) -> int:
     return len(player.views)
 
 
-async def test_a_whole_game_in_two_browsers_and_discord(
-    live_env: simcord.Env, oauth: Any
-) -> None:
+async def test_a_whole_game_in_two_browsers_and_discord(live_env: simcord.Env, oauth: Any) -> None:
     env = live_env
-    table, (asha, bilal, chen), players = await seat_web_players(
+    table, (asha, _bilal, chen), players = await seat_web_players(
         env, oauth, "asha", "bilal", "chen"
     )
     first = players[asha.id].view
     assert first["phase"] == "bidding" and first["you"] == table.session.row.seat_of(asha.id)
-    assert first["words"]["claim"] == "Claim the rest" and len(first["hand"]) == first["deal"]["hand_size"]
+    assert (
+        first["words"]["claim"] == "Claim the rest"
+        and len(first["hand"]) == first["deal"]["hand_size"]
+    )
     assert [s["name"] for s in first["seats"]][:3] == ["asha", "bilal", "chen"]
     assert first["seats"][3]["bot"] is True
     assert first["deal"]["trump"] in (*SUIT_LETTERS, None)
@@ -152,7 +154,7 @@ async def test_a_restart_mid_game_and_the_pages_reconnect(
     live_env: simcord.Env, oauth: Any, make_bot: Any
 ) -> None:
     env = live_env
-    table, (asha, bilal, chen), players = await seat_web_players(
+    table, (_asha, _bilal, chen), players = await seat_web_players(
         env, oauth, "asha", "bilal", "chen"
     )
     # A few moves, then the bot restarts: every socket is told it is going away.
