@@ -123,6 +123,9 @@ async def test_a_whole_game_in_two_browsers_and_discord(live_env: simcord.Env, o
     assert [(b.label, b.url) for b in buttons(lobby) if b.url] == [("Open the table", link)]
     hand = await table.open_hand(chen)
     assert [(b.label, b.url) for b in buttons(hand) if b.url] == [("Open the table", link)]
+    asked = await chen.slash(table.channel, "kachuful table")
+    assert asked.ephemeral and asked.response is not None
+    assert [(b.label, b.url) for b in buttons(asked.response.message)] == [("Open the table", link)]
 
     await play_out(env, table, players, [chen])
     await env.advance_time(60)
