@@ -196,3 +196,42 @@ async def test_a_restart_mid_game_and_the_pages_reconnect(
         assert player.view["phase"] == "finished"
         check_privacy(player, stored.record)
         await player.close()
+
+
+async def test_confirm_each_card_and_take_back_on_the_web(live_env: simcord.Env, oauth: Any) -> None:
+    env = live_env
+    table, _, players = await seat_web_players(env, oauth, "asha", "bilal", "chen", web=3)
+    await env.settle()
+    for player in players.values():
+        answer = await player.move({"set": "confirm_cards", "on": True})
+        assert answer["ok"] is True
+    # Everyone bids; the first to play chooses a card, sees it chosen, then confirms it.
+    for _ in range(8):
+        await env.settle()
+        if table.game.phase.value == "playing":
+            break
+        await web_turn(env, table, players[table.session.row.seats[table.game.turn].user_id])
+    await env.settle()
+    player = players[table.session.row.seats[table.game.turn].user_id]
+    view = await player.wait(
+        lambda f: f["t"] == "view" and f["version"] == table.session.row.version
+    )
+    assert view["confirm_cards"] is True and view["chosen"] is None
+    card = view["legal"][-1]
+    before = table.session.row.version
+    chosen = await player.move({"choose": card}, view["version"])
+    assert chosen["ok"] is True
+    offered = await player.wait(lambda f: f["t"] == "view" and f["chosen"] == card)
+    assert offered["version"] == before == table.session.row.version  # nothing played yet
+    played = await player.move({"card": card}, before)
+    assert played["ok"] is True
+    after = await player.wait(lambda f: f["t"] == "view" and f["version"] > before)
+    assert {"seat": after["you"], "card": card} in after["trick"] and card not in after["hand"]
+    assert after["can"]["takeback"] is True
+    # Taken back: the card is in the hand again, and it is that player's turn again.
+    back = await player.move({"takeback": True}, after["version"])
+    assert back["ok"] is True
+    again = await player.wait(lambda f: f["t"] == "view" and f["version"] > after["version"])
+    assert card in again["hand"] and again["seats"][again["you"]]["turn"] is True
+    for other in players.values():
+        await other.close()
