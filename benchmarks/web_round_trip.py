@@ -316,6 +316,12 @@ async def measure(bench: WebBench) -> dict[str, Any]:
     began, cpu = time.perf_counter(), time.process_time()
     await bench.play(config.moves, config.think_ms)
     seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+    closed = [
+        b.ws.close_code
+        for a in bench.agents
+        for b in [*a.browsers.values(), a.watching]
+        if b is not None and b.ws is not None and b.ws.closed
+    ]
     samples = bench.stats.samples
     web = [s.seconds for s in samples if s.kind == "web"]
     clicks = [s.seconds for s in samples if s.kind in ("bid", "play")]
@@ -328,6 +334,7 @@ async def measure(bench: WebBench) -> dict[str, Any]:
         "think_ms": config.think_ms,
         "sockets_open": sockets,
         "sockets_seen_by_the_bot": live.open_sockets() if live is not None else 0,
+        "sockets_closed_during_play": closed,
         "setup_seconds": round(setup, 1),
         "seconds": round(seconds, 1),
         "web_moves": len(web),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -46,6 +47,7 @@ from bot.table.requests import (
 from bot.table.session import TableSession, game_from_record
 
 from .views import TableState, Viewer, table_view
+from .words import words
 
 if TYPE_CHECKING:
     import discord
@@ -281,7 +283,17 @@ class Live:
                 if session is not None:
                     self._send_view(peer, _live_state(session))
 
-        await self.moves.handle(request, answer=answer)
+        try:
+            await self.moves.handle(request, answer=answer)
+        except Exception:
+            # A bug on the path (the change itself was undone by the path): the page is told,
+            # as a click would be, and the socket stays open.
+            log.exception("table %s: a web move failed", peer.table)
+            if not answered:
+                answered.update(
+                    _answer(move_id, False, render.notice("click_failed", self._tr(peer)))
+                )
+                peer.push(answered)
         return answered
 
     async def close_all(self, app: web.Application | None = None) -> None:
@@ -305,7 +317,9 @@ class Live:
 
     def _send_view(self, peer: Peer, state: TableState) -> None:
         viewer = Viewer(peer.user_id, peer.language, peer.chosen, peer.chosen_at)
-        text = _dump({"t": "view", **table_view(state, viewer)})
+        view = table_view(state, viewer)
+        del view["words"]  # the same in every view of a language: encoded once (below)
+        text = f'{{"t":"view",{_dump(view)[1:-1]},"words":{_words_json(peer.language)}}}'
         if text != peer.last_view:  # a change another seat cannot see (a look) sends nothing
             peer.last_view = text
             peer.push(text)
@@ -420,6 +434,11 @@ def _is_move_id(value: Any) -> bool:
 
 def _answer(move_id: str | None, ok: bool, text: str | None) -> dict[str, Any]:
     return {"t": "answer", "id": move_id, "ok": ok, "text": text}
+
+
+@functools.cache
+def _words_json(language: str) -> str:
+    return _dump(words(language))
 
 
 def _dump(frame: dict[str, Any]) -> str:
