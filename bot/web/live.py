@@ -152,9 +152,10 @@ class Live:
         """``GET /ws``: a logged-in user's socket. A browser's cookie must come with this
         site's own origin (another site's page cannot borrow it); an Activity, whose frame may
         refuse cookies, passes its session token as ``?session=`` instead."""
-        if who is None:
-            who = self.read_session(request.query.get("session"))
-        elif request.headers.get("Origin") not in (None, self.origin):
+        token = request.query.get("session")
+        if token is not None:  # never sent by a browser by itself: no other site can borrow it
+            who = self.read_session(token)
+        elif who is not None and request.headers.get("Origin") not in (None, self.origin):
             raise web.HTTPForbidden(text="another site's page")
         if who is None:
             raise web.HTTPUnauthorized(text="not logged in")

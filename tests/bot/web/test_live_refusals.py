@@ -12,6 +12,8 @@ from typing import Any
 import aiohttp
 import simcord
 
+from bot.web.sessions import Identity
+
 from ..helpers import snapshot
 from .conftest import base_of
 from .players import WebPlayer
@@ -186,6 +188,23 @@ async def test_the_socket_is_for_a_logged_in_user_on_this_site(
         assert error.status == 403
     else:
         raise AssertionError("another site's page used the login")
+    # An Activity (Discord's proxy is its origin) passes its session token itself.
+    web = env.bot.web
+    assert web is not None
+    token = web.sessions.issue(Identity(asha.id, "asha"))
+    proxy = {"Origin": "https://1234567890123456789.discordsays.com"}
+    async with aiohttp.ClientSession() as activity:
+        inside = await activity.ws_connect(f"{socket}?session={token}", headers=proxy)
+        await inside.send_json({"t": "ping"})
+        assert (await inside.receive_json()) == {"t": "pong"}
+        await inside.close()
+        for forged in ("forged", token[:-3] + "AAA"):
+            try:
+                await activity.ws_connect(f"{socket}?session={forged}", headers=proxy)
+            except aiohttp.WSServerHandshakeError as error:
+                assert error.status == 401
+            else:
+                raise AssertionError("a forged session token opened a socket")
     # A hello for a table that does not exist, or before any hello, a move.
     player.ws = await player.http.ws_connect(socket, headers={"Origin": base})
     player._reader = asyncio.create_task(player._read(player.ws))

@@ -198,7 +198,9 @@ async def test_a_restart_mid_game_and_the_pages_reconnect(
         await player.close()
 
 
-async def test_confirm_each_card_and_take_back_on_the_web(live_env: simcord.Env, oauth: Any) -> None:
+async def test_confirm_each_card_and_take_back_on_the_web(
+    live_env: simcord.Env, oauth: Any
+) -> None:
     env = live_env
     table, _, players = await seat_web_players(env, oauth, "asha", "bilal", "chen", web=3)
     await env.settle()
