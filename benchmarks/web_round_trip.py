@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import faulthandler
 import json
 import logging
 import random
@@ -63,6 +64,10 @@ from bot.web.sessions import Identity  # noqa: E402
 TARGET_P99_MS = 100.0
 
 
+class Refused(Exception):
+    """The bot refused a web move (its answer says why)."""
+
+
 class Browser:
     """One browser's socket: every view it is sent, and who waits for one."""
 
@@ -92,6 +97,12 @@ class Browser:
             now = time.perf_counter()
             frame = json.loads(message.data)
             self.frames += 1
+            waiting = self.waiting
+            if frame["t"] == "answer" and not frame["ok"] and waiting is not None:
+                self.agent.bench.refusals.append(str(frame["text"]))
+                if not waiting[1].done():
+                    waiting[1].set_exception(Refused(frame["text"]))
+                continue
             if frame["t"] != "view":
                 continue
             self.view, self.version = frame, frame["version"]
@@ -112,6 +123,8 @@ class Browser:
             return await asyncio.wait_for(future, ANSWER_TIMEOUT) - sent
         except TimeoutError:
             return None
+        except Refused:
+            return -1.0
         finally:
             self.waiting = None
 
@@ -182,6 +195,10 @@ class MixedAgent(TableAgent):
         if seconds is None:
             self.bench.stats.unanswered += 1
             return
+        if seconds < 0:
+            self.bench.stats.refused += 1
+            await self._nap()
+            return
         self.bench.stats.samples.append(Sample("web", seconds, self.index, time.perf_counter()))
 
     async def _discord_move(self, member: Any) -> None:
@@ -235,6 +252,43 @@ class WebBench(LoadBench):
         self.env = type(self.env)(self.bot, settle_timeout=30.0)
         self.agents: list[MixedAgent] = []  # type: ignore[assignment]
         self.http: aiohttp.ClientSession | None = None
+        self.refusals: list[str] = []
+        self.stalls = False
+        self.lags: list[tuple[float, float]] = []  # (seconds into the play, the loop's lag)
+
+    async def watch_the_loop(self, started: float) -> None:
+        """How late a 50 ms sleep wakes: the event loop's lag (a block shows as a spike)."""
+        while True:
+            before = time.perf_counter()
+            if self.stalls:  # where the loop is stuck, if it is for 2 s
+                faulthandler.dump_traceback_later(2.0, exit=False)
+            await asyncio.sleep(0.05)
+            late = time.perf_counter() - before - 0.05
+            if late > 0.2:
+                self.lags.append((round(before - started, 1), round(late, 2)))
+
+    async def start(self) -> None:
+        """The bot starts in SimCord, its web server just after, outside SimCord's sight.
+
+        SimCord watches every task the bot starts, to know when the bot has settled, and
+        settles it whenever one of its timers falls due; 400 sockets are 800 tasks that never
+        end, and their heartbeat timers: each such settle then scanned them all, stopping the
+        event loop for seconds (seen at 9-14 s). That is the simulated Discord's cost, not the
+        bot's: the browsers are not Discord, so their sockets are served as in production."""
+        from bot.web.server import WebServer
+
+        real_start = WebServer.start
+
+        async def later(server: WebServer) -> None:
+            return None
+
+        WebServer.start = later  # type: ignore[method-assign]
+        try:
+            await super().start()
+        finally:
+            WebServer.start = real_start  # type: ignore[method-assign]
+        assert self.bot.web is not None
+        await self.bot.web.start()
 
     async def open_tables(self) -> None:
         env, config = self.env, self.config
@@ -288,7 +342,7 @@ class WebBench(LoadBench):
             await self.http.close()
 
 
-async def run(config: Config) -> dict[str, Any]:
+async def run(config: Config, stalls: bool = False) -> dict[str, Any]:
     logging.getLogger("discord").setLevel(logging.WARNING)
     logging.getLogger("bot").setLevel(logging.WARNING)
     logging.getLogger("aiohttp").setLevel(logging.WARNING)
@@ -296,6 +350,7 @@ async def run(config: Config) -> dict[str, Any]:
     try:
         with tempfile.TemporaryDirectory(prefix="kachuful-web-") as folder:
             bench = WebBench(config, Path(folder))
+            bench.stalls = stalls
             await bench.start()
             try:
                 return await measure(bench)
@@ -314,8 +369,10 @@ async def measure(bench: WebBench) -> dict[str, Any]:
     setup = time.perf_counter() - started
     live = bench.bot.live
     began, cpu = time.perf_counter(), time.process_time()
+    watcher = asyncio.create_task(bench.watch_the_loop(began))
     await bench.play(config.moves, config.think_ms)
     seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+    watcher.cancel()
     closed = [
         b.ws.close_code
         for a in bench.agents
@@ -349,6 +406,8 @@ async def measure(bench: WebBench) -> dict[str, Any]:
         "target_p99_ms": TARGET_P99_MS,
         "met": bool(web) and web_summary["p99"] < TARGET_P99_MS,
         "bot_errors": errors,
+        "web_refusals": sorted(set(bench.refusals))[:5],
+        "loop_lags_over_200ms": sorted(bench.lags, key=lambda lag: -lag[1])[:10],
     }
 
 
@@ -372,7 +431,7 @@ def print_report(result: dict[str, Any]) -> None:
     )
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[Config, bool]:
+def parse_args(argv: list[str] | None = None) -> tuple[Config, bool, bool]:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tables", type=int, default=100, help="tables of four (100)")
     parser.add_argument("--moves", type=int, default=40, help="moves per table (40)")
@@ -380,6 +439,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[Config, bool]:
     parser.add_argument("--max-hand", type=int, default=None, help="largest hand (52 // 4)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.add_argument(
+        "--stalls", action="store_true", help="print every thread's stack if the loop stops 2 s"
+    )
     args = parser.parse_args(argv)
     config = Config(
         tables=args.tables,
@@ -389,13 +451,13 @@ def parse_args(argv: list[str] | None = None) -> tuple[Config, bool]:
         seed=args.seed,
         freeze_gc=True,
     )
-    return config, args.json
+    return config, args.json, args.stalls
 
 
 def main(argv: list[str] | None = None) -> int:
-    config, as_json = parse_args(argv)
+    config, as_json, stalls = parse_args(argv)
     random.seed(config.seed)
-    result = asyncio.run(run(config))
+    result = asyncio.run(run(config, stalls))
     if as_json:
         print(json.dumps(result))
     else:
