@@ -268,27 +268,20 @@ class WebBench(LoadBench):
                 self.lags.append((round(before - started, 1), round(late, 2)))
 
     async def start(self) -> None:
-        """The bot starts in SimCord, its web server just after, outside SimCord's sight.
+        """A socket's task waits on its browser: declared to SimCord as an outside input (as
+        the tests do, tests/bot/web/conftest.py). SimCord settles the bot whenever one of its
+        timers falls due (a heartbeat, a turn clock), scanning every task the bot started;
+        800 socket tasks it could not see were waiting on a browser kept each such settle
+        going, stopping the event loop for 9-14 s in a run. The bot's code is the same."""
+        from bot.web import live
 
-        SimCord watches every task the bot starts, to know when the bot has settled, and
-        settles it whenever one of its timers falls due; 400 sockets are 800 tasks that never
-        end, and their heartbeat timers: each such settle then scanned them all, stopping the
-        event loop for seconds (seen at 9-14 s). That is the simulated Discord's cost, not the
-        bot's: the browsers are not Discord, so their sockets are served as in production."""
-        from bot.web.server import WebServer
+        env = self.env
 
-        real_start = WebServer.start
+        async def idle(waiting: Any) -> Any:
+            return await env.external_wait(waiting, reason="a web table's socket")
 
-        async def later(server: WebServer) -> None:
-            return None
-
-        WebServer.start = later  # type: ignore[method-assign]
-        try:
-            await super().start()
-        finally:
-            WebServer.start = real_start  # type: ignore[method-assign]
-        assert self.bot.web is not None
-        await self.bot.web.start()
+        live.idle = idle  # type: ignore[assignment]
+        await super().start()
 
     async def open_tables(self) -> None:
         env, config = self.env, self.config
