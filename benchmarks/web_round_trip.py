@@ -160,6 +160,23 @@ class MixedAgent(TableAgent):
             return None  # that player's page has not shown the move before yet
         return "act"
 
+    def _why(self) -> str:
+        """What the table waits for, with the page of the seat to act: the newest view it
+        got, and what the server holds for that socket."""
+        why = super()._why()
+        session = self.session
+        user_id = session.row.seats[session.game.turn].user_id
+        browser = self.browsers.get(user_id)
+        if browser is None:
+            return why
+        live = self.bench.bot.live
+        peers = [p for p in live.peers.get(self.table_id, ()) if p.user_id == user_id]
+        sent = [
+            (json.loads(p.last_view)["version"] if p.last_view else None, p.outbox.qsize())
+            for p in peers
+        ]
+        return f"{why} page_version={browser.version} server_sent(version, queued)={sent}"
+
     async def play(self, moves: int, think_ms: float) -> None:
         session = self.session
         if session is None or session.game is None:
