@@ -101,6 +101,18 @@ async def test_an_activity_opens_the_table_of_its_channel(
     chen_in = await activity_session(browser, base, oauth, chen.id)
     status, text = await ask(chen_in, "i-1-gc-cards")
     assert status == 403 and str(table.row.id) not in text
+    # With shards over several processes: a server another process serves is answered with
+    # that process's path (docs/web.md, "More than one process"), and the page asks there.
+    activity = env.bot.web.pages["activity"]
+
+    async def elsewhere(guild_id: int) -> str | None:
+        return f"{base}/p1" if guild_id == channel.guild.id else None
+
+    instances["i-1-gc-cards"]["location"]["guild_id"] = str(channel.guild.id)
+    activity.owner, kept = elsewhere, activity.owner
+    assert await ask(asha_in, "i-1-gc-cards") == (200, {"table": None, "moved": "/p1"})
+    activity.owner = kept
+    assert await ask(asha_in, "i-1-gc-cards") == (200, {"table": table.row.id})
     # A finished (unknown) instance, a malformed id, no session at all.
     assert (await ask(asha_in, "i-9-gone"))[0] == 404
     assert (await ask(asha_in, "../../users/@me"))[0] == 400
