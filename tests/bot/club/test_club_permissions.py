@@ -62,7 +62,7 @@ async def test_manage_events_alone_tries_nothing_and_the_organiser_is_told_why(
     assert opened.ephemeral
     text = opened.response.content
     assert "est ouvert" in text  # the event is open all the same
-    assert "«\u00a0Créer des évènements\u00a0»" in text, text
+    assert "«\u00a0Créer des événements\u00a0»" in text, text
     assert "Create Events" not in text
     assert scheduled_posts(env) == []
     assert env.backend.guilds[guild.id].scheduled_events == {}
