@@ -22,6 +22,8 @@ Measured, on loopback, in real time (``time.perf_counter``):
 The issue's target: a web move's p99 under 100 ms with 100 tables of four open.
 
     .venv/bin/python benchmarks/web_round_trip.py                 # 100 tables, 40 moves each
+    .venv/bin/python benchmarks/web_round_trip.py --heartbeat 3600   # no heartbeat timer in
+                                                  # the run (in SimCord each one settles the bot)
     .venv/bin/python benchmarks/web_round_trip.py --tables 4 --moves 8 --json   # smoke run
 """
 
@@ -271,6 +273,7 @@ class WebBench(LoadBench):
         self.http: aiohttp.ClientSession | None = None
         self.refusals: list[str] = []
         self.stalls = False
+        self.heartbeat: float | None = None  # the sockets' (None: the bot's, 20 s)
         self.lags: list[tuple[float, float]] = []  # (seconds into the play, the loop's lag)
 
     async def watch_the_loop(self, started: float) -> None:
@@ -298,6 +301,8 @@ class WebBench(LoadBench):
             return await env.external_wait(waiting, reason="a web table's socket")
 
         live.idle = idle  # type: ignore[assignment]
+        if self.heartbeat is not None:
+            live.HEARTBEAT_SECONDS = self.heartbeat
         await super().start()
 
     async def open_tables(self) -> None:
@@ -352,7 +357,9 @@ class WebBench(LoadBench):
             await self.http.close()
 
 
-async def run(config: Config, stalls: bool = False) -> dict[str, Any]:
+async def run(
+    config: Config, stalls: bool = False, heartbeat: float | None = None
+) -> dict[str, Any]:
     logging.getLogger("discord").setLevel(logging.WARNING)
     logging.getLogger("bot").setLevel(logging.WARNING)
     logging.getLogger("aiohttp").setLevel(logging.WARNING)
@@ -361,6 +368,7 @@ async def run(config: Config, stalls: bool = False) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="kachuful-web-") as folder:
             bench = WebBench(config, Path(folder))
             bench.stalls = stalls
+            bench.heartbeat = heartbeat
             await bench.start()
             try:
                 return await measure(bench)
@@ -413,6 +421,7 @@ async def measure(bench: WebBench) -> dict[str, Any]:
         "cpu_ms_per_move": round(cpu * 1000 / max(1, len(web) + len(clicks)), 2),
         "web_round_trip_ms": web_summary,
         "discord_click_ms": latency_summary(clicks),
+        "heartbeat_seconds": bench.bot.live.heartbeat if live is not None else None,
         "target_p99_ms": TARGET_P99_MS,
         "met": bool(web) and web_summary["p99"] < TARGET_P99_MS,
         "bot_errors": errors,
@@ -441,7 +450,7 @@ def print_report(result: dict[str, Any]) -> None:
     )
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[Config, bool, bool]:
+def parse_args(argv: list[str] | None = None) -> tuple[Config, bool, bool, float | None]:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tables", type=int, default=100, help="tables of four (100)")
     parser.add_argument("--moves", type=int, default=40, help="moves per table (40)")
@@ -449,6 +458,12 @@ def parse_args(argv: list[str] | None = None) -> tuple[Config, bool, bool]:
     parser.add_argument("--max-hand", type=int, default=None, help="largest hand (52 // 4)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.add_argument(
+        "--heartbeat",
+        type=float,
+        default=None,
+        help="seconds of silence before the server pings a socket (the bot's: 20)",
+    )
     parser.add_argument(
         "--stalls", action="store_true", help="print every thread's stack if the loop stops 2 s"
     )
@@ -461,13 +476,13 @@ def parse_args(argv: list[str] | None = None) -> tuple[Config, bool, bool]:
         seed=args.seed,
         freeze_gc=True,
     )
-    return config, args.json, args.stalls
+    return config, args.json, args.stalls, args.heartbeat
 
 
 def main(argv: list[str] | None = None) -> int:
-    config, as_json, stalls = parse_args(argv)
+    config, as_json, stalls, heartbeat = parse_args(argv)
     random.seed(config.seed)
-    result = asyncio.run(run(config, stalls))
+    result = asyncio.run(run(config, stalls, heartbeat))
     if as_json:
         print(json.dumps(result))
     else:

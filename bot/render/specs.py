@@ -148,8 +148,10 @@ def digest(spec: MessageSpec) -> str:
     data: dict[str, Any] = {
         "c": spec.content,
         "e": [embed.to_dict() for embed in spec.embeds],
+        # A link's address only when there is one: every other message keeps its digest.
         "b": [
-            (b.action, b.label, b.style, b.disabled, b.row, b.emoji, b.url) for b in spec.buttons
+            (b.action, b.label, b.style, b.disabled, b.row, b.emoji, *((b.url,) if b.url else ()))
+            for b in spec.buttons
         ],
         "m": spec.mention_ids,
         "a": None if spec.attachment is None else spec.attachment[0],
