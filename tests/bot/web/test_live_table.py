@@ -149,6 +149,16 @@ async def test_a_whole_game_in_two_browsers_and_discord(live_env: simcord.Env, o
         assert last["standings"] is not None and last["hand"] is None
         assert last["scores"] == [list(d["scores"]) for d in summary["deals"]]
         assert check_privacy(player, stored.record) >= 10
+    # A page opened after the end (the table is only in the store now) shows the end.
+    open_tables = env.bot.tables.open
+    assert table_id not in open_tables.by_id and table_id not in open_tables.closing
+    latecomer = players[asha.id]
+    assert latecomer.ws is not None
+    await latecomer.ws.close()
+    after = await latecomer.connect(table_id)
+    assert after["phase"] == "finished" and after["hand"] is None
+    assert [s["score"] for s in after["seats"]] == list(summary["totals"])
+    assert after["standings"] == players[asha.id].views[-2]["standings"]
     for player in players.values():
         await player.close()
 
