@@ -1,6 +1,7 @@
 // The seats around the felt, from the reader's point of view: their own seat at the bottom,
 // then the others in play order going left, over the top, to the right (clockwise, as the
 // game passes to the left). Positions are percentages of the felt, set as CSS variables.
+import { cardFace, cardName } from "./cards.js";
 import { h } from "./dom.js";
 import { say } from "./words.js";
 
@@ -55,6 +56,8 @@ export function seatPlate(view, index) {
   if (!seat.connected && !seat.bot) classes.push("away");
   if (Math.abs(Math.cos((angle * Math.PI) / 180)) > 0.5) classes.push("flank");
   const name = you ? `${seat.name} (${say(words, "you")})` : seat.name;
+  // The forehead deal: the other seats' cards the reader may see (never their own).
+  const shown = (view.visible || []).filter((entry) => entry.seat === index).map((entry) => entry.card);
   return h(
     "section",
     {
@@ -78,6 +81,7 @@ export function seatPlate(view, index) {
       figure(words, "tricks", String(seat.tricks)),
       figure(words, "score", String(seat.score)),
     ),
+    shown.length ? h("div", { class: "shown" }, shown.map((card) => cardFace(words, card, "div", { role: "img", "aria-label": cardName(words, card) }))) : null,
     !you && seat.cards_left > 0 ? h("span", { class: "left", "aria-hidden": "true" }, h("i"), String(seat.cards_left)) : null,
     !seat.connected && !seat.bot ? h("span", { class: "offline", text: say(words, "away") }) : null,
     clock ? h("span", { class: "clock", role: "timer", "data-deadline": clock.deadline_ms, text: clockText(clock.deadline_ms) }) : null,

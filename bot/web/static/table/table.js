@@ -186,8 +186,10 @@ export class Table {
     const parts = [];
     if (view.bids && view.bids.length) parts.push(this.bidding(view));
     parts.push(this.actions(view));
-    if (view.hand === null || view.hand === undefined) {
+    if (view.you === null || view.you === undefined) {
       parts.push(h("p", { class: "watching", text: say(words, "watching") }));
+    } else if (view.hand === null || view.hand === undefined) {
+      parts.push(this.unseenHand(view));
     } else {
       parts.push(this.hand(view));
     }
@@ -196,7 +198,8 @@ export class Table {
 
   bidding(view) {
     const words = view.words;
-    const blind = Boolean(view.can && view.can.look);
+    // A blind bid: made before looking at the hand (the server says when it may be).
+    const blind = Boolean(view.blind);
     return h(
       "div",
       { class: "bids", role: "group", "aria-label": say(words, "your_bid") },
@@ -277,10 +280,35 @@ export class Table {
     );
   }
 
+  // A hand the reader has not seen: before looking (blind bids), or the forehead deal's one
+  // card, which is played unseen (move {"card": null}) when the server says so.
+  unseenHand(view) {
+    const words = view.words;
+    const count = view.seats[view.you] ? view.seats[view.you].cards_left : 0;
+    const playable = Boolean(view.unseen) && this.waiting === null;
+    const backs = [];
+    for (let index = 0; index < count; index += 1) {
+      backs.push(
+        cardFace(words, null, "button", {
+          type: "button",
+          class: `in-hand${playable ? " legal" : " idle"}`,
+          disabled: !playable,
+          "aria-label": say(words, "face_down"),
+          vars: { i: index, mid: (count - 1) / 2 },
+          onclick: () => view.unseen && this.play({ card: null }),
+        }),
+      );
+    }
+    return h("div", { class: "hand unseen", role: "group", "aria-label": say(words, "hand"), vars: { n: count } }, backs);
+  }
+
   // A tap plays the card; with confirm-each-card on, the first tap chooses it and a second
   // tap on it (or Confirm) plays it.
   tap(card) {
     const view = this.view;
+    // A card the server did not list cannot go, however the tap arrived (a disabled button
+    // can still get a synthetic click).
+    if (!view.legal.includes(card)) return;
     if (view.confirm_cards && view.chosen !== card) this.play({ choose: card });
     else this.play({ card });
   }
@@ -292,9 +320,14 @@ export class Table {
     const count = hand.children.length;
     const card = hand.firstElementChild;
     if (!count || !card) return;
-    const width = card.getBoundingClientRect().width;
-    const room = hand.clientWidth;
+    const width = card.offsetWidth;
+    const height = card.offsetHeight;
+    // A fan of 20 degrees at most; its outer cards lean out by this much on each side.
+    const tilt = count > 1 ? Math.min(3, 20 / (count - 1)) : 0;
+    const lean = height * 1.4 * Math.sin(((tilt * (count - 1)) / 2) * (Math.PI / 180));
+    const room = hand.clientWidth - 2 * lean;
     const step = count > 1 ? Math.min(width * 0.78, (room - width) / (count - 1)) : 0;
+    hand.style.setProperty("--tilt", `${tilt}deg`);
     hand.style.setProperty("--step", `${Math.max(step, 0)}px`);
     hand.style.setProperty("--span", `${width + step * (count - 1)}px`);
   }

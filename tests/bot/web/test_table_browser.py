@@ -1,0 +1,222 @@
+"""The web table's client in a real browser (Debian's chromium driven by Playwright), against
+fake_table.py: the real WebServer (pages, assets, policy, sessions) with a canned socket.
+What a player sees and taps, and the frames the page sends for it."""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from . import fake_table as fake
+from .fake_table import C, D, FakeTable, H, S, wait_for
+
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.xdist_group("browser")]
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[Any]:
+    from playwright.async_api import async_playwright
+
+    assert os.path.exists(CHROMIUM), "install Debian's chromium: apt-get install -y chromium"
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        await browser.close()
+
+
+class Seen:
+    """A table page open in the browser, and what the page complained about."""
+
+    def __init__(self, table: FakeTable, page: Any) -> None:
+        self.table = table
+        self.page = page
+        self.errors: list[str] = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: self.errors.append(message.text)
+            if message.type == "error" and "favicon" not in message.text
+            else None,
+        )
+
+    def moves(self) -> list[dict[str, Any]]:
+        return [frame for frame in self.table.frames if frame["t"] == "move"]
+
+
+async def open_table(
+    chromium: Any, tmp_path: Path, view: dict[str, Any], viewport: dict[str, int] = DESKTOP
+) -> AsyncIterator[Seen]:
+    table = FakeTable(view, tmp_path)
+    await table.start()
+    context = await chromium.new_context(viewport=viewport)
+    try:
+        await context.add_cookies([table.cookie()])
+        seen = Seen(table, await context.new_page())
+        await seen.page.goto(table.url)
+        await seen.page.wait_for_selector(".seat")
+        yield seen
+        assert not [e for e in seen.errors if "404" not in e], seen.errors
+    finally:
+        await context.close()
+        await table.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def playing(chromium: Any, tmp_path: Path) -> AsyncIterator[Seen]:
+    async for seen in open_table(chromium, tmp_path, fake.mid_trick()):
+        yield seen
+
+
+def card(page: Any, code: int) -> Any:
+    return page.locator(f".hand button[data-card='{code}']")
+
+
+async def test_the_table_draws_the_view(playing: Seen) -> None:
+    page = playing.page
+    names = await page.locator(".seat .name").all_inner_texts()
+    assert names == ["Asha", "Bilal", "Chen", "Dev"]
+    # The reader's hand, each card named; only the two hearts may follow the led heart.
+    hand = page.locator(".hand button")
+    labels = [await hand.nth(i).get_attribute("aria-label") for i in range(await hand.count())]
+    assert labels == ["A of spades", "10 of spades", "K of hearts", "4 of hearts"]
+    for code in (H + fake.KING, H + fake.FOUR):
+        assert await card(page, code).is_enabled()
+    for code in (S + fake.ACE, S + fake.TEN):
+        assert await card(page, code).is_disabled()
+        assert "off" in (await card(page, code).get_attribute("class") or "").split()
+    # The trick, the turn, the dealer, the clock, the deal's facts.
+    assert await page.locator(".trick .card").get_attribute("aria-label") == "Dev: 9 of hearts"
+    assert await page.locator(".seat.turn .name").inner_text() == "Asha"
+    assert await page.locator(".seat:has(.dealer) .name").inner_text() == "Chen"
+    clock = await page.locator(".seat.turn .clock").inner_text()
+    assert clock in {"0:42", "0:41", "0:40"}
+    assert await page.locator(".fact.deal").inner_text() == "Deal 4 of 8"
+    assert await page.locator(".fact.trump").get_attribute("aria-label") == "Trump: spades"
+    # The last trick on demand, its winner marked.
+    await page.get_by_role("button", name="Last trick").click()
+    assert await page.locator(".trick.last .card").count() == 4
+    assert await page.locator(".trick .winner").get_attribute("aria-label") == "Bilal: A of diamonds"
+
+
+async def test_a_tap_on_a_legal_card_plays_it(playing: Seen) -> None:
+    page = playing.page
+    await page.get_by_role("button", name="K of hearts").click()
+    await wait_for(lambda: playing.moves())
+    [frame] = playing.moves()
+    assert frame["move"] == {"card": H + fake.KING} and frame["version"] == 47
+    assert isinstance(frame["id"], str) and frame["id"]
+    # The next view: the card on the trick, out of the hand.
+    await page.wait_for_selector(f".trick .card[data-card='{H + fake.KING}']")
+    assert await page.locator(".hand button").count() == 3
+
+
+async def test_a_card_that_may_not_be_played_cannot_be_tapped(playing: Seen) -> None:
+    page = playing.page
+    await card(page, S + fake.ACE).click(force=True)
+    await card(page, S + fake.TEN).dispatch_event("click")
+    # Then a legal one: the only move the server ever gets.
+    await card(page, H + fake.FOUR).click()
+    await wait_for(lambda: playing.moves())
+    assert [frame["move"] for frame in playing.moves()] == [{"card": H + fake.FOUR}]
+
+
+async def test_a_refused_move_shows_the_servers_answer(playing: Seen) -> None:
+    playing.table.refuse = "It is not your turn any more."
+    page = playing.page
+    await card(page, H + fake.KING).click()
+    answer = page.get_by_role("alert")
+    await answer.filter(has_text="It is not your turn any more.").wait_for()
+    assert await answer.is_visible()
+    assert await page.locator(".hand button").count() == 4
+    # The hand is playable again after the refusal.
+    assert await card(page, H + fake.KING).is_enabled()
+
+
+async def test_after_the_line_drops_the_page_says_hello_again(playing: Seen) -> None:
+    assert [hello["version"] for hello in playing.table.hellos] == [None]
+    await playing.table.drop()
+    await wait_for(lambda: len(playing.table.hellos) == 2)
+    hello = playing.table.hellos[1]
+    assert hello == {"t": "hello", "table": fake.TABLE, "version": 47}
+    # Back in step: a card tapped now is sent on the new line.
+    await playing.page.get_by_role("button", name="4 of hearts").click()
+    await wait_for(lambda: playing.moves())
+    assert playing.moves()[0]["move"] == {"card": H + fake.FOUR}
+
+
+async def test_bids_and_confirm_each_card(chromium: Any, tmp_path: Path) -> None:
+    view = fake.bidding()
+    view["bids"] = [0, 1, 3, 4, 5]  # the dealer's forbidden 2 is not offered
+    async for seen in open_table(chromium, tmp_path, view, PHONE):
+        page = seen.page
+        bids = page.locator(".bids button")
+        assert await bids.all_inner_texts() == ["0", "1", "3", "4", "5"]
+        await page.get_by_role("button", name="Bid 3").click()
+        await wait_for(lambda: seen.moves())
+        assert seen.moves()[0]["move"] == {"bid": 3, "blind": False}
+        await page.wait_for_selector(".bids", state="detached")
+
+        # Confirm each card: a first tap chooses, a second tap (or Confirm) plays.
+        playing = fake.mid_trick()
+        playing["confirm_cards"] = True
+        await seen.table.push(playing)
+        await card(page, H + fake.KING).click()
+        await wait_for(lambda: len(seen.moves()) == 2)
+        assert seen.moves()[1]["move"] == {"choose": H + fake.KING}
+        await page.get_by_role("button", name="Confirm", exact=True).click()
+        await wait_for(lambda: len(seen.moves()) == 3)
+        assert seen.moves()[2]["move"] == {"card": H + fake.KING}
+
+
+async def test_the_words_come_from_the_view(chromium: Any, tmp_path: Path) -> None:
+    async for seen in open_table(chromium, tmp_path, fake.bidding(fake.WORDS_FR)):
+        page = seen.page
+        assert await page.locator(".fact.trump").get_attribute("aria-label") == "Atout : pique"
+        assert await page.get_by_role("button", name="Annoncer 2").count() == 1
+        assert await card(page, H + fake.KING).get_attribute("aria-label") == "R de cœur"
+        assert await page.locator(".hand button .corner.top b").first.inner_text() == "A"
+
+
+async def test_a_phone_shows_the_whole_hand(chromium: Any, tmp_path: Path) -> None:
+    view = fake.mid_trick()
+    view["hand"] = [suit + rank for suit in (S, H, D) for rank in range(4, 8)] + [C + 12]
+    view["legal"] = [H + rank for rank in range(4, 8)]
+    async for seen in open_table(chromium, tmp_path, copy.deepcopy(view), PHONE):
+        page = seen.page
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"]
+        hand = page.locator(".hand button")
+        assert await hand.count() == 13
+        for i in range(13):
+            box = await hand.nth(i).bounding_box()
+            assert box is not None
+            assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
+            assert box["y"] + box["height"] <= PHONE["height"]
+        # Every card shows its corner: the next card never covers the rank.
+        boxes = [await hand.nth(i).bounding_box() for i in range(13)]
+        steps = [b["x"] - a["x"] for a, b in zip(boxes, boxes[1:], strict=False) if a and b]
+        assert min(steps) >= 18
+        # The felt, the seats and the trick fit the screen too.
+        seats = page.locator(".seat")
+        for i in range(4):
+            box = await seats.nth(i).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
