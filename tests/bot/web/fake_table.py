@@ -74,6 +74,7 @@ def seats(bids: list[int | None], tricks: list[int], scores: list[int], turn: in
 
 
 SCORES = [[12, -3, 10, 11], [-4, 13, 11, -2], [14, 10, -3, 12]]
+DEAL_FOUR = [12, -1, 11, 11]
 
 
 def bidding(words: dict[str, str] | None = None) -> dict[str, Any]:
@@ -106,35 +107,36 @@ def bidding(words: dict[str, str] | None = None) -> dict[str, Any]:
 
 
 def mid_trick(words: dict[str, str] | None = None) -> dict[str, Any]:
-    """The second trick: Dev led the 9 of hearts, Asha holds two hearts (only those may go)."""
+    """The second trick: Chen (who won the first with the ace of diamonds) led the 9 of
+    hearts, Dev followed with the queen; Asha holds two hearts (only those may go)."""
     view = bidding(words)
     view.update(
         version=47,
         phase="playing",
-        seats=seats([2, 1, 0, 1], [0, 1, 0, 0], [22, 20, 18, 21], 0, [4, 4, 4, 3]),
-        trick=[{"seat": 3, "card": H + NINE}],
+        seats=seats([2, 0, 1, 1], [0, 0, 1, 0], [22, 20, 18, 21], 0, [4, 4, 3, 3]),
+        trick=[{"seat": 2, "card": H + NINE}, {"seat": 3, "card": H + QUEEN}],
         last_trick=[
             {"seat": 3, "card": D + FOUR},
             {"seat": 0, "card": D + SEVEN},
-            {"seat": 1, "card": D + ACE},
-            {"seat": 2, "card": D + TWO},
+            {"seat": 1, "card": D + TWO},
+            {"seat": 2, "card": D + ACE},
         ],
-        last_winner=1,
+        last_winner=2,
         hand=[S + ACE, S + TEN, H + KING, H + FOUR],
         legal=[H + KING, H + FOUR],
         bids=[],
         can={"takeback": False, "claim": False, "look": False},
     )
-    view["seats"][3]["turn"] = False
     return view
 
 
 def deal_over(words: dict[str, str] | None = None) -> dict[str, Any]:
+    """The deal's last trick, won by Asha's ace of spades: she made her bid of two."""
     view = mid_trick(words)
     view.update(
         version=60,
         phase="deal_over",
-        seats=seats([2, 1, 0, 1], [2, 2, 0, 1], [34, 9, 28, 32], None, [0] * 4),
+        seats=seats([2, 0, 1, 1], [2, 1, 1, 1], [34, 19, 29, 32], None, [0] * 4),
         trick=[],
         last_trick=[
             {"seat": 0, "card": S + ACE},
@@ -146,13 +148,13 @@ def deal_over(words: dict[str, str] | None = None) -> dict[str, Any]:
         hand=[],
         legal=[],
         clock=None,
-        scores=[*copy.deepcopy(SCORES), [12, -11, 10, 11]],
+        scores=[*copy.deepcopy(SCORES), DEAL_FOUR],
     )
     return view
 
 
 def finished(words: dict[str, str] | None = None) -> dict[str, Any]:
-    rows = [*copy.deepcopy(SCORES), [12, -11, 10, 11], [-3, 12, 11, 13], [11, 10, -2, 12],
+    rows = [*copy.deepcopy(SCORES), DEAL_FOUR, [-3, 12, 11, 13], [11, 10, -2, 12],
             [13, -4, 12, 11], [-2, 11, 13, 10]]
     totals = [sum(row[i] for row in rows) for i in range(4)]
     order = sorted(range(4), key=lambda i: -totals[i])

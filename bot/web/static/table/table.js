@@ -167,7 +167,7 @@ export class Table {
       view.seats.map((_, index) => seatPlate(view, index)),
       trick,
       note,
-      h("p", { class: "status", "aria-live": "polite", text: this.status(view) }),
+      h("p", { class: `status${view.bids.length || view.legal.length ? " mine" : ""}`, "aria-live": "polite", text: this.status(view) }),
       centre,
     );
   }
