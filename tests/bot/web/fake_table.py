@@ -54,8 +54,9 @@ WORDS_FR = {
 }
 
 
-def seats(bids: list[int | None], tricks: list[int], scores: list[int], turn: int | None,
-          left: list[int]) -> list[dict[str, Any]]:
+def seats(
+    bids: list[int | None], tricks: list[int], scores: list[int], turn: int | None, left: list[int]
+) -> list[dict[str, Any]]:
     names = ["Asha", "Bilal", "Chen", "Dev"]
     return [
         {
@@ -154,8 +155,14 @@ def deal_over(words: dict[str, str] | None = None) -> dict[str, Any]:
 
 
 def finished(words: dict[str, str] | None = None) -> dict[str, Any]:
-    rows = [*copy.deepcopy(SCORES), DEAL_FOUR, [-3, 12, 11, 13], [11, 10, -2, 12],
-            [13, -4, 12, 11], [-2, 11, 13, 10]]
+    rows = [
+        *copy.deepcopy(SCORES),
+        DEAL_FOUR,
+        [-3, 12, 11, 13],
+        [11, 10, -2, 12],
+        [13, -4, 12, 11],
+        [-2, 11, 13, 10],
+    ]
     totals = [sum(row[i] for row in rows) for i in range(4)]
     order = sorted(range(4), key=lambda i: -totals[i])
     view = deal_over(words)

@@ -4,7 +4,9 @@ What a player sees and taps, and the frames the page sends for it."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import itertools
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -53,15 +55,18 @@ class Seen:
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on(
             "console",
-            lambda message: self.errors.append(message.text)
-            if message.type == "error" and "favicon" not in message.text
-            else None,
+            lambda message: (
+                self.errors.append(message.text)
+                if message.type == "error" and "favicon" not in message.text
+                else None
+            ),
         )
 
     def moves(self) -> list[dict[str, Any]]:
         return [frame for frame in self.table.frames if frame["t"] == "move"]
 
 
+@contextlib.asynccontextmanager
 async def open_table(
     chromium: Any, tmp_path: Path, view: dict[str, Any], viewport: dict[str, int] = DESKTOP
 ) -> AsyncIterator[Seen]:
@@ -82,7 +87,7 @@ async def open_table(
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def playing(chromium: Any, tmp_path: Path) -> AsyncIterator[Seen]:
-    async for seen in open_table(chromium, tmp_path, fake.mid_trick()):
+    async with open_table(chromium, tmp_path, fake.mid_trick()) as seen:
         yield seen
 
 
@@ -170,7 +175,7 @@ async def test_after_the_line_drops_the_page_says_hello_again(playing: Seen) -> 
 async def test_bids_and_confirm_each_card(chromium: Any, tmp_path: Path) -> None:
     view = fake.bidding()
     view["bids"] = [0, 1, 3, 4, 5]  # the dealer's forbidden 2 is not offered
-    async for seen in open_table(chromium, tmp_path, view, PHONE):
+    async with open_table(chromium, tmp_path, view, PHONE) as seen:
         page = seen.page
         bids = page.locator(".bids button")
         assert await bids.all_inner_texts() == ["0", "1", "3", "4", "5"]
@@ -192,7 +197,7 @@ async def test_bids_and_confirm_each_card(chromium: Any, tmp_path: Path) -> None
 
 
 async def test_the_words_come_from_the_view(chromium: Any, tmp_path: Path) -> None:
-    async for seen in open_table(chromium, tmp_path, fake.bidding(fake.WORDS_FR)):
+    async with open_table(chromium, tmp_path, fake.bidding(fake.WORDS_FR)) as seen:
         page = seen.page
         assert await page.locator(".fact.trump").get_attribute("aria-label") == "Atout : pique"
         assert await page.get_by_role("button", name="Annoncer 2").count() == 1
@@ -204,7 +209,7 @@ async def test_a_phone_shows_the_whole_hand(chromium: Any, tmp_path: Path) -> No
     view = fake.mid_trick()
     view["hand"] = [suit + rank for suit in (S, H, D) for rank in range(4, 8)] + [C + 12]
     view["legal"] = [H + rank for rank in range(4, 8)]
-    async for seen in open_table(chromium, tmp_path, copy.deepcopy(view), PHONE):
+    async with open_table(chromium, tmp_path, copy.deepcopy(view), PHONE) as seen:
         page = seen.page
         width = await page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"]
@@ -213,11 +218,11 @@ async def test_a_phone_shows_the_whole_hand(chromium: Any, tmp_path: Path) -> No
         for i in range(13):
             box = await hand.nth(i).bounding_box()
             assert box is not None
-            assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
             assert box["y"] + box["height"] <= PHONE["height"]
         # Every card shows its corner: the next card never covers the rank.
         boxes = [await hand.nth(i).bounding_box() for i in range(13)]
-        steps = [b["x"] - a["x"] for a, b in zip(boxes, boxes[1:], strict=False) if a and b]
+        steps = [b["x"] - a["x"] for a, b in itertools.pairwise(boxes) if a and b]
         assert min(steps) >= 18
         # The felt, the seats and the trick fit the screen too.
         seats = page.locator(".seat")
