@@ -229,3 +229,32 @@ async def test_a_phone_shows_the_whole_hand(chromium: Any, tmp_path: Path) -> No
         for i in range(4):
             box = await seats.nth(i).bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+
+
+async def test_take_back_claim_the_scores_and_a_watcher(chromium: Any, tmp_path: Path) -> None:
+    view = fake.mid_trick()
+    view["can"] = {"takeback": True, "claim": True, "look": False}
+    async with open_table(chromium, tmp_path, view, PHONE) as seen:
+        page = seen.page
+        await page.get_by_role("button", name="Take back").click()
+        await wait_for(lambda: len(seen.moves()) == 1)
+        await page.get_by_role("button", name="Claim the rest").click()
+        await wait_for(lambda: len(seen.moves()) == 2)
+        assert [frame["move"] for frame in seen.moves()] == [{"takeback": True}, {"claim": True}]
+        # On a phone the score table is a sheet opened on demand.
+        scores = page.locator("table.scores")
+        assert not await scores.is_visible()
+        await page.get_by_role("button", name="Scores").click()
+        assert await scores.is_visible()
+        assert await scores.locator("tbody tr").count() == 3
+        assert await scores.locator("tfoot td").all_inner_texts() == ["22", "20", "18", "21"]
+        await page.get_by_role("button", name="Close").click()
+        assert not await scores.is_visible()
+
+        # A watcher: the public table, no hand, nothing to tap.
+        watcher = fake.mid_trick()
+        watcher.update(you=None, hand=None, legal=[], bids=[])
+        await seen.table.push(watcher)
+        await page.get_by_text("You are watching this table.").wait_for()
+        assert await page.locator(".hand").count() == 0
+        assert await page.locator(".trick .card").count() == 2
