@@ -190,6 +190,9 @@ class KachufulBot(commands.Bot):
 
         self.web = WebServer(self.settings, client_id=lambda: self.application_id)
         self.web.pages["club"] = self._club_site(self.web)
+        from bot.web.activity import ActivityTables
+
+        self.web.pages["activity"] = ActivityTables(self, self.tables.open)
         await self.web.start()
 
     def _club_site(self, web: WebServer) -> Any:

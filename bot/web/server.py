@@ -7,6 +7,7 @@ the club pages (docs/web.md).
     GET  /assets/<digest>/…   the client's files (cached for a year: names change with content)
     GET  /login, /auth/callback   Discord's OAuth2 login (code exchanged here, never in the page)
     POST /api/activity/token  an Activity's code exchanged the same way
+    GET  /api/activity/table  which table an Activity instance shows (bot/web/activity.py)
     GET  /api/me              who the session says you are
     GET  /ws                  the table's socket (bot/web/live.py)
 """
@@ -75,7 +76,8 @@ class WebServer:
         self.sessions = Sessions(settings.discord_client_secret.get_secret_value())
         self._client_id = client_id
         self.socket: SocketHandler | None = None  # set by the live table (bot/web/live.py)
-        self.pages: dict[str, PageHandler] = {}  # /club/... and other read-only pages
+        # /club/... ("club") and an Activity's table ("activity"), set by the bot.
+        self.pages: dict[str, PageHandler] = {}
         self.app = web.Application(middlewares=[self._headers])
         self._runner: web.AppRunner | None = None
         routes = self.app.router
@@ -86,6 +88,7 @@ class WebServer:
         routes.add_get("/login", self._login)
         routes.add_get("/auth/callback", self._callback)
         routes.add_post("/api/activity/token", self._activity_token)
+        routes.add_get("/api/activity/table", self._activity_table)
         routes.add_get("/api/me", self._me)
         routes.add_get("/ws", self._socket)
         routes.add_get("/club/{path:.*}", self._page)
@@ -152,6 +155,9 @@ class WebServer:
     # ---- pages ---------------------------------------------------------------------------------
 
     async def _home(self, request: web.Request) -> web.StreamResponse:
+        if "frame_id" in request.query and "instance_id" in request.query:
+            # Discord launches an Activity at the root of its URL mapping, with these.
+            return await self._activity(request)
         who = self.identity(request)
         if who is None:
             raise web.HTTPFound("/login?next=/")
@@ -277,6 +283,12 @@ class WebServer:
         response = web.json_response({"access_token": login.access_token, "session": token})
         self._keep_session(response, token)
         return response
+
+    async def _activity_table(self, request: web.Request) -> web.StreamResponse:
+        handler = self.pages.get("activity")
+        if handler is None:
+            raise web.HTTPNotFound()
+        return await handler(request, self.identity(request))
 
     async def _me(self, request: web.Request) -> web.StreamResponse:
         who = self.identity(request)
