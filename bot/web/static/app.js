@@ -38,22 +38,23 @@ function loginPage() {
   );
 }
 
-function start() {
-  const id = tableId();
-  if (id === null) {
-    app.replaceChildren(h("div", { class: "notice" }, h("p", { text: say(null, "no_table") })));
-    return;
-  }
+function notice(text) {
+  app.replaceChildren(h("div", { class: "notice" }, h("p", { text })));
+}
+
+// The table page: a socket for table `id`, the page drawn from each view it brings.
+function openTable(id, socketUrl, session = null) {
   const table = new Table(app, (move) => connection.move(move));
   let seen = false;
-  const connection = new Connection(page.socket, id, {
+  const connection = new Connection(socketUrl, id, {
+    session,
     onView: (frame) => {
       seen = true;
       table.update(frame);
     },
     onAnswer: (frame) => table.answered(frame),
     onStatus: async (state, failures) => {
-      if (state === "closed" && !seen && failures === 1 && !(await loggedIn())) {
+      if (state === "closed" && !seen && !session && failures === 1 && !(await loggedIn())) {
         connection.stop();
         loginPage();
         return;
@@ -62,8 +63,39 @@ function start() {
     },
   });
   connection.start();
-  // For tests and the curious: the connection, never the cards of anyone else.
+  // For tests and the curious: the connection and the view on screen (the reader's own).
   window.kachuful = { connection, table };
+}
+
+// Inside Discord: the Embedded App SDK logs the reader in and says which table this
+// instance shows (activity.js); the session goes in the socket's hello.
+async function startActivity() {
+  let entered;
+  try {
+    const { enterActivity } = await import("./activity.js");
+    entered = await enterActivity(page);
+  } catch (error) {
+    notice(String((error && error.message) || error));
+    return;
+  }
+  if (entered.table === null || entered.table === undefined) {
+    notice(entered.text || say(null, "no_table"));
+    return;
+  }
+  openTable(entered.table, entered.socket, entered.session);
+}
+
+function start() {
+  if (page.page === "activity") {
+    startActivity();
+    return;
+  }
+  const id = tableId();
+  if (id === null) {
+    notice(say(null, "no_table"));
+    return;
+  }
+  openTable(id, page.socket);
 }
 
 start();

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import itertools
+import json
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -258,3 +259,53 @@ async def test_take_back_claim_the_scores_and_a_watcher(chromium: Any, tmp_path:
         await page.get_by_text("You are watching this table.").wait_for()
         assert await page.locator(".hand").count() == 0
         assert await page.locator(".trick .card").count() == 2
+
+
+async def test_inside_discord_the_hello_carries_the_activitys_session(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """The Activity's page (no cookie in Discord's frame): activity.js, stood in for here
+    (the SDK needs Discord's parent frame), gives the table, the session and the socket."""
+    table = FakeTable(fake.mid_trick(), tmp_path)
+    await table.start()
+    context = await chromium.new_context(viewport=PHONE)
+    try:
+        session = table.cookie()["value"]
+        socket = table.base.replace("http", "ws", 1) + "/ws"
+        entered = {"table": fake.TABLE, "text": None, "session": session, "socket": socket}
+        script = (
+            "export async function enterActivity(page) {"
+            f" document.body.dataset.layout = 'pip'; return {json.dumps(entered)}; }}"
+        )
+        await context.route(
+            "**/activity.js",
+            lambda route: route.fulfill(body=script, content_type="text/javascript"),
+        )
+        seen = Seen(table, await context.new_page())
+        await seen.page.goto(f"{table.base}/activity")
+        await seen.page.wait_for_selector(".seat")
+        assert table.hellos == [
+            {"t": "hello", "table": fake.TABLE, "version": None, "session": session}
+        ]
+        # Picture in picture: the trick and whose turn it is, nothing else.
+        page = seen.page
+        assert await page.locator(".trick .card").count() == 2
+        assert await page.locator(".seat:visible .name").all_inner_texts() == ["Asha"]
+        assert not await page.locator(".hand").is_visible()
+        assert seen.errors == []
+
+        # A page that proves no one gets no view.
+        other = await chromium.new_context()
+        bare = await other.new_page()
+        await bare.goto(f"{table.base}/assets/{table.server.assets.digest}/table.css")
+        await bare.evaluate(
+            "(url) => new Promise((done) => { const s = new WebSocket(url);"
+            " s.onopen = () => s.send(JSON.stringify({t: 'hello', table: 4242, version: null}));"
+            " s.onclose = done; })",
+            socket,
+        )
+        await other.close()
+        assert len(table.hellos) == 1
+    finally:
+        await context.close()
+        await table.close()

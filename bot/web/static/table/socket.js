@@ -14,9 +14,10 @@ function moveId() {
 }
 
 export class Connection {
-  constructor(url, table, { onView, onAnswer, onStatus }) {
+  constructor(url, table, { onView, onAnswer, onStatus, session = null }) {
     this.url = url;
     this.table = table;
+    this.session = session; // an Activity's session (Discord's frame may refuse cookies)
     this.version = null; // the last version seen, sent with hello to resume
     this.pending = new Map(); // move id -> frame, until answered
     this.onView = onView;
@@ -45,7 +46,9 @@ export class Connection {
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.lastHeard = Date.now();
-      this.write({ t: "hello", table: this.table, version: this.version });
+      const hello = { t: "hello", table: this.table, version: this.version };
+      if (this.session) hello.session = this.session;
+      this.write(hello);
       for (const frame of this.pending.values()) this.write(frame);
       clearInterval(this.timers.ping);
       this.timers.ping = setInterval(() => this.beat(), PING_MS);
