@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import html
 import json
 import time
 from pathlib import Path
@@ -23,7 +24,10 @@ from bot.config import Settings
 from bot.web.server import SESSION_COOKIE, WebServer
 from bot.web.sessions import Identity
 
+from .standin import OAuthStandIn
+
 SECRET = "a-client-secret-for-the-fake-table"
+CLIENT_ID = 1234567890123456789
 TABLE = 4242
 ILLEGAL = "You must follow suit."
 CLOCK_MS = 42_000  # the turn clock's time left in a canned view
@@ -187,11 +191,15 @@ class FakeTable:
         self.frames: list[dict[str, Any]] = []
         self.hellos: list[dict[str, Any]] = []
         self.refuse: str | None = None
+        self.instances: list[str] = []  # the Activity instances the page asked about
+        self.oauth = OAuthStandIn(CLIENT_ID, SECRET)
         self.sockets: set[web.WebSocketResponse] = set()
         self.tmp = tmp
         self.server: WebServer | None = None
 
     async def start(self) -> None:
+        await self.oauth.start()
+        self.oauth.add_user(101, "Asha")
         settings = Settings(  # type: ignore[call-arg]
             _env_file=None,
             discord_token="MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789",
@@ -199,11 +207,15 @@ class FakeTable:
             web_port=0,
             web_host="127.0.0.1",
             web_base_url="http://127.0.0.1:1",  # replaced below once the port is known
-            discord_client_id=1234567890123456789,
+            discord_client_id=CLIENT_ID,
             discord_client_secret=SecretStr(SECRET),
+            discord_url=self.oauth.url,
         )
         server = WebServer(settings, client_id=lambda: None)
         server.socket = self.socket
+        server.pages["activity"] = self.activity_table
+        server.app.router.add_get("/standin/parent", self.activity_parent)
+        server.app.router.add_get("/standin/parent.js", self.activity_parent_script)
         await server.start()
         port = server.port
         # The page's socket address and the policy's come from the public address.
@@ -215,6 +227,7 @@ class FakeTable:
         await self.drop()
         if self.server is not None:
             await self.server.stop()
+        await self.oauth.close()
 
     @property
     def url(self) -> str:
@@ -234,6 +247,38 @@ class FakeTable:
         self.view = view
         for socket in list(self.sockets):
             await socket.send_str(json.dumps({"t": "view", **view}))
+
+    # ---- an Activity inside a stand-in Discord client (activity_parent.js) --------------------
+
+    async def activity_table(self, request: web.Request, who: Identity | None) -> web.Response:
+        """The bot's /api/activity/table, for a logged-in reader of a known instance."""
+        if who is None:
+            raise web.HTTPUnauthorized(text="log in first")
+        self.instances.append(request.query.get("instance", ""))
+        return web.json_response({"table": TABLE})
+
+    async def activity_parent(self, request: web.Request) -> web.Response:
+        """Discord's client around the Activity: the Activity at the root of the URL mapping
+        (with the instance, the frame and the platform, as Discord opens it)."""
+        query = "frame_id=frame-1&instance_id=i-1234-gc-5678&platform=mobile"
+        data = {
+            "code": request.query["code"],
+            "user": request.query.get("user", "Asha"),
+            "user-id": request.query.get("user_id", "101"),
+            "client-id": str(CLIENT_ID),
+            "locale": request.query.get("locale", "en-US"),
+        }
+        attributes = " ".join(f'data-{k}="{html.escape(v, quote=True)}"' for k, v in data.items())
+        page = (
+            f"<!doctype html><html><head><title>Discord</title></head><body {attributes}>"
+            f'<iframe id="activity" src="/?{query}" width="390" height="844"></iframe>'
+            '<script type="module" src="/standin/parent.js"></script></body></html>'
+        )
+        return web.Response(text=page, content_type="text/html")
+
+    async def activity_parent_script(self, request: web.Request) -> web.Response:
+        script = (Path(__file__).parent / "activity_parent.js").read_text(encoding="utf-8")
+        return web.Response(text=script, content_type="text/javascript")
 
     # ---- the socket ------------------------------------------------------------------------
 
