@@ -54,7 +54,13 @@ class Seen:
         self.page = page
         self.errors: list[str] = []
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("request", self.request)
         page.on("console", self.console)
+
+    def request(self, request: Any) -> None:
+        # Nothing from another origin (Discord's Activity proxy would block it).
+        if not request.url.startswith((f"{self.table.base}/", "data:", "blob:")):
+            self.errors.append(f"a request to another origin: {request.url}")
 
     def console(self, message: Any) -> None:
         # A browser asks for /favicon.ico by itself: its 404 is no error of the page's.
