@@ -98,7 +98,7 @@ export class Table {
         ),
       );
     }
-    const lastTrick = view.last_trick && view.last_trick.length
+    const lastTrick = view.last_trick && view.last_trick.length && view.phase !== "deal_over"
       ? h("button", { type: "button", class: "tool last", "aria-pressed": String(this.showLast), onclick: () => this.toggleLast() }, say(words, "last_trick"))
       : null;
     const scores = h("button", { type: "button", class: "tool scores-button", "aria-expanded": String(this.scoresOpen), onclick: () => this.toggleScores() }, say(words, "scores"));
@@ -131,7 +131,9 @@ export class Table {
     const words = view.words;
     const count = view.seats.length;
     const bottom = bottomSeat(view);
-    const last = this.showLast && view.last_trick && view.last_trick.length;
+    // The deal's last trick stays in sight while its points are shown.
+    const lastShown = this.showLast || view.phase === "deal_over";
+    const last = lastShown && view.last_trick && view.last_trick.length;
     const cards = last ? view.last_trick : view.trick || [];
     const keys = new Set();
     const trick = h(
