@@ -82,7 +82,11 @@ async function startActivity() {
     notice(entered.text || say(null, "no_table"));
     return;
   }
-  openTable(entered.table, entered.socket, entered.session);
+  // The session in the socket's address too: the live table checks it when the socket opens
+  // (bot/web/live.py), before any hello.
+  const socket = new URL(entered.socket);
+  socket.searchParams.set("session", entered.session);
+  openTable(entered.table, socket.href, entered.session);
 }
 
 function start() {

@@ -191,6 +191,7 @@ class FakeTable:
         self.frames: list[dict[str, Any]] = []
         self.hellos: list[dict[str, Any]] = []
         self.refuse: str | None = None
+        self.socket_queries: list[dict[str, str]] = []  # each socket's query string
         self.instances: list[str] = []  # the Activity instances the page asked about
         self.oauth = OAuthStandIn(CLIENT_ID, SECRET)
         self.sockets: set[web.WebSocketResponse] = set()
@@ -285,6 +286,7 @@ class FakeTable:
     async def socket(self, request: web.Request, who: Identity | None) -> web.StreamResponse:
         # No cookie: an Activity's page, whose hello must carry its session (as the live
         # table checks it); a socket that proves no one is closed.
+        self.socket_queries.append(dict(request.query))
         socket = web.WebSocketResponse(heartbeat=None)
         await socket.prepare(request)
         self.sockets.add(socket)
