@@ -356,3 +356,20 @@ async def test_an_activity_in_a_stand_in_discord_client(chromium: Any, tmp_path:
     finally:
         await context.close()
         await table.close()
+
+
+async def test_a_completed_trick_stays_in_sight_a_moment(playing: Seen) -> None:
+    page = playing.page
+    # Bilal plays the last card: the server's view has the trick as the last one, Chen's.
+    done = fake.mid_trick()
+    trick = [*done["trick"], {"seat": 0, "card": H + fake.KING}, {"seat": 1, "card": H + fake.ACE}]
+    done.update(version=50, trick=[], last_trick=trick, last_winner=1, legal=[])
+    done["hand"].remove(H + fake.KING)
+    await playing.table.push(done)
+    cards = page.locator(".trick .card")
+    await page.locator(f".trick .card[data-card='{H + fake.ACE}']").wait_for()
+    assert await cards.count() == 4
+    assert await page.locator(".trick .winner").get_attribute("aria-label") == "Bilal: A of hearts"
+    # Then the table clears for the next lead.
+    await page.locator(".trick .card").first.wait_for(state="detached", timeout=4000)
+    assert await cards.count() == 0

@@ -9,6 +9,11 @@ import { angleOf, bottomSeat, place, seatPlate, tickClocks } from "./seats.js";
 import { say } from "./words.js";
 
 const ANSWER_MS = 6000;
+const HOLD_MS = 1500; // a completed trick stays in the middle this long
+
+function trickKey(trick) {
+  return trick ? trick.map((played) => `${played.seat}:${played.card}`).join(",") : "";
+}
 
 export class Table {
   constructor(root, send) {
@@ -32,12 +37,23 @@ export class Table {
   // ---- what the server says ---------------------------------------------------------------
 
   update(view) {
-    const newDeal = this.view && view.deal && this.view.deal && view.deal.number !== this.view.deal.number;
+    const before = this.view;
+    const newDeal = before && view.deal && before.deal && view.deal.number !== before.deal.number;
     if (newDeal) this.showLast = false;
+    // A trick just completed: the server's next view already has it as the last trick. It
+    // stays in the middle a moment, its winner marked, so that every player sees its last
+    // card land before the table clears (the next lead ends the pause at once).
+    if (before && view.last_trick && trickKey(view.last_trick) !== trickKey(before.last_trick)) {
+      this.holdUntil = Date.now() + HOLD_MS;
+      clearTimeout(this.holdTimer);
+      this.holdTimer = setTimeout(() => this.view && this.render(), HOLD_MS + 20);
+    }
     this.view = view;
     this.waiting = null;
     document.documentElement.lang = view.language || "en";
-    document.title = say(view.words, "title");
+    const mine = view.bids.length > 0 || view.legal.length > 0;
+    // A tab in the background shows the reader's turn in its title.
+    document.title = mine ? `\u25B6 ${say(view.words, "your_turn")} \u00B7 ${say(view.words, "title")}` : say(view.words, "title");
     this.render();
   }
 
@@ -132,7 +148,8 @@ export class Table {
     const count = view.seats.length;
     const bottom = bottomSeat(view);
     // The deal's last trick stays in sight while its points are shown.
-    const lastShown = this.showLast || view.phase === "deal_over";
+    const holding = Date.now() < (this.holdUntil || 0) && !(view.trick && view.trick.length);
+    const lastShown = this.showLast || holding || view.phase === "deal_over";
     const last = lastShown && view.last_trick && view.last_trick.length;
     const cards = last ? view.last_trick : view.trick || [];
     const keys = new Set();
@@ -145,7 +162,7 @@ export class Table {
         const from = place(angle, 70, 80);
         const key = `${view.deal ? view.deal.number : 0}:${played.seat}:${played.card}`;
         keys.add(key);
-        const fresh = !last && !this.shown.has(key);
+        const fresh = (!last || holding) && !this.shown.has(key);
         const winner = last && played.seat === view.last_winner;
         return cardFace(words, played.card, "div", {
           class: `played${fresh ? " enter" : ""}${winner ? " winner" : ""}`,
@@ -155,7 +172,7 @@ export class Table {
         });
       }),
     );
-    if (!last) this.shown = keys;
+    if (!last || holding) this.shown = keys;
     const note = last && view.last_winner !== null && view.last_winner !== undefined
       ? h("p", { class: "note", text: say(words, "won_trick", { name: view.seats[view.last_winner].name }) })
       : null;
