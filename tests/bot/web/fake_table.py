@@ -191,6 +191,7 @@ class FakeTable:
         self.frames: list[dict[str, Any]] = []
         self.hellos: list[dict[str, Any]] = []
         self.refuse: str | None = None
+        self.mute = False  # moves are kept but not answered
         self.socket_queries: list[dict[str, str]] = []  # each socket's query string
         self.instances: list[str] = []  # the Activity instances the page asked about
         self.oauth = OAuthStandIn(CLIENT_ID, SECRET)
@@ -317,6 +318,8 @@ class FakeTable:
         elif kind == "ping":
             await socket.send_str(json.dumps({"t": "pong"}))
         elif kind == "move":
+            if self.mute:  # a line that dies before the answer leaves
+                return
             text = self.refuse or self.apply(frame["move"])
             await socket.send_str(
                 json.dumps({"t": "answer", "id": frame["id"], "ok": text is None, "text": text})

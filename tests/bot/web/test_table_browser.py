@@ -171,10 +171,20 @@ async def test_after_the_line_drops_the_page_says_hello_again(playing: Seen) -> 
     await wait_for(lambda: len(playing.table.hellos) == 2)
     hello = playing.table.hellos[1]
     assert hello == {"t": "hello", "table": fake.TABLE, "version": 47}
-    # Back in step: a card tapped now is sent on the new line.
+    # A card tapped as the line dies, never answered: sent again with the same id on the
+    # next line, after the hello (the server counts a move id once).
+    playing.table.mute = True
     await playing.page.get_by_role("button", name="4 of hearts").click()
     await wait_for(lambda: playing.moves())
-    assert playing.moves()[0]["move"] == {"card": H + fake.FOUR}
+    await playing.table.drop()
+    playing.table.mute = False
+    await wait_for(lambda: len(playing.moves()) == 2)
+    first, again = playing.moves()
+    assert first == again and first["move"] == {"card": H + fake.FOUR}
+    at = {id(frame): i for i, frame in enumerate(playing.table.frames)}
+    assert len(playing.table.hellos) == 3
+    assert at[id(first)] < at[id(playing.table.hellos[2])] < at[id(again)]
+    await playing.page.locator(f".trick .card[data-card='{H + fake.FOUR}']").wait_for()
 
 
 async def test_bids_and_confirm_each_card(chromium: Any, tmp_path: Path) -> None:
