@@ -17,7 +17,10 @@ from tests.bot.locales import speak
 
 from .helpers import club
 
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store("Discord's permissions; the store takes no part"),
+]
 
 
 def starts_in_an_hour() -> str:
