@@ -118,6 +118,4 @@ def refusing_step(
     if not requires:
         return None
     options = rules.options()
-    return next(
-        s for s in STEPS if s.requires == requires and (not s.rule or options.get(s.rule))
-    )
+    return next(s for s in STEPS if s.requires == requires and (not s.rule or options.get(s.rule)))
