@@ -14,8 +14,10 @@ interpreted and compiled arithmetic agree bit for bit.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -23,6 +25,7 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
+from ..legality import __file__ as legality_file
 from ..legality import legal_mask, shown_void
 from .bid_table import TABLE
 from .heuristic import (
@@ -1213,3 +1216,29 @@ def explains_all(deals: Arr, record: Record, tmask: int, law: int, n: int) -> bo
         if not found:
             return False
     return True
+
+
+# ---- the cache and the rules of play ---------------------------------------------------------
+
+
+def _drop_stale_cache() -> None:
+    """numba's disk cache is checked against this file only, but the compiled code holds
+    kachuful_core/legality.py's functions too: the legality module's digest is kept beside the
+    cache, and when it differs the cached code of this module is dropped (and compiled again
+    at its first call), so a rule of play changed there reaches the playouts."""
+    source = Path(legality_file).read_bytes()
+    digest = hashlib.sha256(source).hexdigest()
+    try:
+        folder = Path(low_card._cache._cache_path)  # type: ignore[attr-defined]
+        stamp = folder / "_fast.legality.sha256"
+        if stamp.is_file() and stamp.read_text() == digest:
+            return
+        for cached in (*folder.glob("_fast.*.nbi"), *folder.glob("_fast.*.nbc")):
+            cached.unlink(missing_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(digest)
+    except (AttributeError, OSError):
+        pass  # no cache (or a read-only one, built from this very source): nothing to drop
+
+
+_drop_stale_cache()
