@@ -24,14 +24,14 @@ registry); a rule needing a new class of cards adds its bit and one branch to
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from .cards import SUIT_MASKS
 
 # The classes of cards a step may require, one bit each, applied in the order of the bits.
+# Each is a union of suits, which is what lets shown_void name the suits a play reveals.
 LED = 1  # the cards of the suit led to the trick
-TRUMPS = 2  # the trumps (none when there is no trump)
-CLASSES = (LED, TRUMPS)
+TRUMPS = 2  # the trumps (none when there is no trump): no rule in force requires them yet
 
 
 class Step(NamedTuple):
@@ -47,16 +47,16 @@ class Step(NamedTuple):
 STEPS: tuple[Step, ...] = (Step("follow", "", LED),)
 
 
-class _Options(Protocol):
-    def options(self) -> dict[str, object]: ...
+def in_force(step: Step, rules: object) -> bool:
+    """Whether ``rules`` (a ``Rules``) turn ``step`` on."""
+    return not step.rule or bool(getattr(rules, step.rule, False))
 
 
-def law_of(rules: _Options) -> int:
+def law_of(rules: object) -> int:
     """The classes of cards the rules in force require, as bits (a game's ``law``)."""
-    options = rules.options()
     law = 0
     for step in STEPS:
-        if not step.rule or options.get(step.rule):
+        if in_force(step, rules):
             law |= step.requires
     return law
 
@@ -64,8 +64,8 @@ def law_of(rules: _Options) -> int:
 def legal_mask(hand: int, law: int, led_mask: int, tmask: int) -> int:
     """The cards of ``hand`` (a 52-bit set) that may be played under ``law``, to a trick led
     in the suit of ``led_mask`` (0: this card leads it) with the trumps ``tmask`` (0: none).
-    One branch per class of :data:`CLASSES`, in their order: each step narrows the cards
-    allowed to its class, when they include some."""
+    One branch per class (:data:`LED`, :data:`TRUMPS`), in their order: each narrows the
+    cards allowed to its class, when they include some."""
     if not led_mask:
         return hand
     legal = hand
@@ -110,12 +110,11 @@ shown_void_cached = lru_cache(maxsize=4096)(shown_void)
 
 
 def refusing_step(
-    rules: _Options, hand: int, law: int, led_mask: int, tmask: int, card: int
+    rules: object, hand: int, law: int, led_mask: int, tmask: int, card: int
 ) -> Step | None:
     """The rule of play (of :data:`STEPS`, in force under ``rules``) that rules out ``card``,
     None if it is legal."""
     requires = refusing_class(hand, law, led_mask, tmask, card)
     if not requires:
         return None
-    options = rules.options()
-    return next(s for s in STEPS if s.requires == requires and (not s.rule or options.get(s.rule)))
+    return next(s for s in STEPS if s.requires == requires and in_force(s, rules))
