@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from . import dealing
-from .cards import BITS, SUIT_MASKS, Card, Suit, cards_of, suit_of
+from .cards import BITS, SUIT_MASKS, Card, Suit, cards_of, mask_of, suit_of
 from .errors import (
     BidOutOfRange,
     BlindBidAfterLooking,
@@ -163,6 +163,10 @@ class Game:
         self._law = law_of(rules)
         self._presets = dict(presets or {})
         self.move_count = 0
+        # legal_mask's last answer for the seat to play, and the move count it was asked at:
+        # a player lists the legal cards, then plays one, and the play need not ask again.
+        self._legal = 0
+        self._legal_at = -1
         self.totals: list[int] = [0] * n
         self.deals: list[DealLog] = []
         self.draw = draw
@@ -226,7 +230,7 @@ class Game:
             self.trump = None if turned is None else suit_of(turned)
         self._tmask = 0 if self.trump is None else SUIT_MASKS[self.trump]
         # Each hand as a 52-bit set (see cards), what kachuful_core.legality reads.
-        self._hands = [sum(BITS[c] for c in h) for h in hands]
+        self._hands = [mask_of(h) for h in hands]
         self._log = DealLog(index, self.dealer, hands, turned, self._bids, self._blind)
         self.deals.append(self._log)
         self.turn = self.leader
@@ -332,7 +336,9 @@ class Game:
     def legal_cards(self, seat: int) -> list[Card]:
         if self.phase is not _PLAYING or seat != self.turn:
             return []
-        return cards_of(legal_mask(self._hands[seat], self._law, self._led_mask, self._tmask))
+        legal = legal_mask(self._hands[seat], self._law, self._led_mask, self._tmask)
+        self._legal, self._legal_at = legal, self.move_count
+        return cards_of(legal)
 
     def can_bid(self, seat: int, bid: int, blind: bool = False) -> bool:
         try:
@@ -398,7 +404,11 @@ class Game:
         hands = self._hands
         hand = hands[seat]
         bit = BITS[card]
-        if not legal_mask(hand, self._law, self._led_mask, self._tmask) & bit:
+        if self._legal_at == self.move_count:
+            legal = self._legal
+        else:
+            legal = legal_mask(hand, self._law, self._led_mask, self._tmask)
+        if not legal & bit:
             self._check_play(seat, card)  # not held, or ruled out: raises the refusal
         hands[seat] = hand ^ bit
         suit = card // 13

@@ -26,7 +26,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import SUIT_MASKS
+from .cards import FULL_DECK, SUIT_MASKS
 
 # The classes of cards a step may require, one bit each, applied in the order of the bits.
 # Each is a union of suits, which is what lets shown_void name the suits a play reveals.
@@ -96,8 +96,10 @@ def shown_void(card: int, law: int, led_mask: int, tmask: int) -> int:
     """The cards a seat cannot hold, seen playing ``card`` to a trick led in ``led_mask``:
     every suit of which a card, held beside ``card``, would have ruled it out (``card``'s own
     suit never does). Follow suit: the led suit when ``card`` is of another."""
-    void = 0
     bit = 1 << card
+    if legal_mask(FULL_DECK, law, led_mask, tmask) & bit:
+        return 0  # legal whatever else is held (each step's class holds it): nothing shown
+    void = 0
     for s in range(4):
         if not legal_mask(SUIT_MASKS[s] | bit, law, led_mask, tmask) & bit:
             void |= SUIT_MASKS[s]
