@@ -5,7 +5,8 @@ Every decision, from the seat's view only:
 
 * **Sampling.** The cards the seat cannot place are dealt to the other seats, each receiving
   as many as it holds, never a card of a suit it has shown itself void in (a seat that did not
-  follow suit). Candidate deals are then weighted by what the bids made imply: a seat is
+  follow suit; in general what :func:`kachuful_core.legality.shown_void` says its play
+  shows). Candidate deals are then weighted by what the bids made imply: a seat is
   modelled as a near-rational bidder that picks a bid with probability proportional to
   ``exp(EV / TAU)``, EV being the expected score of that bid under :class:`HeuristicPlayer`'s
   trick model for the hand it was dealt in the sample (its cards now plus those it played).
