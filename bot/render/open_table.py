@@ -12,7 +12,7 @@ MAX_ROW_BUTTONS = 5  # Discord's
 
 
 def open_table_button(url: str, tr: Translations, row: int = 0) -> ButtonSpec:
-    return ButtonSpec(("open",), tr.gettext("Open the table"), row=row, emoji="🃏", url=url)
+    return ButtonSpec(("open",), tr.gettext("Open the table"), row=row, url=url)
 
 
 def with_open_table(
