@@ -42,6 +42,7 @@ from bot.store.failures import is_expected
 from bot.store.values import Delivered
 from bot.ui.payloads import drawn, send_kwargs
 from bot.web.club.links import club_base, club_url
+from bot.web.links import table_link
 
 from .permissions import lacking_in
 
@@ -291,6 +292,7 @@ class Publisher:
         base = club_base(settings)
         return View(
             club=None if base is None else club_url(base, self.session.row.guild_id),
+            table_link=table_link(settings, self.session.row.id),
             lobby_minutes=self.timing.lobby_minutes(),
             pace=self.timing.pace(self.session.row),
             idle_hours=settings.idle_hours,

@@ -5,13 +5,20 @@ of that channel, by the rule every command uses (bot/places.py); only a user Dis
 the instance is answered, so a forged instance id or a stranger learns nothing.
 
     GET /api/activity/table?instance=<id>   → {"table": <id>}
+                                              or {"table": null, "moved": "/p1"} (below)
+
+With shards over several processes (bot/web/routes.py), an instance in a server another
+process serves is answered with that process's path under the public address: the page asks
+again there, and opens its socket there.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import discord
 from aiohttp import web
@@ -33,9 +40,15 @@ ROUTE = "/applications/{application_id}/activity-instances/{instance_id}"
 class ActivityTables:
     """The ``/api/activity/table`` answer, for the web server (``WebServer.pages``)."""
 
-    def __init__(self, client: discord.Client, tables: OpenTables) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        tables: OpenTables,
+        owner: Callable[[int], Awaitable[str | None]] | None = None,
+    ) -> None:
         self.client = client
         self.tables = tables
+        self.owner = owner  # the address of the process serving a server, if another one
 
     async def __call__(self, request: web.Request, who: Identity | None) -> web.StreamResponse:
         tr = translation(language_of(who.locale if who else None))
@@ -47,6 +60,9 @@ class ActivityTables:
         instance = await self._instance(instance_id, tr.gettext)
         if who.user_id not in _users(instance):
             raise web.HTTPForbidden(text=tr.gettext("Only players in this Activity can open it."))
+        moved = await self._moved(instance)
+        if moved is not None:
+            return web.json_response({"table": None, "moved": moved})
         place = self._place(instance)
         session = self.tables.session_at(place)
         if session is None:
@@ -66,6 +82,15 @@ class ActivityTables:
             log.warning("Discord did not describe an Activity instance: %s", error.status)
             raise web.HTTPBadGateway(text=gettext("Discord did not answer: try again.")) from None
         return found if isinstance(found, dict) else {}
+
+    async def _moved(self, instance: dict[str, Any]) -> str | None:
+        """The path of the process that serves the instance's server, if it is another one."""
+        location = instance.get("location")
+        raw = location.get("guild_id") if isinstance(location, dict) else None
+        if self.owner is None or not isinstance(raw, (str, int)) or not str(raw).isdigit():
+            return None
+        owner = await self.owner(int(raw))
+        return urlsplit(owner).path.rstrip("/") if owner is not None else None
 
     def _place(self, instance: dict[str, Any]) -> Place | None:
         """The channel the instance runs in, and its parent when it is a thread."""

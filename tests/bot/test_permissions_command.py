@@ -67,7 +67,7 @@ async def test_the_names_are_the_admins_clients(
     (embed,) = result.response.embeds
     text = embed.description or ""
     assert "Créer des fils publics" in text and "Intégrer des liens" in text
-    assert "Créer des évènements" in text and "Gérer les rôles" in text
+    assert "Créer des événements" in text and "Gérer les rôles" in text
     # Events: threads missing, Manage Channels as the other way.
     assert "«\u00a0Gérer les salons\u00a0»" in text
     assert not any(english in text for english in ("Create", "Manage", "Embed"))
@@ -92,7 +92,7 @@ async def test_in_a_thread_and_for_another_channel(env: simcord.Env) -> None:
     found = lines(result)
     # Without Send Messages, Discord takes Embed Links and Attach Files away too.
     tables = found["Tables (`/kachuful start`)"]
-    assert "these permissions: Send Messages, Embed Links, Attach Files." in tables
+    assert "these permissions: Send Messages, Embed Links, and Attach Files." in tables
 
 
 async def test_a_champions_role_above_the_bots_is_named(env: simcord.Env) -> None:

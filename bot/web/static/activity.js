@@ -44,7 +44,7 @@ export async function enterActivity(page) {
     scope: ["identify"],
   });
   const login = await answerOf(
-    await fetch("/api/activity/token", {
+    await fetch(`${page.root ?? ""}/api/activity/token`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ code }),
@@ -58,13 +58,24 @@ export async function enterActivity(page) {
     // Older clients do not answer: the session's locale (from the login) stands.
   }
   followLayout(sdk);
+  // The process that serves this channel's server may be another one (docs/web.md, "More
+  // than one process"): it answers with that process's path, and the page asks again there.
   const query = new URLSearchParams({ instance: sdk.instanceId });
-  const found = await answerOf(
-    await fetch(`/api/activity/table?${query}`, {
-      headers: { Authorization: `Bearer ${login.session}` },
-    }),
-  );
-  const socket = new URL("/ws", window.location.href);
+  const headers = { Authorization: `Bearer ${login.session}` };
+  let root = page.root ?? "";
+  let found = await answerOf(await fetch(`${root}/api/activity/table?${query}`, { headers }));
+  if (found.moved !== undefined) {
+    root = found.moved;
+    found = await answerOf(await fetch(`${root}/api/activity/table?${query}`, { headers }));
+  }
+  const socket = new URL(`${root}/ws`, window.location.href);
   socket.protocol = socket.protocol === "https:" ? "wss:" : "ws:";
-  return { table: found.table, text: found.text ?? null, session: login.session, socket: socket.href, locale };
+  return {
+    table: found.table,
+    text: found.text ?? null,
+    session: login.session,
+    socket: socket.href,
+    root,
+    locale,
+  };
 }

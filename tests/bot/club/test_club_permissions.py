@@ -62,7 +62,7 @@ async def test_manage_events_alone_tries_nothing_and_the_organiser_is_told_why(
     assert opened.ephemeral
     text = opened.response.content
     assert "est ouvert" in text  # the event is open all the same
-    assert "«\u00a0Créer des évènements\u00a0»" in text, text
+    assert "«\u00a0Créer des événements\u00a0»" in text, text
     assert "Create Events" not in text
     assert scheduled_posts(env) == []
     assert env.backend.guilds[guild.id].scheduled_events == {}
@@ -105,7 +105,7 @@ async def test_an_event_where_the_bot_cannot_post_is_refused_naming_what_to_gran
     await env.settle()
     refused = await organiser.slash(channel, "kachuful-event open", name="Cup")
     assert refused.ephemeral
-    assert "these permissions: Embed Links, Attach Files" in refused.response.content
+    assert "these permissions: Embed Links and Attach Files" in refused.response.content
     assert await env.bot.store.club.events_in(guild.id, ("registering",)) == []
 
 
