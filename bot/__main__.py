@@ -170,7 +170,7 @@ async def _run(settings: Settings) -> None:
 
     from bot.client import create_bot
     from bot.health import heartbeat_path
-    from bot.store import Store
+    from bot.store.store import Store
 
     # Before logging in: a database that cannot be used is a configuration problem, and it is
     # checked (and refused) without writing to it.
@@ -217,7 +217,7 @@ def main() -> None:
     import discord
 
     from bot.client import StartupError
-    from bot.store import StoreError
+    from bot.store.failures import StoreError
 
     try:
         asyncio.run(_run(settings))

@@ -15,7 +15,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.store import GameStore, StoreError
+from bot.store.failures import StoreError
+from bot.store.protocol import GameStore
 
 log = logging.getLogger(__name__)
 

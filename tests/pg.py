@@ -28,7 +28,7 @@ import psycopg
 import pytest
 import sqlalchemy as sa
 
-from bot.store import Store
+from bot.store.store import Store
 
 ENV_URL = "KACHUFUL_TEST_DATABASE_URL"
 INSTALL_HINT = (

@@ -90,8 +90,8 @@ def _source_tables(raw: sqlite3.Connection) -> list[tuple[str, list[str]]]:
 
 
 def _open_source(path: Path) -> sqlite3.Connection:
-    from . import inspect_database
     from .migrate import newest as newest_version
+    from .sqlite_file import inspect_database
 
     if not path.is_file():
         raise StoreError(f"no SQLite database at {str(path)!r}")
@@ -196,7 +196,7 @@ async def migrate_to(source: Path, url: str) -> list[TableCopy]:
     raw = _open_source(Path(source))
     try:
         await _refuse_non_empty(url)
-        from . import Store
+        from .store import Store
 
         await (await Store.open(url)).close()  # the schema, by the same migrations
         conn = await _connect(url)

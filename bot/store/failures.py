@@ -60,6 +60,18 @@ class StoreUnavailable(StoreError):
     kind: Kind = "unavailable"
 
 
+class ChannelBusy(StoreError):
+    """The channel already has an open game (lobby or running)."""
+
+    def __init__(self, game_id: int | None) -> None:
+        super().__init__(f"channel already has open game {game_id}")
+        self.game_id = game_id
+
+
+class StaleWrite(StoreError):
+    """save_game found another version in the database than the one it was based on."""
+
+
 # What a database call of either engine raises (the store catches these, not one driver's):
 # SQLAlchemy wraps the driver's error (DBAPIError.orig), or refuses a connection the server
 # dropped until it is rolled back (PendingRollbackError).

@@ -13,10 +13,11 @@ import pytest
 
 from bot.__main__ import main as bot_main
 from bot.model import Seat, TableOptions
-from bot.store import Delivered, Store, StoreError
 from bot.store.copy import migrate_to
+from bot.store.failures import StoreError
 from bot.store.reads import PERIODS, SCOPES, SORTS
-from bot.store.values import ResultRow
+from bot.store.store import Store
+from bot.store.values import Delivered, ResultRow
 from tests.pg import execute_raw
 
 GUILD, CHANNEL, OTHER = 1_100_000_000_000_000_001, 1_200_000_000_000_000_002, 77

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from bot.store import Store
 from bot.store.schema import metadata
+from bot.store.store import Store
 
 REPO = Path(__file__).resolve().parents[3]
 ALEMBIC_OWN = {"alembic_version"}

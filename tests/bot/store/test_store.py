@@ -11,14 +11,9 @@ import pytest
 
 from bot.model import Seat, Table, TableOptions
 from bot.shards import Shards
-from bot.store import (
-    ChannelBusy,
-    StaleWrite,
-    Store,
-    StoreError,
-)
-from bot.store.failures import INTEGRITY_ERRORS
+from bot.store.failures import INTEGRITY_ERRORS, ChannelBusy, StaleWrite, StoreError
 from bot.store.migrate import head, names, newest, revisions
+from bot.store.store import Store
 from bot.store.values import Delivered, ResultRow
 from tests.pg import execute_raw, target_of
 

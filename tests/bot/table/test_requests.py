@@ -18,7 +18,7 @@ import simcord
 from bot.config import Settings
 from bot.i18n import EN
 from bot.model import Seat, TableOptions
-from bot.store import Store
+from bot.store.store import Store
 from bot.table.changes import Changes
 from bot.table.moves import Moves
 from bot.table.open_tables import OpenTables
