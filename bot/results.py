@@ -9,8 +9,8 @@ the transaction that marks the game finished. :func:`game_chart` draws the chart
 
 from __future__ import annotations
 
+from bot.deal_lines import deal_lines_from_record, deal_lines_from_summary
 from bot.model import Table
-from bot.store.deal_lines import deal_lines_from_record, deal_lines_from_summary
 from bot.store.values import DealLine, ResultRow
 from kachuful_core import Game, score_summary
 from kachuful_core.rules import made_bid

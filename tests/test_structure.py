@@ -2,7 +2,10 @@
 circle in ``bot/``, ``cogs/`` or ``kachuful_core/``; no engine source file is too long to read.
 
 Every import counts, wherever it stands (inside a function or under ``TYPE_CHECKING`` too):
-a circle hidden in a function is still a circle for a reader."""
+a circle hidden in a function is still a circle for a reader. And an import counts the way
+Python runs it: importing ``a.b.c`` first runs ``a/__init__.py`` and ``a/b/__init__.py``, so
+those packages are imported too (but for a package the importer is itself inside, which
+Python has already begun to run)."""
 
 from __future__ import annotations
 
@@ -22,7 +25,8 @@ def module_name(path: Path, root: Path) -> str:
 
 
 def imports_of(path: Path, root: Path, known: set[str]) -> set[str]:
-    """The project's modules a file imports (``from package import module`` names the module)."""
+    """The project's modules a file imports (``from package import module`` names the module),
+    with every package whose ``__init__`` the import runs on the way."""
     name = module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -48,7 +52,20 @@ def imports_of(path: Path, root: Path, known: set[str]) -> set[str]:
                 target = target.rpartition(".")[0]
             if target and target != name:
                 found.add(target)
+            found |= packages_run(target, name, known)
     return found
+
+
+def packages_run(target: str, importer: str, known: set[str]) -> set[str]:
+    """The packages whose ``__init__`` importing ``target`` runs: each one above it, but those
+    the importer is inside (their ``__init__`` is already running or done)."""
+    parts = target.split(".")
+    above = {".".join(parts[:end]) for end in range(1, len(parts))}
+    return {
+        package
+        for package in above
+        if package in known and package != importer and not importer.startswith(package + ".")
+    }
 
 
 def import_graph(root: Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
@@ -109,6 +126,29 @@ def test_the_circle_check_finds_a_circle_through_a_function_import(tmp_path: Pat
     graph = import_graph(tmp_path, ("pkg",))
     assert graph["pkg.d"] == {"pkg.a"}
     assert circles(graph) == [["pkg.a", "pkg.b", "pkg.c"]]
+
+
+def test_the_circle_check_counts_the_packages_an_import_runs(tmp_path: Path) -> None:
+    """The circle of issue 44: a module importing ``pkg.store.postgres`` runs
+    ``pkg/store/__init__.py``, which imported a module that imports the first one back (under
+    TYPE_CHECKING): a circle no import names in full."""
+    package = tmp_path / "pkg"
+    (package / "store").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "config.py").write_text("def f():\n    from pkg.store.postgres import url\n")
+    (package / "shards.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.config import S\n"
+    )
+    (package / "store" / "__init__.py").write_text("from pkg.shards import Shards\n")
+    (package / "store" / "postgres.py").write_text("from . import values\n")
+    (package / "store" / "values.py").write_text("")
+    graph = import_graph(tmp_path, ("pkg",))
+    assert graph["pkg.config"] == {"pkg.store", "pkg.store.postgres"}
+    # Inside the package, its own __init__ is not imported again.
+    assert graph["pkg.store.postgres"] == {"pkg.store.values"}
+    assert circles(graph) == [["pkg.config", "pkg.shards", "pkg.store"]]
+    (package / "store" / "__init__.py").write_text('"""Imports nothing."""\n')
+    assert circles(import_graph(tmp_path, ("pkg",))) == []
 
 
 def test_no_engine_source_file_is_too_long_to_read() -> None:

@@ -19,13 +19,13 @@ from typing import Any
 import sqlalchemy as sa
 
 from bot import rating as _rating
+from bot.deal_lines import deal_lines_from_record
 from bot.model import Table
 
 from . import direct
 from . import periods as _periods
 from . import results as _results
 from .base import StoreBase, dump_record, serialized, writes
-from .deal_lines import deal_lines_from_record
 from .drivers import rollback, transaction
 from .failures import DATABASE_ERRORS, StaleWrite, StoreBusy, StoreError, StoreUnavailable, classify
 from .finished import FinishedSeat

@@ -19,9 +19,9 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 
 from bot import rating
+from bot.deal_lines import deal_lines_from_record
 from bot.rating import RatedSeat, Skill
 
-from .deal_lines import deal_lines_from_record
 from .finished import SERVER, FinishedSeat, figures, many
 from .periods import add_to_periods, lock_server
 

@@ -1,16 +1,15 @@
-"""A finished game's scored deals, seat by seat (:class:`~.values.DealLine`), from the engine's
-score summary or by replaying a stored record: what the statistics of a game are made of. Kept
-beside the store, which replays the records of games finished before their deals were passed
-in; the table code (bot/results.py) and the score pads use it too."""
+"""A finished game's scored deals, seat by seat (:class:`bot.store.values.DealLine`), from the
+engine's score summary or by replaying a stored record: what the statistics of a game are made
+of. Below both the store, which replays the records of games finished before their deals were
+passed in, and the table code (bot/results.py) and the score pads, which pass them."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
+from bot.store.values import DealLine
 from kachuful_core import load_game, score_summary
-
-from .values import DealLine
 
 log = logging.getLogger("bot.results")
 
