@@ -202,11 +202,13 @@ def main() -> None:
     except SettingsError as error:
         fail(str(error))
     configure_logging(settings)
+    from bot.store.drivers import describe  # the store's modules load after the settings
+
     for warning in unknown_setting_warnings():
         log.warning("%s", warning)
     log.debug(
         "settings: database %s, turn %ss, lobby timeout %ss, computer delay %ss, sync %s",
-        settings.db_path if settings.database_url is None else "on PostgreSQL",
+        describe(settings.database),
         settings.turn_seconds,
         settings.lobby_timeout_seconds,
         settings.bot_delay_seconds,

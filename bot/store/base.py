@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .drivers import Opened, driver_of, rollback
-from .failures import DATABASE_ERRORS, FailureLog, StoreBusy, StoreError, classify
+from .drivers import DATABASE_ERRORS, Opened, classify, driver_of, rollback
+from .failures import FailureLog, StoreBusy, StoreError
 from .rows import dump
 
 if TYPE_CHECKING:

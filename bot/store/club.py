@@ -26,8 +26,7 @@ from bot.club.model import (
 from bot.model import TableOptions
 from bot.shards import ALL_SHARDS, Shards
 
-from .drivers import transaction
-from .failures import INTEGRITY_ERRORS
+from .drivers import INTEGRITY_ERRORS, transaction
 from .rows import dump as _dump
 from .rows import iso as _iso
 from .schema import event_players, event_tables, events

@@ -14,8 +14,8 @@ from bot.model import HISTORY_POST_KEYS, OPEN_STATUSES, GameStatus, Seat, Table,
 from bot.shards import ALL_SHARDS, Shards
 
 from .base import StoreBase, first, serialized, writes
-from .drivers import transaction
-from .failures import INTEGRITY_ERRORS, ChannelBusy
+from .drivers import INTEGRITY_ERRORS, transaction
+from .failures import ChannelBusy
 from .rows import SELECT_GAME, game_from_row
 from .rows import dump as _dump
 from .rows import iso as _iso

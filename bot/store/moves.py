@@ -26,8 +26,8 @@ from . import direct
 from . import periods as _periods
 from . import results as _results
 from .base import StoreBase, dump_record, serialized, writes
-from .drivers import rollback, transaction
-from .failures import DATABASE_ERRORS, StaleWrite, StoreBusy, StoreError, StoreUnavailable, classify
+from .drivers import DATABASE_ERRORS, classify, rollback, transaction
+from .failures import StaleWrite, StoreBusy, StoreError, StoreUnavailable
 from .finished import FinishedSeat
 from .rows import NO_GAME_ID
 from .rows import dump as _dump

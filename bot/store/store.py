@@ -34,12 +34,11 @@ from . import reads as _reads
 from . import scorepads as _scorepads
 from . import seasons as _seasons
 from .base import is_busy, serialized, utcnow
-from .drivers import Driver, Opened, driver_for, open_role
-from .failures import DATABASE_ERRORS, StoreError, classify
+from .drivers import DATABASE_ERRORS, Driver, Opened, classify, driver_for, open_role
+from .failures import StoreError
 from .games import Games
 from .hands import Hands
 from .moves import Moves
-from .postgres import redacted
 from .posts import Posts
 from .state import State
 
@@ -79,7 +78,7 @@ class Store(Games, Moves, Posts, Hands, State):
 
     def describe(self) -> str:
         """Where the data is, for logs (a URL without its password)."""
-        return redacted(self.url) if self.url is not None else str(self.path)
+        return self._driver.describe(self.url) if self.url is not None else str(self.path)
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Callable[[], datetime] | None = None) -> Store:

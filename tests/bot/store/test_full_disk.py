@@ -23,7 +23,8 @@ import discord
 import pytest
 import simcord
 
-from bot.store.failures import StoreBusy, StoreError, StoreUnavailable, classify
+from bot.store.drivers import classify
+from bot.store.failures import StoreBusy, StoreError, StoreUnavailable
 from bot.store.store import Store
 from bot.table import thinking
 from bot.table.outcome import UNAVAILABLE_RETRY_SECONDS

@@ -16,7 +16,7 @@ from bot import rating
 from bot.model import HISTORY_POST_KEYS, Seat, Table, TableOptions
 from bot.store import periods as store_periods
 from bot.store import results as store_results
-from bot.store.failures import DATABASE_ERRORS
+from bot.store.drivers import DATABASE_ERRORS
 from bot.store.migrate import newest
 from bot.store.reads import SORTS
 from bot.store.store import Store

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from bot.store.drivers import driver_for
 from bot.store.schema import metadata
 from bot.store.store import Store
 
@@ -17,12 +18,7 @@ ALEMBIC_OWN = {"alembic_version"}
 
 
 def shape(target: str | Path) -> dict[str, Any]:
-    url = (
-        sa.make_url(str(target)).set(drivername="postgresql+psycopg")
-        if str(target).startswith("postgresql://")
-        else sa.URL.create("sqlite", database=str(target))
-    )
-    engine = sa.create_engine(url, poolclass=sa.NullPool)
+    engine = sa.create_engine(driver_for(target).sync_url(target), poolclass=sa.NullPool)
     try:
         with engine.connect() as conn:
             inspector = sa.inspect(conn)
