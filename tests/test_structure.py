@@ -10,6 +10,8 @@ Python has already begun to run)."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,6 +153,19 @@ def test_the_circle_check_counts_the_packages_an_import_runs(tmp_path: Path) -> 
     assert circles(graph) == [["pkg.config", "pkg.shards", "pkg.store"]]
     (package / "store" / "__init__.py").write_text('"""Imports nothing."""\n')
     assert circles(import_graph(tmp_path, ("pkg",))) == []
+
+
+def test_importing_a_module_of_the_store_runs_no_other() -> None:
+    """``bot/store/__init__.py`` imports nothing: a caller of ``bot.store.values`` (the plain
+    values passed to and from the store) loads neither the store nor SQLAlchemy."""
+    code = (
+        "import sys, bot.store.values\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('bot', 'sqlalchemy'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == str(["bot", "bot.store", "bot.store.values"])
 
 
 def test_no_engine_source_file_is_too_long_to_read() -> None:
