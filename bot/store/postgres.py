@@ -119,7 +119,14 @@ class PostgreSQL(Driver):
         check_url(str(target))
 
     def sync_url(self, target: Target, *, read_only: bool = False) -> sa.URL:
-        return sa.make_url(str(target)).set(drivername="postgresql+psycopg")
+        url = sa.make_url(str(target)).set(drivername="postgresql+psycopg")
+        # A server that cannot be reached is told within the connect timeout, as at start,
+        # and a tool's session is named (unless the URL says otherwise).
+        defaults = {
+            "connect_timeout": str(CONNECT_TIMEOUT_SECONDS),
+            "application_name": "kachuful-tool",
+        }
+        return url.update_query_dict({k: v for k, v in defaults.items() if k not in url.query})
 
     def engine(self, target: Target, role: Role, made: list[int]) -> AsyncEngine:
         options = f"-c lock_timeout={LOCK_TIMEOUT_MS} -c timezone=UTC"
