@@ -191,6 +191,13 @@ class KachufulBot(commands.Bot):
 
         self.web = WebServer(self.settings, client_id=lambda: self.application_id)
         self.web.pages["club"] = self._club_site(self.web)
+        from bot.web.activity import ActivityTables
+        from bot.web.routes import Routes
+
+        routes = Routes(self.store, self.tables.shards, self.web.base_url)
+        self.web.pages["activity"] = ActivityTables(self, self.tables.open, routes.owner)
+        self.web.owner_of = routes.owner_of_table
+        await routes.publish()
         await self.web.start()
 
     def _club_site(self, web: WebServer) -> Any:
@@ -203,7 +210,8 @@ class KachufulBot(commands.Bot):
             conductor=self.club,
             seasons=self.seasons,
             reviewer=self.reviewer,
-            style_url=lambda: web.assets.url(STYLE),
+            style_url=lambda: web.href(web.assets.url(STYLE)),
+            root=web.root,
         )
 
     def is_connected(self) -> bool:

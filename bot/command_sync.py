@@ -6,7 +6,12 @@ fetch the command list again, so a restart with unchanged commands must not make
 KACHUFUL_DEV_GUILD_ID: the commands are synced to that server at every start instead (they
 appear there at once; a global sync beside it would show each command twice in that server).
 KACHUFUL_SYNC_GLOBAL=true: sync globally at this start even if nothing changed (e.g. after the
-commands were removed from the application by hand)."""
+commands were removed from the application by hand).
+
+An application with Activities enabled has an Entry Point command (type 4, "Launch"), made by
+Discord, not by this bot: Discord refuses a bulk update of the global commands that leaves it
+out. So the global sync reads the application's commands first and sends its Entry Point
+commands back unchanged beside the bot's own (docs/web.md, "As a Discord Activity")."""
 
 from __future__ import annotations
 
@@ -25,18 +30,38 @@ from bot.store.protocol import GameStore
 log = logging.getLogger(__name__)
 
 DIGEST_KEY = "commands_digest"
+ENTRY_POINT = 4  # Discord's PRIMARY_ENTRY_POINT command type (discord.py has no name for it)
+# What an Entry Point command is made of, sent back as Discord gave it (its id keeps it).
+ENTRY_POINT_FIELDS = (
+    "id",
+    "type",
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "handler",
+    "integration_types",
+    "contexts",
+    "default_member_permissions",
+    "nsfw",
+)
+
+
+async def global_payload(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
+    """Every global command of the bot as discord.py sends it (translated when a translator is
+    set)."""
+    commands = tree.get_commands()
+    translator = tree.translator
+    if translator is not None:
+        return [await command.get_translated_payload(tree, translator) for command in commands]
+    return [command.to_dict(tree) for command in commands]
 
 
 async def commands_digest(tree: app_commands.CommandTree[Any], application_id: int | None) -> str:
     """sha256 of what a global sync sends: every global command's payload as discord.py builds
     it (names, descriptions, options, permissions, and the localisations when a translator is
     set, so a changed translation counts as a change) and the application it is sent to."""
-    commands = tree.get_commands()
-    translator = tree.translator
-    if translator is not None:
-        payload = [await command.get_translated_payload(tree, translator) for command in commands]
-    else:
-        payload = [command.to_dict(tree) for command in commands]
+    payload = await global_payload(tree)
     # Discord keeps a set of commands: the order the cogs were loaded in is no change.
     payload.sort(key=lambda entry: (entry.get("type", 1), entry["name"]))
     text = json.dumps(
@@ -78,7 +103,7 @@ async def sync_commands(
         log.info("slash commands unchanged since the last global sync: not synced")
         return synced
     try:
-        done = await tree.sync()
+        done = await sync_global(tree, application_id)
     except (discord.HTTPException, aiohttp.ClientError) as error:
         log.error("global sync of the slash commands failed (tried again at next start): %s", error)
         return synced
@@ -87,3 +112,20 @@ async def sync_commands(
     reason = "KACHUFUL_SYNC_GLOBAL=true" if settings.sync_global else "they changed"
     log.info("slash commands synced globally (%d command(s); %s)", len(done), reason)
     return synced
+
+
+async def sync_global(tree: app_commands.CommandTree[Any], application_id: int | None) -> list[Any]:
+    """The bulk update of the global commands: the bot's own, and the application's Entry
+    Point commands as Discord has them (a bulk update without them is refused)."""
+    if application_id is None:
+        return await tree.sync()
+    http = tree.client.http
+    current = await http.get_global_commands(application_id)
+    kept = [
+        {key: command[key] for key in ENTRY_POINT_FIELDS if key in command}
+        for command in current
+        if command.get("type") == ENTRY_POINT
+    ]
+    payload = [*await global_payload(tree), *kept]
+    done: list[Any] = await http.bulk_upsert_global_commands(application_id, payload=payload)
+    return done

@@ -7,6 +7,7 @@ the club pages (docs/web.md).
     GET  /assets/<digest>/…   the client's files (cached for a year: names change with content)
     GET  /login, /auth/callback   Discord's OAuth2 login (code exchanged here, never in the page)
     POST /api/activity/token  an Activity's code exchanged the same way
+    GET  /api/activity/table  which table an Activity instance shows (bot/web/activity.py)
     GET  /api/me              who the session says you are
     GET  /ws                  the table's socket (bot/web/live.py)
 """
@@ -69,13 +70,20 @@ class WebServer:
         assert settings.web_port is not None and settings.web_base_url is not None
         assert settings.discord_client_secret is not None
         self.settings = settings
-        self.base_url = settings.web_base_url
+        self.base_url = settings.web_base_url.rstrip("/")
         self.secure = self.base_url.startswith("https://")
+        # This process's path under the public address ("" or e.g. "/p1", which the proxy in
+        # front strips): every address a page is given starts with it (docs/web.md).
+        self.root = urlsplit(self.base_url).path.rstrip("/")
         self.assets = assets or Assets()
         self.sessions = Sessions(settings.discord_client_secret.get_secret_value())
         self._client_id = client_id
         self.socket: SocketHandler | None = None  # set by the live table (bot/web/live.py)
-        self.pages: dict[str, PageHandler] = {}  # /club/... and other read-only pages
+        # The address of the process that serves a table, when it is another one
+        # (bot/web/routes.py); set by the bot.
+        self.owner_of: Callable[[int], Awaitable[str | None]] | None = None
+        # /club/... ("club") and an Activity's table ("activity"), set by the bot.
+        self.pages: dict[str, PageHandler] = {}
         self.app = web.Application(middlewares=[self._headers])
         self._runner: web.AppRunner | None = None
         routes = self.app.router
@@ -86,6 +94,7 @@ class WebServer:
         routes.add_get("/login", self._login)
         routes.add_get("/auth/callback", self._callback)
         routes.add_post("/api/activity/token", self._activity_token)
+        routes.add_get("/api/activity/table", self._activity_table)
         routes.add_get("/api/me", self._me)
         routes.add_get("/ws", self._socket)
         routes.add_get("/club/{path:.*}", self._page)
@@ -139,6 +148,10 @@ class WebServer:
             return None
         return DiscordOAuth(self.settings.discord_url, client_id, secret.get_secret_value())
 
+    def href(self, path: str) -> str:
+        """An address on this process's site, as a page must ask for it (under its root)."""
+        return f"{self.root}{path}"
+
     @property
     def redirect_uri(self) -> str:
         return f"{self.base_url}/auth/callback"
@@ -152,15 +165,22 @@ class WebServer:
     # ---- pages ---------------------------------------------------------------------------------
 
     async def _home(self, request: web.Request) -> web.StreamResponse:
+        if "frame_id" in request.query and "instance_id" in request.query:
+            # Discord launches an Activity at the root of its URL mapping, with these.
+            return await self._activity(request)
         who = self.identity(request)
         if who is None:
-            raise web.HTTPFound("/login?next=/")
+            raise web.HTTPFound(self.href("/login?next=/"))
         return self.shell("home", who)
 
     async def _table(self, request: web.Request) -> web.StreamResponse:
+        table = request.match_info["table"]
+        owner = await self.owner_of(int(table)) if self.owner_of is not None else None
+        if owner is not None:
+            raise web.HTTPTemporaryRedirect(f"{owner}/table/{table}")
         who = self.identity(request)
         if who is None:
-            raise web.HTTPFound(f"/login?next=/table/{request.match_info['table']}")
+            raise web.HTTPFound(self.href(f"/login?next=/table/{table}"))
         return self.shell("table", who, table=request.match_info["table"])
 
     async def _activity(self, request: web.Request) -> web.StreamResponse:
@@ -173,6 +193,7 @@ class WebServer:
             "page": page,
             "socket": self.socket_url(),
             "client-id": str(self.settings.discord_client_id or self._client_id() or ""),
+            "root": self.root,
             "locale": who.locale if who else "",
             **data,
         }
@@ -181,8 +202,8 @@ class WebServer:
         )
         text = SHELL.substitute(
             language=html.escape((who.locale if who else "en").split("-")[0]),
-            style=self.assets.url("table.css"),
-            script=self.assets.url("app.js"),
+            style=self.href(self.assets.url("table.css")),
+            script=self.href(self.assets.url("app.js")),
             data=body,
         )
         response = web.Response(text=text, content_type="text/html")
@@ -242,7 +263,7 @@ class WebServer:
         except OAuthError as error:
             log.warning("a web login failed: %s", error)
             raise web.HTTPBadGateway(text="Discord did not confirm the login: try again.") from None
-        response = web.HTTPFound(_local_path(str(state.get("next", "/"))))
+        response = web.HTTPFound(self.href(_local_path(str(state.get("next", "/")))))
         self._keep_session(response, self.sessions.issue(login.identity))
         response.del_cookie(LOGIN_COOKIE)
         return response
@@ -277,6 +298,12 @@ class WebServer:
         response = web.json_response({"access_token": login.access_token, "session": token})
         self._keep_session(response, token)
         return response
+
+    async def _activity_table(self, request: web.Request) -> web.StreamResponse:
+        handler = self.pages.get("activity")
+        if handler is None:
+            raise web.HTTPNotFound()
+        return await handler(request, self.identity(request))
 
     async def _me(self, request: web.Request) -> web.StreamResponse:
         who = self.identity(request)

@@ -23,7 +23,10 @@ from .helpers import Table, buttons, start_game, world
 from .test_results_commands import finish_directly
 
 # Whole games: on SQLite and on PostgreSQL (tests/pg.py).
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store("what the channel reads; the store takes no part"),
+]
 
 SUITS = "♠♥♦♣"
 BARE_SUIT = re.compile(f"[{SUITS}](?!\ufe0e)")

@@ -13,6 +13,9 @@ import discord
 import pytest
 import simcord
 from discord import app_commands
+from simcord.backend.errors import BackendError
+from simcord.backend.ops import commands as commands_ops
+from simcord.http.routes import commands as commands_routes
 
 from bot.client import KachufulBot
 from bot.command_sync import DIGEST_KEY, commands_digest
@@ -206,3 +209,59 @@ async def test_the_digest_covers_the_translations() -> None:
     await tree.set_translator(Hindi("baantiye"))
     second = await commands_digest(tree, 1)
     assert len({plain, first, second}) == 3
+
+
+def discord_keeps_entry_points(env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Teach the stand-in Discord's rule for Activities: a bulk update of the global commands
+    may carry an Entry Point command (its ``handler``, its ``id``), and one that leaves out the
+    application's Entry Point is refused (400, as Discord answers)."""
+    fields = (*commands_ops.COMMAND_FIELDS, "handler", "id")
+    monkeypatch.setattr(commands_ops, "COMMAND_FIELDS", fields)
+    monkeypatch.setattr(commands_routes, "COMMAND_FIELDS", fields)
+    register = env.backend.register_commands
+
+    def checked(guild_id: int | None, payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        kept = {(p["name"], p.get("type")) for p in payloads}
+        for key in env.backend.commands.get(guild_id, {}):
+            if key[1] == 4 and key not in kept:
+                raise BackendError(400, 50035, "Invalid Form Body: the Entry Point is missing")
+        return register(guild_id, payloads)
+
+    monkeypatch.setattr(env.backend, "register_commands", checked)
+
+
+async def test_the_activitys_entry_point_command_survives_a_global_sync(
+    env: simcord.Env, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An application with Activities enabled has Discord's "Launch" Entry Point command
+    (type 4); Discord refuses a bulk update that leaves it out, so the bot sends it back as it
+    found it, beside its own commands."""
+    entry_point = {
+        "id": "1450000000000000001",
+        "application_id": str(env.bot.application_id),
+        "type": 4,
+        "name": "launch",
+        "description": "Launch an activity",
+        "handler": 2,  # DISCORD_LAUNCH_ACTIVITY
+        "integration_types": [0, 1],
+        "contexts": [0, 1, 2],
+        "version": "1450000000000000002",
+    }
+    env.backend.commands.setdefault(None, {})[("launch", 4)] = dict(entry_point)
+    discord_keeps_entry_points(env, monkeypatch)
+    forced = KachufulBot(settings.model_copy(update={"sync_global": True}))
+    try:
+        await env.restart_bot(forced)
+        assert forced.synced == ["global"]
+        body = global_syncs(env)[-1]
+        [sent] = [command for command in body if command.get("type") == 4]
+        kept = {
+            key: value
+            for key, value in entry_point.items()
+            if key not in {"application_id", "version"}
+        }
+        assert sent == kept
+        # The bot's own commands are all there beside it.
+        assert {"kachuful", "kachuful-event"} <= names(body)
+    finally:
+        await forced.store.close()

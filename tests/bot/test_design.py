@@ -202,7 +202,13 @@ def test_the_catalogue_check_sees_english_only_words(tmp_path: Path) -> None:
 
 # ---- whole games on both stores ----------------------------------------------------------------
 
-BOTH = re.compile(r"^pytestmark = pytest\.mark\.both_backends$", re.MULTILINE)
+# The module's marks: ``both_backends`` alone, or with a module-wide ``one_store("why")``
+# (the store takes no part in what the module checks; docs/development.md).
+BOTH = re.compile(
+    r"^pytestmark = (pytest\.mark\.both_backends$|\[\s*pytest\.mark\.both_backends,\s*"
+    r"pytest\.mark\.one_store\(\s*\"[^\"]+\"\s*\),?\s*\])",
+    re.MULTILINE,
+)
 
 
 def modules_playing_whole_games_on_one_store(folder: Path) -> list[str]:
@@ -236,7 +242,19 @@ def test_the_whole_game_check_sees_an_unmarked_module(tmp_path: Path) -> None:
     (tmp_path / "test_unmarked.py").write_text(
         "async def test_b(table):\n    await table.play_to_end()\n"
     )
-    assert modules_playing_whole_games_on_one_store(tmp_path) == ["test_unmarked.py"]
+    (tmp_path / "test_one_store.py").write_text(
+        "import pytest\n\npytestmark = [\n    pytest.mark.both_backends,\n"
+        '    pytest.mark.one_store("the store takes no part"),\n]\n\n'
+        "async def test_c(table):\n    await table.play_to_end()\n"
+    )
+    (tmp_path / "test_no_reason.py").write_text(
+        "import pytest\n\npytestmark = [pytest.mark.both_backends, pytest.mark.one_store()]\n\n"
+        "async def test_d(table):\n    await table.play_to_end()\n"
+    )
+    assert modules_playing_whole_games_on_one_store(tmp_path) == [
+        "test_no_reason.py",
+        "test_unmarked.py",
+    ]
 
 
 # ---- one responder -------------------------------------------------------------------------

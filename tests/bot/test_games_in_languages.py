@@ -22,7 +22,10 @@ from .helpers import Table
 from .locales import speak
 
 # Whole games: on SQLite and on PostgreSQL (tests/pg.py).
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store("the words of each language; the store takes no part"),
+]
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 MARKUP = re.compile(r"[*_`#>|()\[\]“”«»\"]")

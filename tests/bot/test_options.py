@@ -16,7 +16,12 @@ from kachuful_core import Phase, card_str, load_game
 from .helpers import buttons, enabled_actions, start_game, world
 
 # Whole games: on SQLite and on PostgreSQL (tests/pg.py).
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store(
+        "the lobby's options; their storage is tests/bot/store/test_table_options.py"
+    ),
+]
 
 
 async def test_forehead_deal_shows_the_others_cards_and_plays_unseen(env: simcord.Env) -> None:

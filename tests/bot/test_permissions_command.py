@@ -67,7 +67,7 @@ async def test_the_names_are_the_admins_clients(
     (embed,) = result.response.embeds
     text = embed.description or ""
     assert "Créer des fils publics" in text and "Intégrer des liens" in text
-    assert "Créer des évènements" in text and "Gérer les rôles" in text
+    assert "Créer des événements" in text and "Gérer les rôles" in text
     # Events: threads missing, Manage Channels as the other way.
     assert "«\u00a0Gérer les salons\u00a0»" in text
     assert not any(english in text for english in ("Create", "Manage", "Embed"))

@@ -34,14 +34,15 @@ def run(tmp_path: Path, *args: str, timeout: float) -> tuple[int, dict[str, obje
 
 def test_two_processes_of_two_shards_each_survive_kills_in_turn(tmp_path: Path) -> None:
     code, summary, output = run(
-        tmp_path, "--kills", "10", "--seed", "2", "--max-delay", "0.8", timeout=240
+        tmp_path, "--kills", "4", "--seed", "2", "--max-delay", "0.8", timeout=240
     )
     assert code == 0, output
     assert summary["ok"] is True and summary["violations"] == []
     assert summary["shards_per_process"] == [[0, 1], [2, 3]]
-    # Ten kills in turn, then each process once more before the finishing runs.
-    assert summary["kills_per_process"] == [6, 6]
-    assert summary["checks_while_down"] == 10
+    # Four kills in turn, then each process once more before the finishing runs (the long
+    # run is the script's: docs/reliability.md).
+    assert summary["kills_per_process"] == [3, 3]
+    assert summary["checks_while_down"] == 4
     finished = summary["finished_per_server"]
     assert isinstance(finished, list) and len(finished) == 4
     assert all(isinstance(n, int) and n >= 1 for n in finished)
@@ -54,11 +55,11 @@ def test_two_processes_of_two_shards_each_survive_kills_in_turn(tmp_path: Path) 
 def test_two_processes_of_two_shards_each_on_postgresql(tmp_path: Path, pg_url: str) -> None:
     """The same on one PostgreSQL: the processes share nothing but the database."""
     code, summary, output = run(
-        tmp_path, "--kills", "6", "--seed", "7", "--database-url", pg_url, timeout=240
+        tmp_path, "--kills", "3", "--seed", "7", "--database-url", pg_url, timeout=240
     )
     assert code == 0, output
     assert summary["ok"] is True and summary["violations"] == []
-    assert summary["checks_while_down"] == 6
+    assert summary["checks_while_down"] == 3
     finished = summary["finished_per_server"]
     assert isinstance(finished, list) and len(finished) == 4 and all(n >= 1 for n in finished)
     assert summary["games_finished"] == summary["games"]

@@ -1,7 +1,7 @@
 """Smoke test of the load run against a stand-in Discord in its own process
 (benchmarks/scale_out.py --standin --quick, which runs benchmarks/discord_standin.py): real
 ``python -m bot`` processes, one on a SQLite file and two of one gateway shard each on one
-throw-away PostgreSQL, play 4 tables of 20 moves at saturation (and of 6 moves with a short
+throw-away PostgreSQL, play 4 tables of 6 moves at saturation (and of 6 moves with a short
 think time); every click is answered, every move made, each process got the interactions of
 its own shards' servers only and posted only there, and the CPU figures are there."""
 
@@ -28,7 +28,7 @@ def test_quick_standin_run(tmp_path: Path) -> None:
         [
             sys.executable,
             str(SCALE_OUT),
-            *("--standin", "--quick", "--sat-moves", "20", "--json-out", str(out)),
+            *("--standin", "--quick", "--json-out", str(out)),
         ],
         capture_output=True,
         text=True,

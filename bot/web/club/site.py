@@ -83,13 +83,15 @@ class Reader:
     tr: Translations
     language: str
     public: bool
+    root: str = ""  # this process's path under the public address (docs/web.md, processes)
 
     @property
     def base(self) -> str:
-        return f"/club/{self.guild.id}"
+        return f"{self.root}/club/{self.guild.id}"
 
     def frame(self) -> dict[str, Any]:
         return {
+            "root": self.root,
             "lang": self.language,
             "base": self.base,
             "guild_name": self.guild.name,
@@ -119,6 +121,7 @@ class ClubSite:
         reviewer: Reviewer,
         style_url: Callable[[], str],
         access: Access | None = None,
+        root: str = "",
     ) -> None:
         self.client = client
         self.store = store
@@ -127,6 +130,7 @@ class ClubSite:
         self.reviewer = reviewer
         self.style_url = style_url
         self.access = access or Access(store)
+        self.root = root
         self._pages: dict[str, Callable[..., Awaitable[str]]] = {
             "board": self.board,
             "seasons": self.season_page,
@@ -154,7 +158,8 @@ class ClubSite:
         try:
             verdict = await self.access.verdict(guild, who.user_id if who else None)
             if verdict is Verdict.LOG_IN:
-                raise web.HTTPFound(f"/login?next={quote(request.path_qs, safe='/')}")
+                login = f"{self.root}/login?next={quote(request.path_qs, safe='/')}"
+                raise web.HTTPFound(login)
             if verdict is Verdict.REFUSED:
                 text = tr.gettext(
                     "These pages are for the members of {server}, and your Discord account is "
@@ -162,7 +167,7 @@ class ClubSite:
                 ).format(server=guild.name)
                 return self._message(request, tr, language, 403, text)
             public = await visibility(self.store, guild.id) == PUBLIC
-            reader = Reader(request, guild, who, tr, language, public)
+            reader = Reader(request, guild, who, tr, language, public, self.root)
             name, match = found
             ids = [int(group) for group in match.groups()[1:]]
             body = await self._pages[name](reader, *ids)
@@ -200,6 +205,7 @@ class ClubSite:
             "message.html",
             tr,
             lang=language,
+            root=self.root,
             base=None,
             guild_name=None,
             who=None,

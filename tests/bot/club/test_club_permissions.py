@@ -17,7 +17,10 @@ from tests.bot.locales import speak
 
 from .helpers import club
 
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store("Discord's permissions; the store takes no part"),
+]
 
 
 def starts_in_an_hour() -> str:
@@ -59,7 +62,7 @@ async def test_manage_events_alone_tries_nothing_and_the_organiser_is_told_why(
     assert opened.ephemeral
     text = opened.response.content
     assert "est ouvert" in text  # the event is open all the same
-    assert "«\u00a0Créer des évènements\u00a0»" in text, text
+    assert "«\u00a0Créer des événements\u00a0»" in text, text
     assert "Create Events" not in text
     assert scheduled_posts(env) == []
     assert env.backend.guilds[guild.id].scheduled_events == {}

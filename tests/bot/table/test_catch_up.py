@@ -22,7 +22,10 @@ from ..render.test_render import row_for
 from .test_live_table import record_tricks, shown_tricks
 
 # Whole games: on SQLite and on PostgreSQL (tests/pg.py).
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store("the pacing of posts; the store takes no part"),
+]
 
 HAND = "Your hand"
 STEP = 0.25  # seconds between two moves: players clicking as fast as they can

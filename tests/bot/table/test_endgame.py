@@ -13,7 +13,10 @@ from kachuful_core.claims import claim_line, single_legal_card
 
 from ..helpers import Table, buttons, start_game, world
 
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store("the end of a deal is the engine's; the store takes no part"),
+]
 
 CLAIM = "Claim the rest"
 

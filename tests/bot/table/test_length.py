@@ -17,7 +17,12 @@ from kachuful_core import record_document
 from ..helpers import Table, button, buttons, craft_click, lobby_message, world
 
 # Whole games: on SQLite and on PostgreSQL (tests/pg.py).
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store(
+        "game lengths are the engine's; their storage is tests/bot/store/test_table_options.py"
+    ),
+]
 
 DEAD = "This button no longer works."
 

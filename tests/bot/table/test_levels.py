@@ -18,7 +18,10 @@ from kachuful_core.views import view as seat_view
 from ..helpers import add_computer, buttons, lobby_message, start_game, world
 
 # Whole games: on SQLite and on PostgreSQL (tests/pg.py).
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store("the computer players' levels and workers; the store takes no part"),
+]
 
 
 async def test_add_computer_player_offers_every_level_and_the_seat_shows_it(

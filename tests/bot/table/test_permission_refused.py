@@ -14,7 +14,10 @@ from simcord.enums import OverwriteType
 
 from ..helpers import Table, start_game, world
 
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store("Discord's permissions; the store takes no part"),
+]
 
 
 def _deny_sending(env: simcord.Env, channel: simcord.ChannelHandle) -> None:

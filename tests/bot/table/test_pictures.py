@@ -18,7 +18,10 @@ import bot.ui.payloads
 
 from ..helpers import Table, start_game, validate_all_requests, world
 
-pytestmark = pytest.mark.both_backends
+pytestmark = [
+    pytest.mark.both_backends,
+    pytest.mark.one_store("pictures of the cards; the store takes no part"),
+]
 
 
 def picture(env: simcord.Env, message: discord.Message, name: str) -> Image.Image:

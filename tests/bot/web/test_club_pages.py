@@ -153,7 +153,7 @@ async def test_a_member_reads_the_pages_and_a_non_member_is_refused(
     async with new_browser() as hers:
         hindi = await log_in(hers, base, bilal.id, f"/club/{guild_id}")
         text = await hindi.text()
-        assert hindi.status == 200 and 'lang="hi"' in text and "तालिका" in text
+        assert hindi.status == 200 and 'lang="hi"' in text and "लीडरबोर्ड" in text
     # No such server (or one this bot is not in), no such game: nothing to show.
     assert (await get(browser, f"{base}/club/42"))[0] == 404
     assert (await get(browser, f"{club}/game/999"))[0] == 404
