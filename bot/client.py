@@ -185,12 +185,14 @@ class KachufulBot(commands.Bot):
     async def start_web(self) -> None:
         """The web table (bot/web), when its port is set: the same tables in a browser."""
         self.web = None
+        self.live: Any = None  # the web table's sockets (bot/web/live.py)
         if self.settings.web_port is None:
             return
         from bot.web.server import WebServer
 
         self.web = WebServer(self.settings, client_id=lambda: self.application_id)
         self.web.pages["club"] = self._club_site(self.web)
+        self.web.socket = self._live_table(self.web).socket
         from bot.web.activity import ActivityTables
         from bot.web.routes import Routes
 
@@ -199,6 +201,24 @@ class KachufulBot(commands.Bot):
         self.web.owner_of = routes.owner_of_table
         await routes.publish()
         await self.web.start()
+
+    def _live_table(self, web: WebServer) -> Any:
+        """The table's socket (bot/web/live.py): a second front of the change path."""
+        from bot.web.live import Live
+
+        tables = self.tables
+        live = Live(
+            tables.open,
+            tables.moves,
+            tables.changes,
+            self.store,
+            base_url=web.base_url,
+            read_session=web.sessions.read,
+            client=self,
+        )
+        web.app.on_shutdown.append(live.close_all)
+        self.live = live
+        return live
 
     def _club_site(self, web: WebServer) -> Any:
         """The club pages (bot/web/club): leaderboards, seasons, events, players, games."""

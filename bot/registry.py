@@ -68,9 +68,12 @@ class Option:
     setting: str | None = None
     # A game rule: kept in the table's options under ``key``, and given to Rules as the field
     # of that name (through ``resolve`` for a number of players, when set). ``own_line``: the
-    # lobby's rules text has a line for it (the length is shown apart).
+    # rules texts have a line for it (the length is shown apart). ``in_force``: the running
+    # game's sentence for it, where it says more than the lobby's "{option}: {value}" (one
+    # sentence with the option's name as its placeholder, or one per value): see rule_line.
     rule: bool = False
     own_line: bool = True
+    in_force: str | Mapping[Value, str] | None = field(default=None, compare=False)
     # The table option the value is kept as (another option's name: the length is kept as the
     # largest hand), and how a typed value is kept (``keep``) or a kept one checked
     # (``kept_allows``), where they differ from the value typed.
@@ -135,6 +138,16 @@ class Option:
             return tr.gettext("on") if value else tr.gettext("off")
         choice = self.choice_of.get(value)
         return str(value) if choice is None else choice.said(tr)
+
+    def rule_line(self, value: Any, tr: Translations, *, in_force: bool = False) -> str:
+        """The rule's line of a rules text: the lobby's "Scoring: Exact: 10 + bid, miss 0"
+        (label and value), or with ``in_force`` (a running game's rules) the option's own
+        sentence for the value where it has one."""
+        words = self.words(value, tr)
+        said = self.in_force.get(value) if isinstance(self.in_force, Mapping) else self.in_force
+        if in_force and said:
+            return tr.gettext(said).format(**{self.name: words})
+        return tr.gettext("{option}: {value}").format(option=self.title(tr), value=words)
 
     def choice_name(self, choice: Choice, tr: Translations = EN) -> str:
         """A slash command choice as shown: the default one says so."""
@@ -326,6 +339,7 @@ OPTIONS: dict[str, Option] = {
                 Choice("down", N_("Down only: H…1")),
                 Choice("double", N_("Double: H…1…H…1…H")),
             ),
+            in_force=N_("Schedule: {schedule}"),
         ),
         _rule(
             "trump",
@@ -337,12 +351,19 @@ OPTIONS: dict[str, Option] = {
                 Choice("cycle-notrump", N_("Cycle ♠\ufe0e ♦\ufe0e ♣\ufe0e ♥\ufe0e then no-trump")),
                 Choice("turned", N_("Turned card after the deal")),
             ),
+            in_force=N_("Trump: {trump}"),
         ),
         _rule(
             "hook",
             N_("Hook rule"),
             N_("Hook rule: the dealer may not make the bids add up to the tricks (default on)"),
             bool,
+            in_force={
+                True: N_(
+                    "Hook rule: on — the dealer may not bid so that the bids add up to the tricks"
+                ),
+                False: N_("Hook rule: off"),
+            },
         ),
         _rule(
             "scoring",
@@ -355,18 +376,27 @@ OPTIONS: dict[str, Option] = {
                 Choice("per-trick", N_("Per trick: tricks, +10 if exact")),
                 Choice("judgement", N_("Judgement: exact +10, miss −10")),
             ),
+            in_force=N_("Scoring: {scoring}"),
         ),
         _rule(
             "blind_bids",
             N_("Blind bids"),
             N_("Allow bidding before looking (exact blind bids score double; default off)"),
             bool,
+            in_force={
+                True: N_("Blind bids: on — an exact blind bid scores double"),
+                False: N_("Blind bids: off"),
+            },
         ),
         _rule(
             "forehead",
             N_("Forehead one-card deal"),
             N_("One-card deal: see everyone's card but your own (default off)"),
             bool,
+            in_force={
+                True: N_("Forehead one-card deal: on — you see everyone's card but your own"),
+                False: N_("Forehead one-card deal: off"),
+            },
         ),
         Option(
             "mode",
@@ -460,8 +490,12 @@ RULE_DEFAULTS: Mapping[str, Any] = {
     )
     for name in RULE_OPTIONS
 }
-# The lobby's rules text: a line for each rule but the length, which it shows apart.
-RULES_TEXT_OPTIONS = tuple(o.name for o in OPTIONS.values() if o.rule and o.own_line)
+
+
+def rules_text_options() -> tuple[Option, ...]:
+    """The rules texts' options, in the registry's order: a line for each rule but the
+    length, which they show apart (read when asked: a rule added is a line in both texts)."""
+    return tuple(o for o in OPTIONS.values() if o.rule and o.own_line)
 
 
 def option(name: str) -> Option:

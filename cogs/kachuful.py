@@ -24,6 +24,7 @@ from bot.model import TableOptions
 from bot.options import check_start
 from bot.store.failures import StoreError
 from bot.ui.payloads import send_kwargs
+from bot.web.links import table_url
 
 from .slash_options import registry_options
 
@@ -39,6 +40,10 @@ class KachufulCog(
     def __init__(self, bot: KachufulBot) -> None:
         self.bot = bot
         super().__init__()
+        web = table_url(getattr(bot, "settings", None), 0) is not None
+        if not web and self.app_command is not None:
+            # /kachuful table is offered only when the web table is on.
+            self.app_command.remove_command("table")
 
     @property
     def tables(self) -> Tables:
@@ -82,6 +87,12 @@ class KachufulCog(
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.play.show_hand(interaction, None, edit=False)
 
+    @app_commands.command(
+        name="table", description=locale_str("Open this channel's table in your browser")
+    )
+    async def table(self, interaction: discord.Interaction[Any]) -> None:
+        await self.tables.read.web_table(interaction)
+
     @app_commands.command(name="score", description=locale_str("The scores so far"))
     async def score(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.read.score(interaction)
@@ -102,7 +113,12 @@ class KachufulCog(
     @app_commands.command(name="help", description=locale_str("How to play"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
-            ephemeral=True, **send_kwargs(render.help_message(reader(interaction)))
+            ephemeral=True,
+            **send_kwargs(
+                render.help_message(
+                    reader(interaction), web=table_url(self.bot.settings, 0) is not None
+                )
+            ),
         )
 
 

@@ -8,6 +8,7 @@ from .cards import Card, Suit, card_label, card_str, parse_card
 from .errors import (
     BidOutOfRange,
     BlindBidAfterLooking,
+    CardNotAllowed,
     CardNotInHand,
     ClaimNotCertain,
     DealerBidForbidden,
@@ -39,6 +40,7 @@ __all__ = [
     "BidOutOfRange",
     "BlindBidAfterLooking",
     "Card",
+    "CardNotAllowed",
     "CardNotInHand",
     "ClaimNotCertain",
     "DealerBidForbidden",

@@ -46,10 +46,15 @@ def held_cards(held: list[int]) -> list[Card]:
     return [*s[held[0]], *h[held[1]], *d[held[2]], *c[held[3]]]
 
 
+def mask_of(cards: Iterable[Card]) -> int:
+    """The 52-bit set of distinct cards."""
+    cards = tuple(cards)
+    return sum(itemgetter(*cards)(BITS)) if len(cards) > 1 else sum(BITS[c] for c in cards)
+
+
 def held_of(cards: Iterable[Card]) -> list[int]:
     """Four 13-bit rank patterns (S, H, D, C) of distinct cards."""
-    cards = tuple(cards)
-    mask = sum(itemgetter(*cards)(BITS)) if len(cards) > 1 else sum(BITS[c] for c in cards)
+    mask = mask_of(cards)
     return [mask & 0x1FFF, mask >> 13 & 0x1FFF, mask >> 26 & 0x1FFF, mask >> 39]
 
 

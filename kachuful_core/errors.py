@@ -66,10 +66,31 @@ class CardNotInHand(KachufulError):
         super().__init__(f"seat {seat} does not hold {shown}")
 
 
-class MustFollowSuit(KachufulError):
+class CardNotAllowed(KachufulError):
+    """A held card that a rule of play (kachuful_core.legality) rules out: ``rule`` names the
+    rule (a step of ``legality.STEPS``), ``allowed`` the cards it leaves the seat."""
+
+    def __init__(
+        self, seat: int, rule: str, allowed: tuple[Card, ...], played: Card, message: str = ""
+    ) -> None:
+        self.seat, self.rule, self.allowed, self.played = seat, rule, allowed, played
+        super().__init__(
+            message or f"seat {seat} may not play {card_str(played)} under the rule {rule!r}"
+        )
+
+
+class MustFollowSuit(CardNotAllowed):
+    """The follow-suit rule's refusal: ``held``, the cards of the led ``suit`` held."""
+
     def __init__(self, seat: int, suit: Suit, held: tuple[Card, ...], played: Card) -> None:
-        self.seat, self.suit, self.held, self.played = seat, suit, held, played
-        super().__init__(f"seat {seat} must follow suit {suit} and played {card_str(played)}")
+        self.suit, self.held = suit, held
+        super().__init__(
+            seat,
+            "follow",
+            held,
+            played,
+            f"seat {seat} must follow suit {suit} and played {card_str(played)}",
+        )
 
 
 class ClaimNotCertain(KachufulError):

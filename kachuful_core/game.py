@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from . import dealing
-from .cards import RANK_BITS, SUIT_CARDS, Card, Suit, held_cards, held_of, suit_of
+from .cards import BITS, SUIT_CARDS, SUIT_MASKS, Card, Suit, cards_of, mask_of, suit_of
 from .errors import (
     BidOutOfRange,
     BlindBidAfterLooking,
+    CardNotAllowed,
     CardNotInHand,
     DealerBidForbidden,
     InvalidSeat,
@@ -36,6 +37,7 @@ from .events import (
     HandLooked,
     TrickWon,
 )
+from .legality import law_of, legal_mask, refusing_step
 from .rules import Rules
 
 Trick = tuple[tuple[int, Card], ...]
@@ -157,8 +159,14 @@ class Game:
         self.start_deal = start_deal
         self._n = n
         self._sizes = rules.hand_sizes
+        # The rules of play as kachuful_core.legality reads them, once for the game.
+        self._law = law_of(rules)
         self._presets = dict(presets or {})
         self.move_count = 0
+        # legal_mask's last answer for the seat to play, and the move count it was asked at:
+        # a player lists the legal cards, then plays one, and the play need not ask again.
+        self._legal = 0
+        self._legal_at = -1
         self.totals: list[int] = [0] * n
         self.deals: list[DealLog] = []
         self.draw = draw
@@ -202,14 +210,17 @@ class Game:
         self._bid_count = 0
         self._tricks_won = [0] * n
         self._trick: list[tuple[int, Card]] = []
-        # The suit led to the open trick, or -1 between tricks; the card winning it so far.
+        # The suit led to the open trick, or -1 between tricks, and its cards (0 between
+        # tricks); the card winning it so far.
         self._led: Suit = -1
+        self._led_mask = 0
         self._best: Card = -1
         self._best_seat = -1
         self.leader = (self.dealer + 1) % n
         dealt = self._deal_cards(index)
         if dealt is None:
-            self._held = [[0, 0, 0, 0] for _ in range(n)]
+            self._hands = [0] * n
+            self._tmask = 0
             self._log = DealLog(index, self.dealer, (), None, self._bids, self._blind)
             self.turn: int | None = None
             self.phase = Phase.DEALING
@@ -217,8 +228,9 @@ class Game:
         hands, turned, commitment = dealt
         if self.rules.trump == "turned":
             self.trump = None if turned is None else suit_of(turned)
-        # Each hand as four 13-bit rank patterns, one per suit (see cards.SUIT_CARDS).
-        self._held = [held_of(h) for h in hands]
+        self._tmask = 0 if self.trump is None else SUIT_MASKS[self.trump]
+        # Each hand as a 52-bit set (see cards), what kachuful_core.legality reads.
+        self._hands = [mask_of(h) for h in hands]
         self._log = DealLog(index, self.dealer, hands, turned, self._bids, self._blind)
         self.deals.append(self._log)
         self.turn = self.leader
@@ -303,7 +315,7 @@ class Game:
         """A seat's current cards. Hidden information: only for the engine's own callers
         (the seat's private view, a computer player acting for it)."""
         self._check_seat(seat)
-        return held_cards(self._held[seat])
+        return cards_of(self._hands[seat])
 
     def has_looked(self, seat: int) -> bool:
         self._check_seat(seat)
@@ -324,12 +336,15 @@ class Game:
     def legal_cards(self, seat: int) -> list[Card]:
         if self.phase is not _PLAYING or seat != self.turn:
             return []
-        held = self._held[seat]
-        led = self._led
-        if led >= 0 and held[led]:
-            return [*SUIT_CARDS[led][held[led]]]
-        s, h, d, c = SUIT_CARDS
-        return [*s[held[0]], *h[held[1]], *d[held[2]], *c[held[3]]]
+        legal = legal_mask(self._hands[seat], self._law, self._led_mask, self._tmask)
+        self._legal, self._legal_at = legal, self.move_count
+        s, h, d, c = SUIT_CARDS  # cards.cards_of, written out: this is the playout loop's
+        return [
+            *s[legal & 0x1FFF],
+            *h[legal >> 13 & 0x1FFF],
+            *d[legal >> 26 & 0x1FFF],
+            *c[legal >> 39],
+        ]
 
     def can_bid(self, seat: int, bid: int, blind: bool = False) -> bool:
         try:
@@ -392,17 +407,21 @@ class Game:
             or not 0 <= card < 52
         ):
             self._check_play(seat, card)  # raises the precise refusal
-        held = self._held[seat]
+        hands = self._hands
+        hand = hands[seat]
+        bit = BITS[card]
+        if self._legal_at == self.move_count:
+            legal = self._legal
+        else:
+            legal = legal_mask(hand, self._law, self._led_mask, self._tmask)
+        if not legal & bit:
+            self._check_play(seat, card)  # not held, or ruled out: raises the refusal
+        hands[seat] = hand ^ bit
         suit = card // 13
-        pattern = held[suit]
-        bit = RANK_BITS[card]
-        led = self._led
-        if not pattern & bit or (led >= 0 and suit != led and held[led]):
-            self._check_play(seat, card)
-        held[suit] = pattern ^ bit
         trick = self._trick
-        if led < 0:
+        if self._led < 0:
             self._led = suit
+            self._led_mask = SUIT_MASKS[suit]
             self._log.tricks.append(trick)
             self._best = card
             self._best_seat = seat
@@ -429,7 +448,7 @@ class Game:
         self._check_seat(seat)
         if seat != self.turn:
             raise NotYourTurn(seat, self.turn)
-        return self.play(seat, held_cards(self._held[seat])[0])
+        return self.play(seat, cards_of(self._hands[seat])[0])
 
     # ---- checks -------------------------------------------------------------------------
 
@@ -460,14 +479,17 @@ class Game:
 
     def _check_play(self, seat: int, card: Card) -> None:
         self._check_turn(seat, Phase.PLAYING)
-        held = self._held[seat]
-        if not isinstance(card, int) or not 0 <= card < 52:
+        hand = self._hands[seat]
+        if not isinstance(card, int) or not 0 <= card < 52 or not hand & BITS[card]:
             raise CardNotInHand(seat, card)
-        if not held[card // 13] & RANK_BITS[card]:
-            raise CardNotInHand(seat, card)
-        led = self._led
-        if led >= 0 and card // 13 != led and held[led]:
-            raise MustFollowSuit(seat, led, SUIT_CARDS[led][held[led]], card)
+        law, led_mask, tmask = self._law, self._led_mask, self._tmask
+        step = refusing_step(self.rules, hand, law, led_mask, tmask, card)
+        if step is None:
+            return
+        allowed = tuple(cards_of(legal_mask(hand, law, led_mask, tmask)))
+        if step.name == "follow":
+            raise MustFollowSuit(seat, self._led, allowed, card)
+        raise CardNotAllowed(seat, step.name, allowed, card)
 
     # ---- trick, deal and game ends ------------------------------------------------------
 
@@ -481,6 +503,7 @@ class Game:
         events.append(TrickWon(win_seat, number, tuple(trick)))
         self._trick = []
         self._led = -1
+        self._led_mask = 0
         self.leader = self.turn = win_seat
         if number == self.hand_size:
             self._finish_deal(events)

@@ -18,6 +18,7 @@ from .dealing import GameSeed, draw_winner
 from .errors import (
     BidOutOfRange,
     BlindBidAfterLooking,
+    CardNotAllowed,
     CardNotInHand,
     DealerBidForbidden,
     KachufulError,
@@ -376,6 +377,12 @@ class _Replay:
             held = ", ".join(card_str(c) for c in e.held)
             return (
                 f"{self.who(e.seat)} must follow {SUIT_NAMES[e.suit]} and holds {held}; "
+                f"played {card_str(e.played)}"
+            )
+        if isinstance(e, CardNotAllowed):
+            allowed = ", ".join(card_str(c) for c in e.allowed)
+            return (
+                f"{self.who(e.seat)} may play only {allowed} under the rule {e.rule}; "
                 f"played {card_str(e.played)}"
             )
         if isinstance(e, CardNotInHand):

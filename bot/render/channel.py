@@ -73,6 +73,7 @@ class View:
     idle_hours: float
     deadline: datetime | None = None  # the turn clock of the human to act
     club: str | None = None  # the server's club pages (bot/web/club), when the web is on
+    table_url: str | None = None  # the table's web page (bot/web/links.py), when the web is on
     late: bool = False  # an event's table waits on them past half their clock
     thread_id: int | None = None
     pace: Pace = DEFAULT_PACE  # for the lobby's estimate of the game's length
@@ -110,7 +111,13 @@ def _lobby_post(row: Table, game: Game | None, view: View) -> Post:
             "lobby",
             "channel",
             False,
-            lambda: lobby(row, _tr(row), timeout_minutes=view.lobby_minutes, pace=view.pace),
+            lambda: lobby(
+                row,
+                _tr(row),
+                timeout_minutes=view.lobby_minutes,
+                pace=view.pace,
+                table_url=view.table_url,
+            ),
         )
     if game is None:
         closed = _lobby_closed_text(row, view)
@@ -122,7 +129,10 @@ def _lobby_post(row: Table, game: Game | None, view: View) -> Post:
         )
     final = row.status != "running"
     return Post(
-        "lobby", "channel", final, lambda: lobby_started(row, _tr(row), view.thread_id, game)
+        "lobby",
+        "channel",
+        final,
+        lambda: lobby_started(row, _tr(row), view.thread_id, game, view.table_url),
     )
 
 

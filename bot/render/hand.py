@@ -21,6 +21,7 @@ from .cards import (
     trump_text,
 )
 from .numbers import whole
+from .open_table import with_open_table
 from .specs import ButtonSpec, MessageSpec, Style, clip, with_picture
 from .words import bid_taken, name_of, pair
 
@@ -105,6 +106,7 @@ def hand_message(
     stopped: bool = False,
     undo: str | None = None,
     chosen: int | None = None,
+    table_url: str | None = None,
 ) -> MessageSpec:
     """The seat's hand, bid buttons (its turn to bid) or card buttons (legal ones enabled);
     ``undo``: "bid" or "card", the player's own last move, which they may still take back;
@@ -291,6 +293,10 @@ def hand_message(
                 row=CONTROL_ROW,
             )
         )
+    if view.phase is not Phase.FINISHED:
+        shown = with_open_table(tuple(buttons), table_url, tr, prefer=CONTROL_ROW)
+    else:
+        shown = tuple(buttons)
     return MessageSpec(
-        content=notice, embeds=(embed,), buttons=tuple(buttons), picture=picture, keep_files=False
+        content=notice, embeds=(embed,), buttons=shown, picture=picture, keep_files=False
     )

@@ -99,12 +99,20 @@ else the highest card of the suit led. The winner leads next.
 equal leaders share the win.""")
 
 
-def help_message(tr: Translations) -> MessageSpec:
+# Only when the bot's web table is on (bot/web, docs/web.md).
+HELP_WEB = N_("""\
+`/kachuful table` · this table in your browser: your hand, the trick and the scores, played \
+with a tap. The lobby and your hand have **Open the table** too.""")
+
+
+def help_message(tr: Translations, *, web: bool = False) -> MessageSpec:
     # Permissions and the leaderboard's choice are named as the reader's client shows them.
     def _(text: str) -> str:
         return fill(tr.gettext(text), tr, real_deck=tr.gettext(REAL_DECK))
 
     embed = discord.Embed(title=_("How to play Kachuful"), description=text_suits(_(HELP)))
+    if web:
+        embed.add_field(name=_("In your browser"), value=_(HELP_WEB))
     embed.add_field(name=_("A misclick"), value=_(HELP_TAKE_BACK))
     embed.add_field(name=_("End of a deal"), value=_(HELP_END_OF_DEAL))
     embed.add_field(name=_("Events and seasons"), value=_(HELP_EVENTS))

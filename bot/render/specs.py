@@ -45,6 +45,8 @@ class ButtonSpec:
     disabled: bool = False
     row: int = 0
     emoji: str | None = None
+    # A link button (Discord's style 5): opens this address, sends the bot no click.
+    url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,11 @@ def digest(spec: MessageSpec) -> str:
     data: dict[str, Any] = {
         "c": spec.content,
         "e": [embed.to_dict() for embed in spec.embeds],
-        "b": [(b.action, b.label, b.style, b.disabled, b.row, b.emoji) for b in spec.buttons],
+        # A link's address only when there is one: every other message keeps its digest.
+        "b": [
+            (b.action, b.label, b.style, b.disabled, b.row, b.emoji, *((b.url,) if b.url else ()))
+            for b in spec.buttons
+        ],
         "m": spec.mention_ids,
         "a": None if spec.attachment is None else spec.attachment[0],
         "p": None if spec.picture is None else repr(spec.picture),

@@ -13,6 +13,7 @@ from kachuful_core.rules import MIN_PLAYERS
 
 from .cards import label
 from .numbers import whole
+from .open_table import with_open_table
 from .specs import ButtonSpec, MessageSpec, clip
 from .words import (
     length_lines,
@@ -47,6 +48,7 @@ def lobby(
     timeout_minutes: int,
     pace: Pace = DEFAULT_PACE,
     closed: str | None = None,
+    table_url: str | None = None,
 ) -> MessageSpec:
     """The lobby, with Join · Leave · Add computer player · Start, and the host's choice of
     length; ``closed`` ends it. The length shows the deals and time for the seats taken (3 at
@@ -102,6 +104,7 @@ def lobby(
             ),
             *length_buttons(row, tr),
         )
+        buttons = with_open_table(buttons, table_url, tr)
     else:
         buttons = ()
     invited = invited_waiting(row) if closed is None else []
@@ -149,7 +152,11 @@ def host_name(row: Table) -> str:
 
 
 def lobby_started(
-    row: Table, tr: Translations, thread_id: int | None = None, game: Game | None = None
+    row: Table,
+    tr: Translations,
+    thread_id: int | None = None,
+    game: Game | None = None,
+    table_url: str | None = None,
 ) -> MessageSpec:
     """The lobby once its game started: where the game is played and its seats; once it is
     over, who won instead (seats listed in order beside the final standings would read as a
@@ -180,7 +187,9 @@ def lobby_started(
             1024,
         ),
     )
-    return MessageSpec(embeds=(embed,))
+    # While the game runs, its web table (when the web table is on).
+    url = table_url if row.status == "running" else None
+    return MessageSpec(embeds=(embed,), buttons=with_open_table((), url, tr))
 
 
 def lobby_over(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from bot.i18n import EN, N_, Translations
@@ -10,10 +10,11 @@ from bot.model import Seat, Table, TableOptions
 from bot.options import table_rules
 from bot.pace import Pace, game_seconds, rounded_minutes
 from bot.rating import places
-from bot.registry import LEVEL_NAMES, OPTIONS, RULES_TEXT_OPTIONS
+from bot.registry import LEVEL_NAMES, OPTIONS, rules_text_options
 from kachuful_core import (
     BidOutOfRange,
     BlindBidAfterLooking,
+    CardNotAllowed,
     CardNotInHand,
     ClaimNotCertain,
     DealerBidForbidden,
@@ -91,19 +92,16 @@ def lobby_rules_lines(options: TableOptions, tr: Translations) -> list[str]:
     return [max_hand_text(options.rules["max_hand"], tr), *option_lines(options, tr)]
 
 
-def option_line(label: str, words: str, tr: Translations) -> str:
-    """ "Scoring: Exact: 10 + bid, miss 0"."""
-    return tr.gettext("{option}: {value}").format(option=label, value=words)
-
-
 def option_lines(options: TableOptions, tr: Translations) -> list[str]:
     """The table options besides the length, one line each, as the registry words them."""
-    lines = []
-    for name in RULES_TEXT_OPTIONS:
-        option = OPTIONS[name]
-        words = option.words(options.rules[name], tr)
-        lines.append(option_line(option.title(tr), words, tr))
-    return lines
+    return rule_lines(options.rules, tr)
+
+
+def rule_lines(values: Mapping[str, Any], tr: Translations, *, in_force: bool = False) -> list[str]:
+    """The rules texts' lines, generated from the registry for the lobby and the running game
+    alike (``values``: each rule's value by its name; ``in_force``: a running game's words):
+    one per rule option but the length, in the registry's order."""
+    return [o.rule_line(values[o.name], tr, in_force=in_force) for o in rules_text_options()]
 
 
 def duration_text(seconds: float, tr: Translations) -> str:
@@ -156,25 +154,10 @@ def rules_lines(rules: Rules, tr: Translations) -> list[str]:
         else f"{sizes[0]} … {min(sizes)} … {sizes[-1]}"
     )
     deals = tr.ngettext("{n} deal", "{n} deals", rules.num_deals).format(n=rules.num_deals)
-
-    def words(name: str, value: Any) -> str:
-        return OPTIONS[name].words(value, tr)
-
     return [
         tr.gettext("Players: {n}").format(n=rules.players),
         tr.gettext("Hands: {hands} ({deals})").format(hands=hands, deals=deals),
-        tr.gettext("Schedule: {schedule}").format(schedule=words("schedule", rules.schedule)),
-        tr.gettext("Trump: {trump}").format(trump=words("trump", rules.trump)),
-        tr.gettext("Hook rule: on — the dealer may not bid so that the bids add up to the tricks")
-        if rules.hook
-        else tr.gettext("Hook rule: off"),
-        tr.gettext("Scoring: {scoring}").format(scoring=words("scoring", rules.scoring)),
-        tr.gettext("Blind bids: on — an exact blind bid scores double")
-        if rules.blind_bids
-        else tr.gettext("Blind bids: off"),
-        tr.gettext("Forehead one-card deal: on — you see everyone's card but your own")
-        if rules.forehead
-        else tr.gettext("Forehead one-card deal: off"),
+        *rule_lines(rules.options(), tr, in_force=True),
     ]
 
 
@@ -416,6 +399,13 @@ def engine_error(error: KachufulError, row: Table, tr: Translations) -> str:
             suit=suit_name(error.suit, tr),
             hand=hand_text(error.held, tr),
             card=label(error.played, tr),
+        )
+    if isinstance(error, CardNotAllowed):  # another rule of play: the registry names it
+        option = OPTIONS.get(error.rule)
+        return _("{card} cannot be played under the rule “{rule}”: you may play {hand}.").format(
+            card=label(error.played, tr),
+            rule=option.title(tr) if option is not None else error.rule,
+            hand=hand_text(error.allowed, tr),
         )
     if isinstance(error, CardNotInHand):
         card = (

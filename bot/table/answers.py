@@ -9,6 +9,7 @@ from bot import render
 from bot.i18n import Translations, for_table
 from bot.model import Table
 from bot.render.specs import MessageSpec
+from bot.web.links import table_url
 from kachuful_core.views import view as seat_view
 
 from .outcome import Reply
@@ -23,6 +24,7 @@ def hand_spec(
     notice: str | None = None,
     *,
     chosen: int | None = None,
+    table_url: str | None = None,
 ) -> MessageSpec | None:
     """A player's hand message as the table stands (its buttons drawn at its move counter);
     ``chosen``: a card to confirm. None when the user has no seat at a running game."""
@@ -39,6 +41,7 @@ def hand_spec(
         deadline=session.deadline,
         undo=session.undo_for(user_id, row.version),
         chosen=chosen,
+        table_url=table_url,
     )
 
 
@@ -52,12 +55,20 @@ class Answers:
             for_table(row.options),
             timeout_minutes=self.timing.lobby_minutes(),
             pace=self.timing.pace(row),
+            table_url=table_url(self.timing.settings, row.id),
         )
 
     def draw(self, session: TableSession, reply: Reply, tr: Translations) -> MessageSpec:
         row = session.row
         if reply.hand_of is not None:
-            spec = hand_spec(session, reply.hand_of, tr, reply.text, chosen=reply.chosen)
+            spec = hand_spec(
+                session,
+                reply.hand_of,
+                tr,
+                reply.text,
+                chosen=reply.chosen,
+                table_url=table_url(self.timing.settings, row.id),
+            )
             if spec is not None:
                 return spec
             return MessageSpec(content=reply.text or render.refusal("not_seated", tr))

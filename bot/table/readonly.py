@@ -12,8 +12,11 @@ import discord
 from bot import render
 from bot.i18n import reader
 from bot.places import place_of
+from bot.render.open_table import open_table_button
+from bot.render.specs import MessageSpec
 from bot.render.table import CHART_FILE
 from bot.results import chart_data
+from bot.web.links import table_url
 
 from .open_tables import OpenTables
 from .responder import Responder
@@ -54,6 +57,26 @@ class ReadOnly:
         embed = spec.embeds[0].copy().set_image(url=f"attachment://{CHART_FILE}")
         file = discord.File(io.BytesIO(png), filename=CHART_FILE)
         await self.responder.answer_with_file(interaction, embed, file)
+
+    async def web_table(self, interaction: discord.Interaction[Any]) -> None:
+        """/kachuful table: the link to the web table of the game here (the web table on)."""
+        place = place_of(interaction)
+        session = self.tables.session_at(place)
+        if session is None:
+            await self.responder.refuse(interaction, self.tables.missing(place=place))
+            return
+        url = table_url(self.responder.answers.timing.settings, session.row.id)
+        tr = reader(interaction)
+        if url is None:  # the command is not offered then; an old client may still send it
+            await self.responder.say(
+                interaction, tr.gettext("The web table is not on for this bot.")
+            )
+            return
+        spec = MessageSpec(
+            content=tr.gettext("This table in your browser: your hand, the trick, the scores."),
+            buttons=(open_table_button(url, tr),),
+        )
+        await self.responder.reply(interaction, spec)
 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         session = self.tables.session_at(place_of(interaction))

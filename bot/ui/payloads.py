@@ -97,6 +97,13 @@ def _emoji(text: str) -> tuple[tuple[str, Any], ...]:
 
 
 def _button(spec: ButtonSpec) -> dict[str, Any]:
+    if spec.url is not None:
+        return {
+            "type": 2,
+            "style": discord.ButtonStyle.link.value,
+            "label": spec.label,
+            "url": spec.url,
+        }
     payload: dict[str, Any] = {
         "type": 2,
         "style": _STYLES[spec.style],

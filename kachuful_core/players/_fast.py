@@ -14,8 +14,10 @@ interpreted and compiled arithmetic agree bit for bit.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -23,6 +25,8 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
+from ..legality import __file__ as legality_file
+from ..legality import legal_mask, shown_void
 from .bid_table import TABLE
 from .heuristic import (
     FUTURE_INTENT_FLOOR,
@@ -91,6 +95,22 @@ def _popcount_jit(x: int) -> Any:
         return _ctpop(np.int64(x))  # type: ignore[call-arg]
 
     return impl
+
+
+# ---- the rules of play: kachuful_core.legality's own functions, compiled ----------------------
+# Compiled code calls legal_mask and shown_void by name, as interpreted code does; numba
+# compiles the legality module's source for them (one copy of the rule), and the rules in force
+# come in as data: ``law``, the game's kachuful_core.legality.law_of.
+
+
+@overload(legal_mask, jit_options={"nogil": True})
+def _legal_mask_jit(hand: int, law: int, led_mask: int, tmask: int) -> Any:
+    return legal_mask
+
+
+@overload(shown_void, jit_options={"nogil": True})
+def _shown_void_jit(card: int, law: int, led_mask: int, tmask: int) -> Any:
+    return shown_void
 
 
 @_jit
@@ -205,9 +225,11 @@ def lead(h: int, nd: int, tmask: int, seen: int) -> int:
 
 
 @_jit
-def follow(h: int, nd: int, tmask: int, seen: int, last: bool, led_mask: int, best: int) -> int:
-    fol = h & led_mask
-    legal = fol if fol else h
+def follow(
+    h: int, nd: int, tmask: int, law: int, seen: int, last: bool, led_mask: int, best: int
+) -> int:
+    legal = legal_mask(h, law, led_mask, tmask)
+    fol = legal & led_mask
     above = FULL & ~((2 << best) - 1)
     bm = SUIT[best // 13]
     if bm == tmask:
@@ -257,12 +279,20 @@ def follow(h: int, nd: int, tmask: int, seen: int, last: bool, led_mask: int, be
 
 @_jit
 def _policy(
-    h: int, nd: int, tmask: int, seen: int, n: int, in_trick: int, led_mask: int, best: int
+    h: int,
+    nd: int,
+    tmask: int,
+    law: int,
+    seen: int,
+    n: int,
+    in_trick: int,
+    led_mask: int,
+    best: int,
 ) -> int:
     """The rollout policy's card for a seat holding ``h`` that still needs ``nd`` tricks."""
     if in_trick == 0:
         return lead(h, nd, tmask, seen)
-    return follow(h, nd, tmask, seen, in_trick == n - 1, led_mask, best)
+    return follow(h, nd, tmask, law, seen, in_trick == n - 1, led_mask, best)
 
 
 @_jit
@@ -271,6 +301,7 @@ def _choose(
     need: Arr,
     void: Arr,
     tmask: int,
+    law: int,
     seen: int,
     n: int,
     turn: int,
@@ -285,18 +316,27 @@ def _choose(
     ``until`` cards are seen, else the policy."""
     h = hands[turn]
     if turn == me or popcount(seen) >= until:
-        return _policy(h, need[turn], tmask, seen, n, in_trick, led_mask, best)
-    return model_card(h, turn, n, hands, need, void, tmask, seen, in_trick, led_mask, best, w)
+        return _policy(h, need[turn], tmask, law, seen, n, in_trick, led_mask, best)
+    return model_card(h, turn, n, hands, need, void, tmask, law, seen, in_trick, led_mask, best, w)
 
 
 @_jit
 def _shows_void(
-    void: Arr, turn: int, card: int, in_trick: int, led_mask: int, seen: int, until: int
+    void: Arr,
+    turn: int,
+    card: int,
+    in_trick: int,
+    led_mask: int,
+    tmask: int,
+    law: int,
+    seen: int,
+    until: int,
 ) -> None:
-    """Mark ``turn`` void in the led suit if ``card`` does not follow it, while the model
-    still plays (fewer than ``until`` cards seen): the model reads every seat's voids."""
-    if in_trick and popcount(seen) < until and not SUIT[card // 13] & led_mask:
-        void[turn] |= led_mask
+    """Mark ``turn`` void in what ``card`` shows it lacks (the led suit, if it does not follow
+    it), while the model still plays (fewer than ``until`` cards seen): the model reads every
+    seat's voids."""
+    if in_trick and popcount(seen) < until:
+        void[turn] |= shown_void(card, law, led_mask, tmask)
 
 
 @_jit
@@ -341,6 +381,7 @@ def playout(
     hands: Arr,
     need: Arr,
     tmask: int,
+    law: int,
     n: int,
     turn: int,
     in_trick: int,
@@ -361,9 +402,9 @@ def playout(
     mine = 0
     while hands[turn]:
         card = _choose(
-            hands, need, void, tmask, seen, n, turn, me, in_trick, led_mask, best, until, w
+            hands, need, void, tmask, law, seen, n, turn, me, in_trick, led_mask, best, until, w
         )
-        _shows_void(void, turn, card, in_trick, led_mask, seen, until)
+        _shows_void(void, turn, card, in_trick, led_mask, tmask, law, seen, until)
         turn, in_trick, led_mask, best, best_seat, seen = _play(
             hands, need, tmask, n, turn, in_trick, led_mask, best, best_seat, seen, card
         )
@@ -377,6 +418,7 @@ def playout_look(
     hands: Arr,
     need: Arr,
     tmask: int,
+    law: int,
     n: int,
     turn: int,
     in_trick: int,
@@ -399,15 +441,16 @@ def playout_look(
         h = hands[turn]
         nd = need[turn]
         card = _choose(
-            hands, need, void, tmask, seen, n, turn, me, in_trick, led_mask, best, until, w
+            hands, need, void, tmask, law, seen, n, turn, me, in_trick, led_mask, best, until, w
         )
         if turn == me and nd >= 0 and popcount(h) > 1:
-            m = (h & led_mask if in_trick else h) or h  # the legal cards
+            m = legal_mask(h, law, led_mask if in_trick else 0, tmask)
             c = card
             while not _lands(
                 hands,
                 need,
                 tmask,
+                law,
                 n,
                 turn,
                 in_trick,
@@ -426,7 +469,7 @@ def playout_look(
                     break
                 c = low_card(m)
             card = c
-        _shows_void(void, turn, card, in_trick, led_mask, seen, until)
+        _shows_void(void, turn, card, in_trick, led_mask, tmask, law, seen, until)
         turn, in_trick, led_mask, best, best_seat, seen = _play(
             hands, need, tmask, n, turn, in_trick, led_mask, best, best_seat, seen, card
         )
@@ -440,6 +483,7 @@ def _lands(
     hands: Arr,
     need: Arr,
     tmask: int,
+    law: int,
     n: int,
     turn: int,
     in_trick: int,
@@ -462,7 +506,9 @@ def _lands(
     nxt, in_trick, led_mask, best, best_seat, seen = _play(
         hs, nd, tmask, n, turn, in_trick, led_mask, best, best_seat, seen, card
     )
-    playout(hs, nd, tmask, n, nxt, in_trick, led_mask, best, best_seat, seen, me, scratch[2], 0, w)
+    playout(
+        hs, nd, tmask, law, n, nxt, in_trick, led_mask, best, best_seat, seen, me, scratch[2], 0, w
+    )
     return bool(nd[turn] == 0)
 
 
@@ -724,6 +770,7 @@ def eval_cards(
     me: int,
     n: int,
     tmask: int,
+    law: int,
     in_trick: int,
     led_mask: int,
     best0: int,
@@ -748,13 +795,13 @@ def eval_cards(
                 hs[s] = deals[d, s]
                 need[s] = need0[s]
                 void[s] = void0[s]
-            _shows_void(void, me, cands[i], in_trick, led_mask, seen0, until)
+            _shows_void(void, me, cands[i], in_trick, led_mask, tmask, law, seen0, until)
             turn, it, lm, b, bs, seen = _play(
                 hs, need, tmask, n, me, in_trick, led_mask, best0, best_seat0, seen0, cands[i]
             )
             got = 1 if it == 0 and bs == me else 0
             got += playout_look(
-                hs, need, tmask, n, turn, it, lm, b, bs, seen, me, scratch, void, until, w
+                hs, need, tmask, law, n, turn, it, lm, b, bs, seen, me, scratch, void, until, w
             )
             totals[i] += mult[d] * scores[got]
 
@@ -773,6 +820,7 @@ def eval_bids(
     h: int,
     trump: int,
     tmask: int,
+    law: int,
     seen: int,
     hook: bool,
     dealer: int,
@@ -817,7 +865,7 @@ def eval_bids(
                 need[j] = bj
                 total += bj
             got = playout_look(
-                hs, need, tmask, n, leader, 0, 0, -1, -1, seen, me, scratch, void, until, w
+                hs, need, tmask, law, n, leader, 0, 0, -1, -1, seen, me, scratch, void, until, w
             )
             totals[i] += mult[d] * score[b, got]
 
@@ -865,6 +913,7 @@ def model_card(
     need: Arr,
     void: Arr,
     tmask: int,
+    law: int,
     seen: int,
     in_trick: int,
     led_mask: int,
@@ -875,8 +924,7 @@ def model_card(
     on what the seat knows (its hand, the cards seen, the seats' counts, needs and shown
     voids): the legal card with the best chance that this trick plus the rest of the hand
     make exactly the tricks still needed. ``w``: at least 128 floats of working space."""
-    fol = h & led_mask if in_trick else 0
-    legal = fol if fol else h
+    legal = legal_mask(h, law, led_mask if in_trick else 0, tmask)
     left = popcount(h)
     nd = need[me]
     if nd < 0 or nd > left:
@@ -1094,7 +1142,7 @@ PLAY_MISSES = 3
 
 
 @_jit
-def _makes(hand: int, r: int, record: Record, tmask: int, n: int, w: Arr) -> bool:
+def _makes(hand: int, r: int, record: Record, tmask: int, law: int, n: int, w: Arr) -> bool:
     """Whether :func:`model_card` makes play ``r`` of the ``record`` (see
     :func:`play_weights`) for its seat holding ``hand`` now (``w``: its working space)."""
     plays, later, counts, needs, voids = record
@@ -1106,6 +1154,7 @@ def _makes(hand: int, r: int, record: Record, tmask: int, n: int, w: Arr) -> boo
         needs[r],
         voids[r],
         tmask,
+        law,
         plays[r, 1],
         plays[r, 2],
         plays[r, 3],
@@ -1116,7 +1165,7 @@ def _makes(hand: int, r: int, record: Record, tmask: int, n: int, w: Arr) -> boo
 
 
 @_jit
-def play_weights(deals: Arr, record: Record, tmask: int, n: int, eps: float) -> Arr:
+def play_weights(deals: Arr, record: Record, tmask: int, law: int, n: int, eps: float) -> Arr:
     """Each deal's weight by the plays the other seats made. ``record`` is ``(plays, later,
     counts, needs, voids)``: per play its seat, the cards seen, its trick position, the led
     suit mask, the winning card and the card played; the cards that seat played from that
@@ -1131,7 +1180,7 @@ def play_weights(deals: Arr, record: Record, tmask: int, n: int, eps: float) -> 
         p = 1.0
         misses = 0
         for r in range(plays.shape[0]):
-            if not _makes(deals[d, plays[r, 0]], r, record, tmask, n, w):
+            if not _makes(deals[d, plays[r, 0]], r, record, tmask, law, n, w):
                 p *= eps
                 misses += 1
                 if misses == PLAY_MISSES:
@@ -1141,18 +1190,18 @@ def play_weights(deals: Arr, record: Record, tmask: int, n: int, eps: float) -> 
 
 
 @_jit
-def _explains_seat(hand: int, j: int, record: Record, tmask: int, n: int, w: Arr) -> bool:
+def _explains_seat(hand: int, j: int, record: Record, tmask: int, law: int, n: int, w: Arr) -> bool:
     """Whether :func:`model_card` makes every play of seat ``j`` in the ``record`` for it
     holding ``hand`` now (true of a seat that has not played)."""
     plays = record[0]
     for r in range(plays.shape[0]):
-        if plays[r, 0] == j and not _makes(hand, r, record, tmask, n, w):
+        if plays[r, 0] == j and not _makes(hand, r, record, tmask, law, n, w):
             return False
     return True
 
 
 @_jit
-def explains_all(deals: Arr, record: Record, tmask: int, n: int) -> bool:
+def explains_all(deals: Arr, record: Record, tmask: int, law: int, n: int) -> bool:
     """Whether, for every seat, some deal of ``deals`` gives it a hand from which
     :func:`model_card` makes all of its plays in the ``record`` (as :func:`play_weights`
     reads it): a heuristic seat passes on a deal with its real hand, most other players fail on
@@ -1161,9 +1210,35 @@ def explains_all(deals: Arr, record: Record, tmask: int, n: int) -> bool:
     for j in range(n):
         found = False
         for d in range(deals.shape[0]):
-            if _explains_seat(deals[d, j], j, record, tmask, n, w):
+            if _explains_seat(deals[d, j], j, record, tmask, law, n, w):
                 found = True
                 break
         if not found:
             return False
     return True
+
+
+# ---- the cache and the rules of play ---------------------------------------------------------
+
+
+def _drop_stale_cache() -> None:
+    """numba's disk cache is checked against this file only, but the compiled code holds
+    kachuful_core/legality.py's functions too: the legality module's digest is kept beside the
+    cache, and when it differs the cached code of this module is dropped (and compiled again
+    at its first call), so a rule of play changed there reaches the playouts."""
+    source = Path(legality_file).read_bytes()
+    digest = hashlib.sha256(source).hexdigest()
+    try:
+        folder = Path(low_card._cache._cache_path)  # type: ignore[attr-defined]
+        stamp = folder / "_fast.legality.sha256"
+        if stamp.is_file() and stamp.read_text() == digest:
+            return
+        for cached in (*folder.glob("_fast.*.nbi"), *folder.glob("_fast.*.nbc")):
+            cached.unlink(missing_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(digest)
+    except (AttributeError, OSError):
+        pass  # no cache (or a read-only one, built from this very source): nothing to drop
+
+
+_drop_stale_cache()

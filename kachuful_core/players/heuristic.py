@@ -38,6 +38,7 @@ from functools import lru_cache
 
 from ..cards import SUIT_MASKS, Card, Suit
 from ..game import Phase, Trick
+from ..legality import law_of, shown_void_cached
 from ..rules import Rules
 from ..views import SeatView
 
@@ -137,6 +138,10 @@ def _trick_winner(trick: Trick | list[tuple[int, Card]], trump: Suit | None) -> 
     return win
 
 
+# A union of whole suits as a 52-bit set -> the same suits as 4 bits (S=1, H=2, D=4, C=8).
+_SUITS_OF = {sum(SUIT_MASKS[s] for s in range(4) if bits >> s & 1): bits for bits in range(16)}
+
+
 def _hand_mask(cards: tuple[Card, ...]) -> int:
     mask = 0
     for c in cards:
@@ -175,14 +180,18 @@ class _Table:
             v.turn == me if v.phase is Phase.PLAYING else v.leader == me
         )
         known = hand
-        void = [0] * n
+        void = [0] * n  # per seat, a bit per suit it has shown void in
+        law = law_of(v.rules)
+        tmask = 0 if trump is None else SUIT_MASKS[trump]
         tricks = (*v.completed_tricks, current) if current else v.completed_tricks
         for trick in tricks:
-            led = trick[0][1] // 13
-            for seat, card in trick:
+            led_mask = SUIT_MASKS[trick[0][1] // 13]
+            for i, (seat, card) in enumerate(trick):
                 known |= 1 << card
-                if card // 13 != led:
-                    void[seat] |= 1 << led
+                if i:  # what the card shows the seat lacks, by the rules of play
+                    shown = shown_void_cached(card, law, led_mask, tmask)
+                    if shown:
+                        void[seat] |= _SUITS_OF[shown]
         for card in v.visible_cards.values():
             known |= 1 << card
         if v.turned is not None:

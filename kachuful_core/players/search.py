@@ -5,7 +5,8 @@ Every decision, from the seat's view only:
 
 * **Sampling.** The cards the seat cannot place are dealt to the other seats, each receiving
   as many as it holds, never a card of a suit it has shown itself void in (a seat that did not
-  follow suit). Candidate deals are then weighted by what the bids made imply: a seat is
+  follow suit; in general what :func:`kachuful_core.legality.shown_void` says its play
+  shows). Candidate deals are then weighted by what the bids made imply: a seat is
   modelled as a near-rational bidder that picks a bid with probability proportional to
   ``exp(EV / TAU)``, EV being the expected score of that bid under :class:`HeuristicPlayer`'s
   trick model for the hand it was dealt in the sample (its cards now plus those it played).
@@ -63,6 +64,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..cards import BITS, SUIT_MASKS, Card, cards_of
 from ..game import Phase
+from ..legality import law_of, shown_void_cached
 from ..rules import Rules
 from ..views import SeatView
 from .bid_table import TABLE
@@ -137,6 +139,7 @@ def playout(
     hands: list[int],
     need: list[int],
     trump: int,
+    law: int,
     n: int,
     turn: int,
     in_trick: int,
@@ -149,7 +152,8 @@ def playout(
     """The compiled rollout (:func:`._fast.playout`) from Python lists: the tricks ``me`` takes
     from here to the end of the deal. ``need``: each seat's bid less its tricks; ``in_trick``
     cards of the open trick are down, suit ``led`` led, ``best`` (by ``best_seat``) winning
-    it; ``seen``: the cards every seat knows are out of play."""
+    it; ``seen``: the cards every seat knows are out of play; ``law``: the rules of play
+    (:func:`kachuful_core.legality.law_of`)."""
     from . import _fast
 
     tmask = SUIT_MASKS[trump] if trump >= 0 else 0
@@ -159,6 +163,7 @@ def playout(
             _fast.ints(hands),
             _fast.ints(need),
             tmask,
+            law,
             n,
             turn,
             in_trick,
@@ -186,18 +191,20 @@ class _Situation:
         assert view.hand is not None
         self.hand = _hand_mask(view.hand)
         self.trump = -1 if view.trump is None else view.trump
+        self.tmask = tmask = SUIT_MASKS[self.trump] if self.trump >= 0 else 0
+        self.law = law = law_of(view.rules)
         played = 0
         void = [0] * n
         played_by = [0] * n
         current = view.current_trick
         tricks = (*view.completed_tricks, current) if current else view.completed_tricks
         for trick in tricks:
-            led = trick[0][1] // 13
-            for seat, card in trick:
+            led_mask = SUIT_MASKS[trick[0][1] // 13]
+            for i, (seat, card) in enumerate(trick):
                 played |= 1 << card
                 played_by[seat] |= 1 << card
-                if card // 13 != led:
-                    void[seat] |= SUIT_MASKS[led]
+                if i:  # what the card shows the seat lacks, by the rules of play
+                    void[seat] |= shown_void_cached(card, law, led_mask, tmask)
         seen = played
         for card in view.visible_cards.values():
             seen |= 1 << card
@@ -611,16 +618,16 @@ class SearchPlayer:
         record = _play_record(sit)
         if record is None:
             return _Sampler(deals, 0, _Evidence())
-        tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
+        tmask, law = sit.tmask, sit.law
         evidence = _Evidence()
 
         def weighed(wanted: int) -> _fast.Arr:
             # Drawn from the bids and voids, then kept in proportion to how well each deal
             # explains the cards the other seats played.
             pool = deals(wanted * PLAY_OVERSAMPLE)
-            w = _fast.play_weights(pool, record, tmask, n, PLAY_EPS)
+            w = _fast.play_weights(pool, record, tmask, law, n, PLAY_EPS)
             if deep:
-                evidence.explained = _fast.explains_all(pool, record, tmask, n)
+                evidence.explained = _fast.explains_all(pool, record, tmask, law, n)
             return _fast.resample(pool, w, wanted, rng.random())
 
         cost = PLAY_OVERSAMPLE * (FAST_DEAL_COST + len(record[1]) * MODEL_COST)
@@ -686,7 +693,6 @@ class SearchPlayer:
         rules = view.rules
         h, n, me = view.hand_size, view.players, view.seat
         score = _fast.score_matrix(rules.score, h)
-        tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
         fbids = _fast.ints([-1 if x is None else x for x in view.bids])
         order = _fast.ints(sit.order)
         pos = sit.order.index(me)
@@ -705,7 +711,8 @@ class SearchPlayer:
                 n,
                 h,
                 sit.trump,
-                tmask,
+                sit.tmask,
+                sit.law,
                 seen,
                 rules.hook,
                 view.dealer,
@@ -746,7 +753,9 @@ class SearchPlayer:
                 bids[j] = bj
                 total += bj
             need = [x if x is not None else 0 for x in bids]
-            got = playout(hands.copy(), need, sit.trump, n, leader, 0, -1, -1, -1, sit.seen, me)
+            got = playout(
+                hands.copy(), need, sit.trump, sit.law, n, leader, 0, -1, -1, -1, sit.seen, me
+            )
             return float(rules.score(b, got))
 
         rng = self._rng(view)
@@ -806,7 +815,6 @@ class SearchPlayer:
         assert bid is not None
         won = view.tricks_won[me]
         trick = view.current_trick
-        tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
         best_seat, best = _trick_winner(trick, view.trump) if trick else (-1, -1)
         score = _fast.score_matrix(rules.score, view.hand_size)
         scores = _fast.floats([rules.score(bid, won + t, view.blind[me]) for t in range(left + 1)])
@@ -829,7 +837,8 @@ class SearchPlayer:
                 fneed,
                 me,
                 n,
-                tmask,
+                sit.tmask,
+                sit.law,
                 len(trick),
                 led_mask,
                 best,
@@ -897,11 +906,11 @@ def _play_record(sit: _Situation) -> _fast.Record | None:
     needs: list[list[int]] = []
     voids: list[list[int]] = []
     for trick in tricks:
-        led = trick[0][1] // 13
+        led_mask = SUIT_MASKS[trick[0][1] // 13]
         best, best_seat = -1, -1
         for i, (seat, card) in enumerate(trick):
             if seat != sit.me:
-                rows.append([seat, seen, i, SUIT_MASKS[led] if i else 0, best, card])
+                rows.append([seat, seen, i, led_mask if i else 0, best, card])
                 counts.append([(1 << (v.hand_size - played[s])) - 1 for s in range(n)])
                 needs.append([(v.bids[s] or 0) - won[s] for s in range(n)])
                 voids.append(void.copy())
@@ -909,8 +918,8 @@ def _play_record(sit: _Situation) -> _fast.Record | None:
                 best, best_seat = card, seat
             seen |= 1 << card
             played[seat] += 1
-            if card // 13 != led:
-                void[seat] |= SUIT_MASKS[led]
+            if i:
+                void[seat] |= shown_void_cached(card, sit.law, led_mask, sit.tmask)
         if len(trick) == n:
             won[best_seat] += 1
     if not rows:

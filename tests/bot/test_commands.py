@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -35,11 +36,16 @@ from .command_rules import (
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-async def tree() -> AsyncIterator[app_commands.CommandTree[Any]]:
+@pytest.fixture(params=["web off", "web on"])
+async def tree(request: pytest.FixtureRequest) -> AsyncIterator[app_commands.CommandTree[Any]]:
     """The bot's commands as it builds them at start: every cog found in cogs/, with the
-    translator (no Discord, no database: loading a cog only declares its commands)."""
+    translator (no Discord, no database: loading a cog only declares its commands); with the
+    web table off, then on (it adds /kachuful table)."""
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none(), help_command=None)
+    if request.param == "web on":
+        bot.settings = SimpleNamespace(  # type: ignore[attr-defined]
+            web_port=8080, web_base_url="https://cards.example.org"
+        )
     await bot.tree.set_translator(CommandTranslator())
     for name in extensions.walk():
         await bot.load_extension(name)
@@ -70,9 +76,9 @@ def same_words() -> dict[str, set[str]]:
     return same
 
 
-def help_text() -> str:
-    """The help's words, each of its fields a paragraph of its own."""
-    (embed,) = help_message(translation("en")).embeds
+def help_text(web: bool = True) -> str:
+    """The help's words, each of its fields a paragraph of its own (with the web table's)."""
+    (embed,) = help_message(translation("en"), web=web).embeds
     return "\n\n".join([embed.description or "", *(field.value or "" for field in embed.fields)])
 
 
@@ -250,3 +256,13 @@ def test_a_subcommand_is_named_in_the_help_in_full_or_after_its_group() -> None:
     assert not in_help("kachuful-scorepad", help_text)
     assert in_help("kachuful-scorepad-boards", help_text)
     assert not in_help("kachuful-season standings", help_text)
+
+
+async def test_kachuful_table_is_offered_only_with_the_web_table(
+    tree: app_commands.CommandTree[Any],
+) -> None:
+    (group,) = [c for c in await payloads(tree) if c["name"] == "kachuful"]
+    names = {option["name"] for option in group["options"]}
+    web = getattr(tree.client, "settings", None) is not None
+    assert ("table" in names) is web
+    assert ("/kachuful table" in help_text(web)) is web

@@ -315,7 +315,7 @@ def _plays_weight(game: Game, seat: int, hands: list[int]) -> float:
     assert record is not None
     tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
     deals = _fast.ints([hands], sit.n)
-    return float(_fast.play_weights(deals, record, tmask, sit.n, 0.05)[0])
+    return float(_fast.play_weights(deals, record, tmask, sit.law, sit.n, 0.05)[0])
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -359,7 +359,7 @@ def _explains_all(game: Game, seat: int, hands: list[int]) -> bool | None:
     if record is None:
         return None
     tmask = SUIT_MASKS[sit.trump] if sit.trump >= 0 else 0
-    return bool(_fast.explains_all(_fast.ints([hands], sit.n), record, tmask, sit.n))
+    return bool(_fast.explains_all(_fast.ints([hands], sit.n), record, tmask, sit.law, sit.n))
 
 
 def test_the_rule_explains_heuristic_seats_and_not_a_seat_playing_otherwise() -> None:
@@ -428,6 +428,7 @@ def test_a_sampled_deal_counted_by_its_copies_scores_as_the_copies_played_out() 
                     seat,
                     4,
                     tmask,
+                    sit.law,
                     len(trick),
                     SUIT_MASKS[trick[0][1] // 13] if trick else 0,
                     best,

@@ -9,6 +9,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+import simcord
 from pydantic import SecretStr
 
 from bot.config import Settings
@@ -80,3 +81,21 @@ async def log_in(
 
 def base_of(settings: Any) -> str:
     return str(settings.web_base_url)
+
+
+@pytest.fixture
+def live_env(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> simcord.Env:
+    """The bot with its web table, whose sockets wait on their browsers: an outside input,
+    declared to SimCord (it would otherwise wait for a socket's task to end before its next
+    slash command), with aiohttp's heartbeat beyond SimCord's settling time (a timer it would
+    wait for)."""
+    from bot.web import live
+
+    monkeypatch.setattr(live, "HEARTBEAT_SECONDS", 3600.0)
+    env: simcord.Env = request.getfixturevalue("env")
+
+    async def idle(waiting: Any) -> Any:
+        return await env.external_wait(waiting, reason="a web table's socket")
+
+    monkeypatch.setattr(live, "idle", idle)
+    return env
