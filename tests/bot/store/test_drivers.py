@@ -89,3 +89,34 @@ def test_a_constraint_is_an_integrity_error_of_every_engine() -> None:
     assert issubclass(sqlite3.IntegrityError, drivers.INTEGRITY_ERRORS)
     assert issubclass(psycopg.IntegrityError, drivers.INTEGRITY_ERRORS)
     assert issubclass(sqlalchemy.exc.IntegrityError, drivers.INTEGRITY_ERRORS)
+
+
+def test_nothing_outside_the_store_names_an_engine() -> None:
+    """Adding an engine touches bot/store/ (and the tests' list): no module of bot/ or cogs/
+    outside the store imports an engine's driver module or its library; bot/config.py and
+    bot/__main__.py ask the registry."""
+    import ast
+
+    root = Path(__file__).resolve().parents[3]
+    engines = {type(driver).__module__ for driver in drivers.ENGINES}
+    libraries = {
+        error.__module__.split(".")[0] for driver in drivers.ENGINES for error in driver.errors
+    }
+    assert {"bot.store.sqlite", "bot.store.postgres"} <= engines
+    assert {"sqlite3", "psycopg"} <= libraries
+    found = []
+    for folder in ("bot", "cogs"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if path.is_relative_to(root / "bot" / "store"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+                else:
+                    continue
+                for name in names:
+                    if name in engines or name.split(".")[0] in libraries:
+                        found.append(f"{path.relative_to(root)}:{node.lineno} {name}")
+    assert found == []
