@@ -24,7 +24,7 @@ from bot.model import TableOptions
 from bot.options import check_start
 from bot.store.failures import StoreError
 from bot.ui.payloads import send_kwargs
-from bot.web.links import table_url
+from bot.web.links import table_link
 
 from .slash_options import registry_options
 
@@ -40,7 +40,7 @@ class KachufulCog(
     def __init__(self, bot: KachufulBot) -> None:
         self.bot = bot
         super().__init__()
-        web = table_url(getattr(bot, "settings", None), 0) is not None
+        web = table_link(getattr(bot, "settings", None), 0) is not None
         if not web and self.app_command is not None:
             # /kachuful table is offered only when the web table is on.
             self.app_command.remove_command("table")
@@ -116,7 +116,7 @@ class KachufulCog(
             ephemeral=True,
             **send_kwargs(
                 render.help_message(
-                    reader(interaction), web=table_url(self.bot.settings, 0) is not None
+                    reader(interaction), web=table_link(self.bot.settings, 0) is not None
                 )
             ),
         )

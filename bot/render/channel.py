@@ -49,6 +49,7 @@ from . import club
 from . import deal as deal_render
 from .limits import MAX_EMBED_TOTAL, MAX_FIELDS
 from .names import clip_name
+from .open_table import TableLink
 from .specs import ButtonSpec, MessageSpec, embed_size, without_picture
 from .table import final_standings, hand_button, lobby, lobby_started, start_message
 from .words import notice, seat_name
@@ -73,7 +74,9 @@ class View:
     idle_hours: float
     deadline: datetime | None = None  # the turn clock of the human to act
     club: str | None = None  # the server's club pages (bot/web/club), when the web is on
-    table_url: str | None = None  # the table's web page (bot/web/links.py), when the web is on
+    table_link: TableLink | None = (
+        None  # the table's web page (bot/web/links.py), when the web is on
+    )
     late: bool = False  # an event's table waits on them past half their clock
     thread_id: int | None = None
     pace: Pace = DEFAULT_PACE  # for the lobby's estimate of the game's length
@@ -116,7 +119,7 @@ def _lobby_post(row: Table, game: Game | None, view: View) -> Post:
                 _tr(row),
                 timeout_minutes=view.lobby_minutes,
                 pace=view.pace,
-                table_url=view.table_url,
+                table_link=view.table_link,
             ),
         )
     if game is None:
@@ -132,7 +135,7 @@ def _lobby_post(row: Table, game: Game | None, view: View) -> Post:
         "lobby",
         "channel",
         final,
-        lambda: lobby_started(row, _tr(row), view.thread_id, game, view.table_url),
+        lambda: lobby_started(row, _tr(row), view.thread_id, game, view.table_link),
     )
 
 

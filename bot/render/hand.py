@@ -21,7 +21,7 @@ from .cards import (
     trump_text,
 )
 from .numbers import whole
-from .open_table import with_open_table
+from .open_table import TableLink, with_open_table
 from .specs import ButtonSpec, MessageSpec, Style, clip, with_picture
 from .words import bid_taken, name_of, pair
 
@@ -106,7 +106,7 @@ def hand_message(
     stopped: bool = False,
     undo: str | None = None,
     chosen: int | None = None,
-    table_url: str | None = None,
+    table_link: TableLink | None = None,
 ) -> MessageSpec:
     """The seat's hand, bid buttons (its turn to bid) or card buttons (legal ones enabled);
     ``undo``: "bid" or "card", the player's own last move, which they may still take back;
@@ -294,7 +294,7 @@ def hand_message(
             )
         )
     if view.phase is not Phase.FINISHED:
-        shown = with_open_table(tuple(buttons), table_url, tr, prefer=CONTROL_ROW)
+        shown = with_open_table(tuple(buttons), table_link, tr, prefer=CONTROL_ROW)
     else:
         shown = tuple(buttons)
     return MessageSpec(

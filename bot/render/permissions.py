@@ -16,9 +16,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import discord
+from babel.lists import format_list
 
 from bot.i18n import N_, Translations
 
+from .numbers import locale_of
 from .specs import MessageSpec
 
 # Discord's English names (a channel's Permissions page); translated like every word.
@@ -44,8 +46,16 @@ def permission_name(name: str, tr: Translations) -> str:
 
 
 def permission_names(names: Iterable[str], tr: Translations) -> str:
-    """ "Embed Links, Attach Files": a list of permissions, each by its shown name."""
-    return ", ".join(permission_name(name, tr) for name in names)
+    """One permission by its shown name (the message frames it as a permission, in its own
+    words); several as a list in the reader's language, each framed as a name ("« Intégrer des
+    liens » et « Joindre des fichiers »"), since a bare list of Discord's names (themselves
+    orders: "Send Messages") would read as orders to the reader."""
+    shown = [permission_name(name, tr) for name in names]
+    if len(shown) == 1:
+        return shown[0]
+    # The frame of a name in a list: « … » in French, «…» in Italian, “…” in Hindi.
+    frame = tr.pgettext("a permission in a list of permissions", "{permission}")
+    return format_list([frame.format(permission=name) for name in shown], locale=locale_of(tr))
 
 
 def named_permissions(message: str) -> list[str]:

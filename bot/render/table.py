@@ -13,7 +13,7 @@ from kachuful_core.rules import MIN_PLAYERS
 
 from .cards import label
 from .numbers import whole
-from .open_table import with_open_table
+from .open_table import TableLink, with_open_table
 from .specs import ButtonSpec, MessageSpec, clip
 from .words import (
     length_lines,
@@ -48,7 +48,7 @@ def lobby(
     timeout_minutes: int,
     pace: Pace = DEFAULT_PACE,
     closed: str | None = None,
-    table_url: str | None = None,
+    table_link: TableLink | None = None,
 ) -> MessageSpec:
     """The lobby, with Join · Leave · Add computer player · Start, and the host's choice of
     length; ``closed`` ends it. The length shows the deals and time for the seats taken (3 at
@@ -104,7 +104,7 @@ def lobby(
             ),
             *length_buttons(row, tr),
         )
-        buttons = with_open_table(buttons, table_url, tr)
+        buttons = with_open_table(buttons, table_link, tr)
     else:
         buttons = ()
     invited = invited_waiting(row) if closed is None else []
@@ -156,7 +156,7 @@ def lobby_started(
     tr: Translations,
     thread_id: int | None = None,
     game: Game | None = None,
-    table_url: str | None = None,
+    table_link: TableLink | None = None,
 ) -> MessageSpec:
     """The lobby once its game started: where the game is played and its seats; once it is
     over, who won instead (seats listed in order beside the final standings would read as a
@@ -188,8 +188,8 @@ def lobby_started(
         ),
     )
     # While the game runs, its web table (when the web table is on).
-    url = table_url if row.status == "running" else None
-    return MessageSpec(embeds=(embed,), buttons=with_open_table((), url, tr))
+    link = table_link if row.status == "running" else None
+    return MessageSpec(embeds=(embed,), buttons=with_open_table((), link, tr))
 
 
 def lobby_over(

@@ -8,8 +8,9 @@ from __future__ import annotations
 from bot import render
 from bot.i18n import Translations, for_table
 from bot.model import Table
+from bot.render.open_table import TableLink
 from bot.render.specs import MessageSpec
-from bot.web.links import table_url
+from bot.web.links import table_link
 from kachuful_core.views import view as seat_view
 
 from .outcome import Reply
@@ -24,7 +25,7 @@ def hand_spec(
     notice: str | None = None,
     *,
     chosen: int | None = None,
-    table_url: str | None = None,
+    table_link: TableLink | None = None,
 ) -> MessageSpec | None:
     """A player's hand message as the table stands (its buttons drawn at its move counter);
     ``chosen``: a card to confirm. None when the user has no seat at a running game."""
@@ -41,7 +42,7 @@ def hand_spec(
         deadline=session.deadline,
         undo=session.undo_for(user_id, row.version),
         chosen=chosen,
-        table_url=table_url,
+        table_link=table_link,
     )
 
 
@@ -55,7 +56,7 @@ class Answers:
             for_table(row.options),
             timeout_minutes=self.timing.lobby_minutes(),
             pace=self.timing.pace(row),
-            table_url=table_url(self.timing.settings, row.id),
+            table_link=table_link(self.timing.settings, row.id),
         )
 
     def draw(self, session: TableSession, reply: Reply, tr: Translations) -> MessageSpec:
@@ -67,7 +68,7 @@ class Answers:
                 tr,
                 reply.text,
                 chosen=reply.chosen,
-                table_url=table_url(self.timing.settings, row.id),
+                table_link=table_link(self.timing.settings, row.id),
             )
             if spec is not None:
                 return spec

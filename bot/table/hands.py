@@ -34,7 +34,7 @@ from bot.i18n import translation
 from bot.render.specs import MessageSpec, digest
 from bot.store.failures import StoreError
 from bot.ui.payloads import drawn, send_kwargs
-from bot.web.links import table_url
+from bot.web.links import table_link
 from kachuful_core.views import view as seat_view
 
 from .session import HandHandle
@@ -257,7 +257,7 @@ class HandPublisher:
             deadline=self.session.deadline,
             stopped=row.status == "stopped",
             undo=self.session.undo_for(user_id, row.version),
-            table_url=table_url(self.timing.settings, row.id),
+            table_link=table_link(self.timing.settings, row.id),
         )
         if expired:
             return render.hand_expired(spec, row.id, tr)

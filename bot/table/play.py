@@ -13,7 +13,7 @@ from bot.i18n import language_of, reader, translation
 from bot.places import place_of
 from bot.render.specs import MessageSpec
 from bot.store.protocol import GameStore
-from bot.web.links import table_url
+from bot.web.links import table_link
 
 from .answers import hand_spec
 from .open_tables import OpenTables
@@ -46,8 +46,8 @@ class Play:
             await responder.refuse(interaction, "not_running")
             return
         user_id = interaction.user.id
-        url = table_url(responder.answers.timing.settings, session.row.id)
-        spec = hand_spec(session, user_id, reader(interaction), table_url=url)
+        url = table_link(responder.answers.timing.settings, session.row.id)
+        spec = hand_spec(session, user_id, reader(interaction), table_link=url)
         if spec is None:
             await responder.refuse(interaction, "not_seated")
             return

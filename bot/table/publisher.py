@@ -41,7 +41,7 @@ from bot.store.failures import StoreError, is_expected
 from bot.store.values import Delivered
 from bot.ui.payloads import drawn, send_kwargs
 from bot.web.club.links import club_base, club_url
-from bot.web.links import table_url
+from bot.web.links import table_link
 
 from .permissions import lacking_in
 
@@ -291,7 +291,7 @@ class Publisher:
         base = club_base(settings)
         return View(
             club=None if base is None else club_url(base, self.session.row.guild_id),
-            table_url=table_url(settings, self.session.row.id),
+            table_link=table_link(settings, self.session.row.id),
             lobby_minutes=self.timing.lobby_minutes(),
             pace=self.timing.pace(self.session.row),
             idle_hours=settings.idle_hours,

@@ -16,7 +16,7 @@ from bot.render.open_table import open_table_button
 from bot.render.specs import MessageSpec
 from bot.render.table import CHART_FILE
 from bot.results import chart_data
-from bot.web.links import table_url
+from bot.web.links import table_link
 
 from .open_tables import OpenTables
 from .responder import Responder
@@ -65,16 +65,16 @@ class ReadOnly:
         if session is None:
             await self.responder.refuse(interaction, self.tables.missing(place=place))
             return
-        url = table_url(self.responder.answers.timing.settings, session.row.id)
+        link = table_link(self.responder.answers.timing.settings, session.row.id)
         tr = reader(interaction)
-        if url is None:  # the command is not offered then; an old client may still send it
+        if link is None:  # the command is not offered then; an old client may still send it
             await self.responder.say(
                 interaction, tr.gettext("The web table is not on for this bot.")
             )
             return
         spec = MessageSpec(
             content=tr.gettext("This table in your browser: your hand, the trick, the scores."),
-            buttons=(open_table_button(url, tr),),
+            buttons=(open_table_button(link, tr),),
         )
         await self.responder.reply(interaction, spec)
 

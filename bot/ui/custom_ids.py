@@ -44,6 +44,7 @@ def custom_id(action: tuple[str | int | bool, ...]) -> str:
 
 _PREFIXES = {
     "again": "kf:again",
+    "activity": "kf:act",  # table: Open the table, launching the Activity
     "hand": "kf:h",
     "refresh": "kf:r",
     "bid": "kf:b",

@@ -34,6 +34,7 @@ from bot.table.requests import (
     TakeBack,
 )
 
+from .activity_button import ActivityButton
 from .custom_ids import NUMBER, custom_id, number
 from .payloads import tell
 
@@ -510,6 +511,7 @@ class TakeBackButton(
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ActivityButton,
     LobbyButton,
     LevelButton,
     LengthButton,

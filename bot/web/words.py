@@ -41,7 +41,7 @@ WORDS: dict[str, str] = {
     "dealer": N_("Dealer"),
     "bot": N_("Computer"),
     "away": N_("Offline"),
-    "you": N_("You"),
+    "you": N_("{name} (you)"),  # a seat's name, the reader's own
     "trick": N_("Trick"),
     "hand": N_("Your hand"),
     "last_trick": N_("Last trick"),

@@ -92,7 +92,7 @@ async def test_in_a_thread_and_for_another_channel(env: simcord.Env) -> None:
     found = lines(result)
     # Without Send Messages, Discord takes Embed Links and Attach Files away too.
     tables = found["Tables (`/kachuful start`)"]
-    assert "these permissions: Send Messages, Embed Links, Attach Files." in tables
+    assert "these permissions: Send Messages, Embed Links, and Attach Files." in tables
 
 
 async def test_a_champions_role_above_the_bots_is_named(env: simcord.Env) -> None:

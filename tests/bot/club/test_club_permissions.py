@@ -105,7 +105,7 @@ async def test_an_event_where_the_bot_cannot_post_is_refused_naming_what_to_gran
     await env.settle()
     refused = await organiser.slash(channel, "kachuful-event open", name="Cup")
     assert refused.ephemeral
-    assert "these permissions: Embed Links, Attach Files" in refused.response.content
+    assert "these permissions: Embed Links and Attach Files" in refused.response.content
     assert await env.bot.store.club.events_in(guild.id, ("registering",)) == []
 
 

@@ -156,3 +156,73 @@ def test_the_vendored_sdk_is_pinned_whole_and_imports_only_itself() -> None:
         for target in pattern.findall(module.read_text(encoding="utf-8")):
             assert target.startswith("."), f"{module.name} imports {target}"
             assert (module.parent / target).resolve().is_file(), f"{module.name}: {target}"
+
+
+@pytest.fixture
+def launches() -> Iterator[list[int]]:
+    """Discord's launch-activity answer (interaction callback type 12), taught to the stand-in
+    Discord, which has no Activities: the interactions answered with it, in order."""
+    from simcord.http.routes import interactions as callbacks
+
+    launched: list[int] = []
+    original = callbacks.interaction_callback
+
+    def callback(ctx: router.RequestContext) -> Any:
+        body = ctx.body()
+        if body.get("type") != 12:
+            return original(ctx)
+        record = ctx.backend.interactions[ctx.int_arg("interaction_id")]
+        record.pong()  # answered, with no message
+        launched.append(record.id)
+        instance = {"id": f"i-{record.id}-gc-1"}
+        interaction = {"id": str(record.id), "type": record.type}
+        return {
+            "interaction": {**interaction, "activity_instance_id": instance["id"]},
+            "resource": {"type": 12, "activity_instance": instance},
+        }
+
+    entries = router._ROUTES["POST"]
+    index = next(i for i, (_, handler) in enumerate(entries) if handler is original)
+    entries[index] = (entries[index][0], callback)
+    try:
+        yield launched
+    finally:
+        entries[index] = (entries[index][0], original)
+
+
+@pytest.fixture
+def settings(settings: Any) -> Any:
+    """The web table on, and the operator's Activity turned on."""
+    return settings.model_copy(update={"activity": True})
+
+
+async def test_open_the_table_launches_the_activity_in_the_channel(
+    env: simcord.Env, launches: list[int]
+) -> None:
+    channel, (asha, bala) = world(env, "asha", "bala")
+    await asha.slash(channel, "kachuful start", players=3)
+    lobby = next(m for m in channel.history() if not m.flags.ephemeral and m.embeds)
+    [button] = [b for row in lobby.components for b in row.children if b.label == "Open the table"]
+    assert button.url is None and button.custom_id.startswith("kf:act:")
+    answer = await bala.click(lobby, label="Open the table")
+    # Discord opens the Activity in the channel; the bot says nothing.
+    assert len(launches) == 1
+    assert answer.acknowledged and answer.response is None and answer.followups == []
+
+
+async def test_where_discord_will_not_launch_it_the_player_gets_the_address(
+    env: simcord.Env,
+) -> None:
+    """Without Activities (here: the stand-in refuses the launch, as Discord does for an
+    application without them), the click is answered privately with the table's page."""
+    channel, (asha, bala) = world(env, "asha", "bala")
+    await asha.slash(channel, "kachuful start", players=3)
+    lobby = next(m for m in channel.history() if not m.flags.ephemeral and m.embeds)
+    table = env.bot.tables.open.session_in(channel.id)
+    assert table is not None
+    answer = await bala.click(lobby, label="Open the table")
+    private = answer.response
+    assert private is not None and answer.ephemeral
+    assert "browser" in private.content
+    [link] = [b for row in private.components for b in row["components"]]
+    assert link["url"] == f"{base_of(env.bot.settings)}/table/{table.row.id}"

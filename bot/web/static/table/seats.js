@@ -55,7 +55,7 @@ export function seatPlate(view, index) {
   if (you) classes.push("you");
   if (!seat.connected && !seat.bot) classes.push("away");
   if (Math.abs(Math.cos((angle * Math.PI) / 180)) > 0.5) classes.push("flank");
-  const name = you ? `${seat.name} (${say(words, "you")})` : seat.name;
+  const name = you ? say(words, "you", { name: seat.name }) : seat.name;
   // The forehead deal: the other seats' cards the reader may see (never their own).
   const shown = (view.visible || []).filter((entry) => entry.seat === index).map((entry) => entry.card);
   return h(

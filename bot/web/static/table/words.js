@@ -35,7 +35,7 @@ export const FALLBACK = {
   dealer: "Dealer",
   bot: "Computer",
   away: "Offline",
-  you: "You",
+  you: "{name} (you)",
   trick: "Trick",
   hand: "Your hand",
   last_trick: "Last trick",
