@@ -807,7 +807,7 @@ def mark(config: Config, name: str) -> None:
 async def migrate(config: Config) -> None:
     """PostgreSQL's schema first: several processes migrating a new database at once would
     race (a SQLite file is the one process's own)."""
-    from bot.store import Store
+    from bot.store.store import Store
 
     if config.database_url is not None:
         await (await Store.open(config.database_url)).close()

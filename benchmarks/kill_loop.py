@@ -247,7 +247,7 @@ _MESSAGES_PATH = re.compile(r"/channels/(\d+)/messages$")
 
 def inject(fault: str) -> None:
     """A known bug, to show that the checks catch it (tests/bot/test_kill_loop.py)."""
-    from bot.store import Store
+    from bot.store.store import Store
     from bot.table import publisher
 
     if fault == "double-final":
@@ -367,7 +367,7 @@ def instrument(env: Any, journal: Journal, private: frozenset[int] = frozenset()
 
     backend.emit = hooked
 
-    from bot.store import Store
+    from bot.store.store import Store
 
     original_save = Store.save_game
 
@@ -1206,7 +1206,7 @@ def check(
     import asyncio as _asyncio
 
     from bot.results import game_results
-    from bot.store import Store
+    from bot.store.store import Store
     from bot.table.publisher import nonce
     from kachuful_core import Phase
 

@@ -64,8 +64,9 @@ from bot.render.chart import (  # noqa: E402
     score_chart,
     shutdown_chart_process,
 )
-from bot.store import Store  # noqa: E402
-from bot.store.results import FinishedSeat, apply_finished_game, expire_periods  # noqa: E402
+from bot.store.periods import expire_periods  # noqa: E402
+from bot.store.results import FinishedSeat, apply_finished_game  # noqa: E402
+from bot.store.store import Store  # noqa: E402
 from bot.store.table_json import seat_to_json  # noqa: E402
 from kachuful_core import Game, Rules, record_json, score_summary  # noqa: E402
 from kachuful_core.players import HeuristicPlayer, act  # noqa: E402

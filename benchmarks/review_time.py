@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.i18n import translation  # noqa: E402
 from bot.render.review import review_page  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.store.store import Store  # noqa: E402
 from kachuful_core import Game, Rules, record_document  # noqa: E402
 from kachuful_core.game import Phase  # noqa: E402
 from kachuful_core.players import HeuristicPlayer, RandomPlayer, act, warm_up  # noqa: E402

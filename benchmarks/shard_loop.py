@@ -70,7 +70,7 @@ def games_of(db: Path | str, shards: list[int], shard_count: int) -> dict[int, t
 
 def prepare(db: Path | str) -> None:
     """The schema, before the processes start together (each would otherwise migrate)."""
-    from bot.store import Store
+    from bot.store.store import Store
 
     async def migrate() -> None:
         store = await Store.open(db)

@@ -14,6 +14,8 @@ the same operations.
 (The ``-v8`` copies are the same files taken back to schema version 8, revision 0009 undone by
 hand, for a checkout that knows only eight.)
     .venv/bin/python benchmarks/store_compare.py --quick     # smoke run, this tree twice
+    .venv/bin/python benchmarks/store_compare.py --old /tmp/old --rounds 6 --samples 200 \
+        --boards-only --board-db /tmp/bench/r100k.sqlite3    # the reads alone, more samples
 
 Each measurement runs in a child process of its checkout (``--child``), its figures printed as
 one JSON line; the parent alternates old and new ``--rounds`` times and prints a table of
@@ -51,6 +53,16 @@ def summary(values: list[float]) -> dict[str, float]:
 # ============================================================================ the child
 
 
+def store_class() -> Any:
+    """The checkout's Store: in bot.store.store since the store was split by concern, in the
+    package itself before."""
+    try:
+        from bot.store.store import Store
+    except ImportError:
+        from bot.store import Store  # type: ignore[attr-defined,no-redef]
+    return Store
+
+
 async def _games(store: Any, count: int, guild: int = 7) -> list[Any]:
     from bot.model import Seat, TableOptions
 
@@ -71,8 +83,7 @@ async def _games(store: Any, count: int, guild: int = 7) -> list[Any]:
 
 async def measure_moves(target: str, moves: int, tables: int, per_table: int) -> dict[str, Any]:
     """One table's moves one after the other, then ``tables`` tables' moves at once."""
-    from bot.store import Store
-
+    Store = store_class()
     record = json.dumps({"format": "kachuful-record/1", "actions": list(range(200))})
     store = await Store.open(target)
     try:
@@ -111,8 +122,7 @@ async def measure_moves(target: str, moves: int, tables: int, per_table: int) ->
 
 
 async def measure_board(path: str, samples: int) -> dict[str, Any]:
-    from bot.store import Store
-
+    Store = store_class()
     rng = random.Random(5)
     store = await Store.open(path)
     try:
@@ -165,8 +175,11 @@ async def child(args: argparse.Namespace) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     work = Path(args.work)
     sqlite = work / "moves.sqlite3"
-    figures["sqlite"] = await measure_moves(str(sqlite), args.moves, args.tables, args.per_table)
-    if args.pg_url:
+    if not args.boards_only:
+        figures["sqlite"] = await measure_moves(
+            str(sqlite), args.moves, args.tables, args.per_table
+        )
+    if args.pg_url and not args.boards_only:
         figures["postgresql"] = await measure_moves(
             args.pg_url, args.moves, args.tables, args.per_table
         )
@@ -198,6 +211,7 @@ def run_child(
         str(args.per_table),
         "--samples",
         str(args.samples),
+        *(["--boards-only"] if args.boards_only else []),
     ]
     databases = []
     if cluster is not None:
@@ -252,6 +266,9 @@ def main() -> int:
     parser.add_argument("--old-copy-db", type=Path, default=None)
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--quick", action="store_true", help="this tree twice, small sizes")
+    parser.add_argument(
+        "--boards-only", action="store_true", help="the board reads alone (no moves, no copy)"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--work", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--pg-url", default=None, help=argparse.SUPPRESS)
@@ -264,7 +281,7 @@ def main() -> int:
         args.rounds, args.moves, args.tables, args.per_table, args.samples = 1, 20, 5, 3, 5
     trees = {"old": args.old or args.new, "new": args.new}
     cluster = None
-    if not args.no_postgres:
+    if not (args.no_postgres or args.boards_only):
         sys.path.insert(0, str(HERE))
         from tests.pg import start_cluster
 

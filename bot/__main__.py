@@ -170,7 +170,7 @@ async def _run(settings: Settings) -> None:
 
     from bot.client import create_bot
     from bot.health import heartbeat_path
-    from bot.store import Store
+    from bot.store.store import Store
 
     # Before logging in: a database that cannot be used is a configuration problem, and it is
     # checked (and refused) without writing to it.
@@ -202,11 +202,13 @@ def main() -> None:
     except SettingsError as error:
         fail(str(error))
     configure_logging(settings)
+    from bot.store.drivers import describe  # the store's modules load after the settings
+
     for warning in unknown_setting_warnings():
         log.warning("%s", warning)
     log.debug(
         "settings: database %s, turn %ss, lobby timeout %ss, computer delay %ss, sync %s",
-        settings.db_path if settings.database_url is None else "on PostgreSQL",
+        describe(settings.database),
         settings.turn_seconds,
         settings.lobby_timeout_seconds,
         settings.bot_delay_seconds,
@@ -217,7 +219,7 @@ def main() -> None:
     import discord
 
     from bot.client import StartupError
-    from bot.store import StoreError
+    from bot.store.failures import StoreError
 
     try:
         asyncio.run(_run(settings))

@@ -28,8 +28,9 @@ from bot.review.practice import Practice
 from bot.review.reviewer import Reviewer
 from bot.scorepad.keeper import ScorePadKeeper
 from bot.shards import Shards
-from bot.store import GameStore, Store, StoreError
-from bot.store.failures import is_expected
+from bot.store.failures import StoreError, is_expected
+from bot.store.protocol import GameStore
+from bot.store.store import Store
 from bot.table.hands import HAND_WATCH_SECONDS
 from bot.table.not_saved import not_saved
 from bot.table.publisher import CHANNEL_POSTS

@@ -25,7 +25,7 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
-from bot.store import GameStore
+from bot.store.protocol import GameStore
 
 log = logging.getLogger(__name__)
 

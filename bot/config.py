@@ -189,8 +189,8 @@ class Settings(BaseSettings):
     def _database_url(cls, value: SecretStr | None) -> SecretStr | None:
         if value is None:
             return None
+        from bot.store.drivers import check_url
         from bot.store.failures import StoreError
-        from bot.store.postgres import check_url
 
         url = value.get_secret_value().strip()
         try:
@@ -201,8 +201,9 @@ class Settings(BaseSettings):
 
     @property
     def database(self) -> str | Path:
-        """Where the store is: the PostgreSQL URL when set, else the SQLite file (the one
-        place the backend is chosen; bot.store.Store.open takes either)."""
+        """Where the store is: the database URL when set (PostgreSQL), else the SQLite file
+        (the one place the backend is chosen: the engine's driver is the one that claims it,
+        bot/store/drivers.py; bot.store.store.Store.open takes either)."""
         if self.database_url is not None:
             return self.database_url.get_secret_value()
         return self.db_path
@@ -304,10 +305,10 @@ def web_problem(settings: Settings) -> str | None:
 def shared_store(settings: Settings) -> bool:
     """Whether the store is a database server every process can reach (PostgreSQL), rather
     than the SQLite file, which only processes of one machine could open, and which this bot
-    gives to one process."""
-    from bot.store.postgres import is_postgres_url
+    gives to one process: the engine's driver says."""
+    from bot.store.drivers import driver_for
 
-    return is_postgres_url(settings.database)
+    return driver_for(settings.database).shared
 
 
 def shard_problem(settings: Settings) -> str | None:

@@ -4,7 +4,7 @@ Discord takes one IDENTIFY per 5 seconds in each bucket (``shard_id % max_concur
 ``session_start_limit.max_concurrency`` of GET /gateway/bot) and refuses the others. discord.py
 spaces the shards of one process (``before_identify_hook`` sleeps 5 s), but processes started
 at once would identify together. So each identify first claims its bucket's slot in the shared
-database (:meth:`bot.store.Store.claim_interval`): whoever claims it identifies, the others
+database (:meth:`bot.store.store.Store.claim_interval`): whoever claims it identifies, the others
 wait until the slot is free and claim again.
 """
 
@@ -15,7 +15,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.store import GameStore, StoreError
+from bot.store.failures import StoreError
+from bot.store.protocol import GameStore
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from bot.club.organiser import Organiser, Refused, check_plan
 from bot.command_translator import naming_permissions
 from bot.i18n import N_, language_of, reader
 from bot.options import check_start
-from bot.store import StoreError
+from bot.store.failures import StoreError
 from bot.table.not_saved import not_saved
 from bot.ui.custom_ids import NUMBER, number
 from bot.ui.items import add_feature_items, remove_feature_items

@@ -30,7 +30,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import LANGUAGE_NAMES, Translations, language_of, translation
-from bot.store import StoreError
+from bot.store.failures import StoreError
 
 if TYPE_CHECKING:
     from bot.client import KachufulBot

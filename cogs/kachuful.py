@@ -22,7 +22,7 @@ from bot.command_translator import naming_permissions
 from bot.i18n import N_, language_of, reader
 from bot.model import TableOptions
 from bot.options import check_start
-from bot.store import StoreError
+from bot.store.failures import StoreError
 from bot.ui.payloads import send_kwargs
 from bot.web.links import table_link
 

@@ -15,7 +15,6 @@ import itertools
 import os
 import pwd
 import shutil
-import sqlite3
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -28,7 +27,8 @@ import psycopg
 import pytest
 import sqlalchemy as sa
 
-from bot.store import Store
+from bot.store.drivers import driver_for
+from bot.store.store import Store
 
 ENV_URL = "KACHUFUL_TEST_DATABASE_URL"
 INSTALL_HINT = (
@@ -213,33 +213,19 @@ async def _open_and_close(target: str | Path) -> None:
     await store.close()
 
 
-@pytest.fixture(scope="session")
-def sqlite_migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An SQLite file the store has migrated to the newest schema, made once per session
-    (and per worker): a test's bot starts on a copy, as on a database its first start made."""
-    path = tmp_path_factory.mktemp("template") / "kachuful.sqlite3"
-    asyncio.run(_open_and_close(path))
-    return path
-
-
 def execute_raw(
     target: str | Path, sql: str, params: dict[str, object] | None = None
 ) -> list[tuple[Any, ...]]:
     """Run one statement (in SQL both engines run, parameters named ``:name``) straight on a
     test database, as another program would: the SQLite file at ``target`` or the
-    PostgreSQL database at the URL ``target``."""
-    if isinstance(target, str) and target.startswith("postgresql://"):
-        engine = sa.create_engine(
-            sa.make_url(target).set(drivername="postgresql+psycopg"), poolclass=sa.NullPool
-        )
-        try:
-            with engine.begin() as conn:
-                result = conn.execute(sa.text(sql), params or {})
-                return [tuple(row) for row in result] if result.returns_rows else []
-        finally:
-            engine.dispose()
-    with contextlib.closing(sqlite3.connect(target, isolation_level=None)) as raw:
-        return list(raw.execute(sql, params or {}).fetchall())
+    PostgreSQL database at the URL ``target`` (any engine's: its driver gives the URL)."""
+    engine = sa.create_engine(driver_for(target).sync_url(target), poolclass=sa.NullPool)
+    try:
+        with engine.begin() as conn:
+            result = conn.execute(sa.text(sql), params or {})
+            return [tuple(row) for row in result] if result.returns_rows else []
+    finally:
+        engine.dispose()
 
 
 def migrate_raw(target: str | Path, to: int) -> None:
@@ -248,11 +234,7 @@ def migrate_raw(target: str | Path, to: int) -> None:
     from bot.store.drivers import driver_of
     from bot.store.migrate import upgrade
 
-    url = (
-        sa.make_url(str(target)).set(drivername="postgresql+psycopg")
-        if isinstance(target, str) and target.startswith("postgresql://")
-        else sa.URL.create("sqlite", database=str(target))
-    )
+    url = driver_for(target).sync_url(target)
     engine = sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
     try:
         with engine.connect() as conn:

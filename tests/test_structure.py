@@ -2,16 +2,23 @@
 circle in ``bot/``, ``cogs/`` or ``kachuful_core/``; no engine source file is too long to read.
 
 Every import counts, wherever it stands (inside a function or under ``TYPE_CHECKING`` too):
-a circle hidden in a function is still a circle for a reader."""
+a circle hidden in a function is still a circle for a reader. And an import counts the way
+Python runs it: importing ``a.b.c`` first runs ``a/__init__.py`` and ``a/b/__init__.py``, so
+those packages are imported too (but for a package the importer is itself inside, which
+Python has already begun to run)."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "cogs", "kachuful_core")
 CORE_MAX_LINES = 1500
+# The store, one module per concern (issue 44): none grows into the room the whole once was.
+STORE_MAX_LINES = 500
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -22,7 +29,8 @@ def module_name(path: Path, root: Path) -> str:
 
 
 def imports_of(path: Path, root: Path, known: set[str]) -> set[str]:
-    """The project's modules a file imports (``from package import module`` names the module)."""
+    """The project's modules a file imports (``from package import module`` names the module),
+    with every package whose ``__init__`` the import runs on the way."""
     name = module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -48,7 +56,20 @@ def imports_of(path: Path, root: Path, known: set[str]) -> set[str]:
                 target = target.rpartition(".")[0]
             if target and target != name:
                 found.add(target)
+            found |= packages_run(target, name, known)
     return found
+
+
+def packages_run(target: str, importer: str, known: set[str]) -> set[str]:
+    """The packages whose ``__init__`` importing ``target`` runs: each one above it, but those
+    the importer is inside (their ``__init__`` is already running or done)."""
+    parts = target.split(".")
+    above = {".".join(parts[:end]) for end in range(1, len(parts))}
+    return {
+        package
+        for package in above
+        if package in known and package != importer and not importer.startswith(package + ".")
+    }
 
 
 def import_graph(root: Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
@@ -111,11 +132,58 @@ def test_the_circle_check_finds_a_circle_through_a_function_import(tmp_path: Pat
     assert circles(graph) == [["pkg.a", "pkg.b", "pkg.c"]]
 
 
+def test_the_circle_check_counts_the_packages_an_import_runs(tmp_path: Path) -> None:
+    """The circle of issue 44: a module importing ``pkg.store.postgres`` runs
+    ``pkg/store/__init__.py``, which imported a module that imports the first one back (under
+    TYPE_CHECKING): a circle no import names in full."""
+    package = tmp_path / "pkg"
+    (package / "store").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "config.py").write_text("def f():\n    from pkg.store.postgres import url\n")
+    (package / "shards.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.config import S\n"
+    )
+    (package / "store" / "__init__.py").write_text("from pkg.shards import Shards\n")
+    (package / "store" / "postgres.py").write_text("from . import values\n")
+    (package / "store" / "values.py").write_text("")
+    graph = import_graph(tmp_path, ("pkg",))
+    assert graph["pkg.config"] == {"pkg.store", "pkg.store.postgres"}
+    # Inside the package, its own __init__ is not imported again.
+    assert graph["pkg.store.postgres"] == {"pkg.store.values"}
+    assert circles(graph) == [["pkg.config", "pkg.shards", "pkg.store"]]
+    (package / "store" / "__init__.py").write_text('"""Imports nothing."""\n')
+    assert circles(import_graph(tmp_path, ("pkg",))) == []
+
+
+def test_importing_a_module_of_the_store_runs_no_other() -> None:
+    """``bot/store/__init__.py`` imports nothing: a caller of ``bot.store.values`` (the plain
+    values passed to and from the store) loads neither the store nor SQLAlchemy."""
+    code = (
+        "import sys, bot.store.values\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('bot', 'sqlalchemy'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == str(["bot", "bot.store", "bot.store.values"])
+
+
 def test_no_engine_source_file_is_too_long_to_read() -> None:
     long = {
         str(p.relative_to(ROOT)): n
         for p in (ROOT / "kachuful_core").rglob("*.py")
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > CORE_MAX_LINES
+    }
+    assert long == {}
+
+
+def test_no_store_source_file_is_over_500_lines() -> None:
+    files = sorted((ROOT / "bot" / "store").rglob("*.py"))
+    assert len(files) > 20
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in files
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > STORE_MAX_LINES
     }
     assert long == {}
 

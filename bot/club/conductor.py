@@ -34,7 +34,8 @@ from bot.render import club as words
 from bot.render.specs import digest
 from bot.render.words import computer_name
 from bot.shards import Shards
-from bot.store import ChannelBusy, GameStore, StoreError
+from bot.store.failures import ChannelBusy, StoreError
+from bot.store.protocol import GameStore
 from bot.table.session import TableSession
 from bot.table.tables import Tables
 from bot.ui.payloads import send_kwargs

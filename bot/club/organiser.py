@@ -23,7 +23,8 @@ from bot.model import TableOptions
 from bot.places import place_of
 from bot.render import club as words
 from bot.render.words import missing_permissions, plain
-from bot.store import GameStore, StoreError
+from bot.store.failures import StoreError
+from bot.store.protocol import GameStore
 from bot.table import permissions as table_permissions
 from bot.table.outcome import Step
 from bot.table.seats import leave_running

@@ -20,7 +20,8 @@ import discord
 from bot.i18n import Translations
 from bot.render import club as words
 from bot.shards import Shards
-from bot.store import GameStore, StoreError
+from bot.store.failures import StoreError
+from bot.store.protocol import GameStore
 from bot.ui.payloads import send_kwargs
 from kachuful_core.club import Season, last_ended, season_of, season_standings
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from bot.i18n import Translations
 
 from .limits import MAX_ROWS
-from .specs import ButtonSpec
+from .specs import ButtonSpec, MessageSpec
 
 MAX_ROW_BUTTONS = 5  # Discord's
 
@@ -45,3 +45,24 @@ def with_open_table(
     if free is None:
         return buttons
     return (*buttons, open_table_button(link, tr, free))
+
+
+def web_table_off(tr: Translations) -> str:
+    return tr.gettext("The web table is not on for this bot.")
+
+
+def web_table_answer(link: TableLink, tr: Translations) -> MessageSpec:
+    """/kachuful table: the table's page, or its Activity."""
+    return MessageSpec(
+        content=tr.gettext("This table in your browser: your hand, the trick, the scores."),
+        buttons=(open_table_button(link, tr),),
+    )
+
+
+def activity_refused(link: TableLink, tr: Translations) -> MessageSpec:
+    """Where Discord would not launch the Activity: the table's page instead."""
+    browser = TableLink(link.url, link.table, activity=False)
+    return MessageSpec(
+        content=tr.gettext("Discord did not open the table here: open it in your browser."),
+        buttons=(open_table_button(browser, tr),),
+    )

@@ -17,7 +17,7 @@ from bot.i18n import reader
 from bot.model import Table
 from bot.places import place_of
 from bot.render import review as words
-from bot.store import GameStore
+from bot.store.protocol import GameStore
 from bot.ui.payloads import send_kwargs, tell
 from kachuful_core import Game, RecordError, load_game
 

@@ -20,7 +20,7 @@ import discord
 from bot.i18n import Translations, reader
 from bot.render import practice as words
 from bot.render.review import replay_steps
-from bot.store import GameStore
+from bot.store.protocol import GameStore
 from bot.table.driver import seed_of
 from bot.table.thinking import Thinker, thinks_in_worker
 from bot.ui.payloads import drawn, send_kwargs, tell

@@ -15,7 +15,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.store import GameStore, StoreError
+from bot.store.failures import StoreError
+from bot.store.protocol import GameStore
 from bot.table.session import TableSession
 from bot.table.thinking import Thinker
 from kachuful_core import RecordError, parse_record, record_document

@@ -33,7 +33,8 @@ from bot.render.chart import chart_labels, score_chart
 from bot.render.specs import MessageSpec
 from bot.results import deal_lines_from_summary, exact_bids
 from bot.shards import Shards
-from bot.store import GameStore, StoreError
+from bot.store.failures import StoreError
+from bot.store.protocol import GameStore
 from bot.store.results import FinishedSeat
 from bot.table.hands import HAND_TOKEN_SECONDS, webhook_session
 from bot.ui.payloads import send_kwargs

@@ -1,13 +1,16 @@
-"""``kachuful-bot migrate-to postgresql://...``: copy a stopped bot's SQLite file into an empty
-PostgreSQL database.
+"""``kachuful-bot migrate-to TARGET [--from SOURCE]``: copy a stopped bot's database into an
+empty database, from any engine of the registry to any other (:mod:`.drivers`): an SQLite
+file into PostgreSQL (what it was written for), PostgreSQL back into a file, or a file into
+another file.
 
 The target is refused (one line, nothing written) unless it has no table at all. It is then
-given the schema by the bot's own migrations (the same Alembic revisions as SQLite's), and
-every table of the SQLite file is copied in one transaction, with PostgreSQL's COPY (through
-psycopg itself: the one step that is PostgreSQL's alone). Before that transaction
-commits, each table's row count and digest are computed on both sides and compared: a copy
-that differs is rolled back. Identity sequences are moved past the copied ids, so the next
-game gets a fresh id.
+given the schema by the bot's own migrations (the same Alembic revisions on every engine),
+and every table of the source is copied in one transaction of the target, each row written
+the target engine's fastest way (``Driver.copy_rows``: PostgreSQL's COPY; inserts of a
+thousand rows elsewhere). Before that transaction commits, each table's row count and digest
+are computed on both sides and compared: a copy that differs is rolled back. What makes the
+next generated id follow the copied ones is the target driver's (``Driver.after_copy``:
+PostgreSQL's identity sequences), so the next game gets a fresh id.
 
 The digest of a table is the sum (modulo 2**256) of the SHA-256 of each of its rows, each row
 written the same way on both sides (integers as digits, floats in their shortest exact form,
@@ -19,18 +22,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
-import sqlite3
 import sys
-import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import psycopg
+import sqlalchemy as sa
 
+from .driver import Driver, Target
+from .drivers import DATABASE_ERRORS, driver_for
 from .failures import StoreError
-from .postgres import CONNECT_TIMEOUT_SECONDS, check_url, redacted
 
 _DIGEST_MODULUS = 2**256
 # Parent tables first: the foreign keys of results, posts and hand_messages name games.
@@ -65,217 +67,218 @@ def row_digest(row: Sequence[Any]) -> int:
     return int.from_bytes(hashlib.sha256("\x1f".join(parts).encode()).digest(), "big")
 
 
-def _fold(rows: Iterable[Sequence[Any]]) -> tuple[int, int]:
-    count = total = 0
-    for row in rows:
-        count += 1
-        total = (total + row_digest(row)) % _DIGEST_MODULUS
-    return count, total
+class _Fold:
+    """A table's row count and digest, summed as its rows go by."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0
+
+    def through(self, rows: Iterable[Sequence[Any]]) -> Iterator[Sequence[Any]]:
+        for row in rows:
+            self.count += 1
+            self.total = (self.total + row_digest(row)) % _DIGEST_MODULUS
+            yield row
+
+    @property
+    def figures(self) -> tuple[int, int]:
+        return self.count, self.total
 
 
-def _source_tables(raw: sqlite3.Connection) -> list[tuple[str, list[str]]]:
-    names = [
-        str(row[0])
-        for row in raw.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        )
-    ]
-    names.sort(
-        key=lambda name: (name not in _FIRST, _FIRST.index(name) if name in _FIRST else 0, name)
-    )
-    return [
-        (name, [str(row[1]) for row in raw.execute(f'PRAGMA table_info("{name}")')])
-        for name in names
-    ]
-
-
-def _open_source(path: Path) -> sqlite3.Connection:
-    from . import inspect_database
-    from .migrate import newest as newest_version
-
-    if not path.is_file():
-        raise StoreError(f"no SQLite database at {str(path)!r}")
-    inspect_database(path)  # read-only: this bot's database, not damaged, not newer
-    heartbeat = path.parent / "kachuful.heartbeat"
-    with contextlib.suppress(OSError):
-        age = time.time() - heartbeat.stat().st_mtime
-        if age < 90:
-            raise StoreError(
-                f"a bot is running on {str(path)!r} (heartbeat {age:.0f} s ago): stop it first"
-            )
-    raw = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    newest = newest_version()
-    (version,) = raw.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
-    if version != newest:
-        raw.close()
-        raise StoreError(
-            f"the SQLite database is at schema version {version}, this bot's is {newest}: "
-            "start this bot once on it (it upgrades the file), stop it, then copy"
-        )
-    return raw
-
-
-Connection = psycopg.AsyncConnection[Any]
-
-
-async def _connect(url: str) -> Connection:
+def _rows(conn: sa.Connection, table: str, columns: Sequence[str]) -> Iterator[Sequence[Any]]:
+    """Every row of ``table``, streamed (a server-side cursor where the engine has one)."""
+    names = ", ".join(f'"{column}"' for column in columns)
+    options: dict[str, Any] = {}
+    if conn.dialect.supports_server_side_cursors:
+        options = {"stream_results": True, "max_row_buffer": _BATCH}
+    result = conn.exec_driver_sql(f'SELECT {names} FROM "{table}"', execution_options=options)
     try:
-        return await psycopg.AsyncConnection.connect(
-            url,
-            autocommit=True,
-            connect_timeout=CONNECT_TIMEOUT_SECONDS,
-            options="-c application_name=kachuful-migrate-to",
-        )
-    except psycopg.Error as error:
-        reason = " ".join(str(error).split()) or type(error).__name__
-        raise StoreError(f"cannot connect to {redacted(url)}: {reason}") from None
-
-
-async def _target_tables(conn: Connection) -> list[str]:
-    cursor = await conn.execute(
-        "SELECT table_name FROM information_schema.tables"
-        " WHERE table_schema = current_schema() ORDER BY table_name"
-    )
-    return [str(row[0]) for row in await cursor.fetchall()]
-
-
-async def _refuse_non_empty(url: str) -> None:
-    conn = await _connect(url)
-    try:
-        tables = await _target_tables(conn)
+        yield from result
     finally:
-        await conn.close()
+        result.close()
+
+
+def target_fold(conn: sa.Connection, table: str, columns: Sequence[str]) -> tuple[int, int]:
+    """The row count and digest of a table as the target holds it (inside the copy)."""
+    fold = _Fold()
+    for _ in fold.through(_rows(conn, table, columns)):
+        pass
+    return fold.figures
+
+
+def _tables(conn: sa.Connection) -> list[tuple[str, list[str]]]:
+    inspector = sa.inspect(conn)
+    names = sorted(
+        inspector.get_table_names(),
+        key=lambda name: (name not in _FIRST, _FIRST.index(name) if name in _FIRST else 0, name),
+    )
+    return [(name, [str(c["name"]) for c in inspector.get_columns(name)]) for name in names]
+
+
+def _engine(driver: Driver, target: Target, *, read_only: bool = False) -> sa.Engine:
+    return sa.create_engine(
+        driver.sync_url(target, read_only=read_only),
+        isolation_level="AUTOCOMMIT",  # transactions are this module's BEGIN ... COMMIT
+        poolclass=sa.NullPool,
+    )
+
+
+@contextlib.contextmanager
+def _connected(
+    driver: Driver, target: Target, *, read_only: bool = False
+) -> Iterator[sa.Connection]:
+    """A connection to ``target``; one line (no password) if it cannot be made."""
+    engine = _engine(driver, target, read_only=read_only)
+    try:
+        try:
+            conn = engine.connect()
+        except DATABASE_ERRORS as error:
+            reason = " ".join(str(getattr(error, "orig", None) or error).split())
+            shown = driver.describe(target)
+            raise StoreError(
+                f"{driver.failed_to_open} {shown}: {reason or type(error).__name__}"
+            ) from None
+        with conn:
+            yield conn
+    finally:
+        engine.dispose()
+
+
+def _check_source_version(conn: sa.Connection, driver: Driver, source: Target) -> None:
+    from .migrate import newest
+
+    try:
+        version = conn.exec_driver_sql(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_version"
+        ).scalar()
+    except DATABASE_ERRORS:
+        raise StoreError(f"{driver.describe(source)} is not this bot's database") from None
+    if version != newest():
+        raise StoreError(
+            f"the database {driver.describe(source)} is at schema version {version}, this "
+            f"bot's is {newest()}: start this bot once on it (it upgrades it), stop it, then copy"
+        )
+
+
+def _refuse_non_empty(conn: sa.Connection, driver: Driver, target: Target) -> None:
+    tables = sorted(sa.inspect(conn).get_table_names())
     if tables:
         shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
         raise StoreError(
-            f"the database {redacted(url)} is not empty ({len(tables)} tables: {shown}); "
-            "migrate-to copies into an empty database only, and wrote nothing"
+            f"the database {driver.describe(target)} is not empty ({len(tables)} tables: "
+            f"{shown}); migrate-to copies into an empty database only, and wrote nothing"
         )
 
 
-async def _pg_rows(conn: Connection, table: str, columns: list[str]) -> AsyncIterator[Any]:
-    names = ", ".join(f'"{c}"' for c in columns)
-    async with conn.cursor(name=f"digest_{table}") as cursor:
-        await cursor.execute(f'SELECT {names} FROM "{table}"')
-        while batch := await cursor.fetchmany(_BATCH):
-            for row in batch:
-                yield row
+async def migrate_to(source: Target, target: Target) -> list[TableCopy]:
+    """Copy the database at ``source`` (a stopped bot's) into the empty database at
+    ``target``, each of any engine (see the module's docstring); return what was copied.
+    Raises :class:`StoreError` with one line (no password) for anything that stops it."""
+    import asyncio
+
+    from .store import Store
+
+    to = driver_for(target)
+    to.check(target)
+    origin = driver_for(source)
+    origin.check(source)
+    await asyncio.to_thread(origin.check_copy_source, source)
+    await to.prepare(target)  # read-only checks (a file of another application is refused)
+    await asyncio.to_thread(_check_both, origin, source, to, target)
+    await (await Store.open(target)).close()  # the schema, by the same migrations
+    return await asyncio.to_thread(_copy, origin, source, to, target)
 
 
-async def _pg_fold(conn: Connection, table: str, columns: list[str]) -> tuple[int, int]:
-    count = total = 0
-    async for row in _pg_rows(conn, table, columns):
-        count += 1
-        total = (total + row_digest(row)) % _DIGEST_MODULUS
-    return count, total
+def _check_both(origin: Driver, source: Target, to: Driver, target: Target) -> None:
+    with _connected(origin, source, read_only=True) as conn:
+        _check_source_version(conn, origin, source)
+    with _connected(to, target) as conn:
+        _refuse_non_empty(conn, to, target)
 
 
-def _sqlite_rows(raw: sqlite3.Connection, table: str, columns: list[str]) -> Iterator[Any]:
-    names = ", ".join(f'"{c}"' for c in columns)
-    return iter(raw.execute(f'SELECT {names} FROM "{table}"'))
-
-
-async def _reset_identities(conn: Connection) -> None:
-    cursor = await conn.execute(
-        "SELECT table_name, column_name FROM information_schema.columns"
-        " WHERE table_schema = current_schema() AND is_identity = 'YES'"
-    )
-    identities = [(str(t), str(c)) for t, c in await cursor.fetchall()]
-    for table, column in identities:
-        await conn.execute(
-            f"SELECT setval(pg_get_serial_sequence('\"{table}\"', '{column}'),"
-            f' COALESCE((SELECT MAX("{column}") FROM "{table}"), 0) + 1, false)'
-        )
-
-
-async def migrate_to(source: Path, url: str) -> list[TableCopy]:
-    """Copy the SQLite database at ``source`` into the empty PostgreSQL database at ``url``
-    (see the module's docstring); return what was copied. Raises :class:`StoreError` with one
-    line (no password) for anything that stops it."""
-    check_url(url)
-    raw = _open_source(Path(source))
-    try:
-        await _refuse_non_empty(url)
-        from . import Store
-
-        await (await Store.open(url)).close()  # the schema, by the same migrations
-        conn = await _connect(url)
+def _copy(origin: Driver, source: Target, to: Driver, target: Target) -> list[TableCopy]:
+    with (
+        _connected(origin, source, read_only=True) as read,
+        _connected(to, target) as write,
+    ):
+        # One snapshot of the source for the copy and its digests.
+        read.exec_driver_sql(origin.begin_snapshot)
         try:
-            return await _copy(raw, conn, url)
+            return _copy_tables(read, write, to)
         finally:
-            await conn.close()
-    finally:
-        raw.close()
+            read.exec_driver_sql("ROLLBACK")
 
 
-async def _copy(raw: sqlite3.Connection, conn: Connection, url: str) -> list[TableCopy]:
-    raw.execute("BEGIN")  # one snapshot of the source for the copy and its digests
-    tables = _source_tables(raw)
-    target = set(await _target_tables(conn))
+def _copy_tables(read: sa.Connection, write: sa.Connection, to: Driver) -> list[TableCopy]:
+    tables = _tables(read)
+    target = dict(_tables(write))
     missing = [name for name, _ in tables if name not in target]
     if missing:
-        raise StoreError(f"tables of the SQLite file have no place in the target: {missing}")
+        raise StoreError(f"tables of the source have no place in the target: {missing}")
     copied: list[TableCopy] = []
-    await conn.execute("BEGIN")
+    write.exec_driver_sql(to.begin_write)
     try:
         # The migrations recorded their own versions: the source's rows (with their dates)
         # take their place, so that these tables are copied like any other.
         for record in _RECORDS:
-            await conn.execute(f"DELETE FROM {record}")
+            write.exec_driver_sql(f'DELETE FROM "{record}"')
+        expected: dict[str, tuple[int, int]] = {}
         for name, columns in tables:
-            names = ", ".join(f'"{c}"' for c in columns)
-            async with conn.cursor() as cursor:
-                copy_sql = f'COPY "{name}" ({names}) FROM STDIN'
-                async with cursor.copy(copy_sql) as copy:
-                    for row in _sqlite_rows(raw, name, columns):
-                        await copy.write_row(row)
-        await _reset_identities(conn)
+            fold = _Fold()
+            to.copy_rows(write, name, columns, fold.through(_rows(read, name, columns)))
+            expected[name] = fold.figures
+        to.after_copy(write)
         for name, columns in tables:
-            expected = _fold(_sqlite_rows(raw, name, columns))
-            found = await _pg_fold(conn, name, columns)
-            if found != expected:
+            found = target_fold(write, name, columns)
+            if found != expected[name]:
                 raise StoreError(
-                    f"table {name}: {found[0]} rows copied of {expected[0]}, or their digests "
-                    "differ; nothing was copied (the target has the empty schema)"
+                    f"table {name}: {found[0]} rows copied of {expected[name][0]}, or their "
+                    "digests differ; nothing was copied (the target has the empty schema)"
                 )
-            copied.append(TableCopy(name, expected[0], f"{expected[1]:064x}"))
-        await conn.execute("COMMIT")
+            copied.append(TableCopy(name, expected[name][0], f"{expected[name][1]:064x}"))
+        write.exec_driver_sql("COMMIT")
     except BaseException:
         with contextlib.suppress(Exception):
-            await conn.execute("ROLLBACK")
+            write.exec_driver_sql("ROLLBACK")
         raise
-    finally:
-        raw.execute("ROLLBACK")
     return copied
 
 
 def main(argv: Sequence[str], default_source: Path) -> int:
-    """``kachuful-bot migrate-to URL [--from FILE]``; the exit status."""
+    """``kachuful-bot migrate-to TARGET [--from SOURCE]``; the exit status."""
     import asyncio
 
     parser = argparse.ArgumentParser(
         prog="kachuful-bot migrate-to",
-        description="Copy a stopped bot's SQLite database into an empty PostgreSQL database.",
+        description="Copy a stopped bot's database into an empty database (of any engine).",
     )
-    parser.add_argument("url", help="postgresql://user:password@host/database (empty)")
+    parser.add_argument(
+        "target", help="postgresql://user:password@host/database, or an SQLite file (empty)"
+    )
     parser.add_argument(
         "--from",
         dest="source",
-        type=Path,
-        default=default_source,
-        help=f"the SQLite file (default: KACHUFUL_DB_PATH, else {default_source})",
+        default=str(default_source),
+        help=f"the database to copy (default: KACHUFUL_DB_PATH, else {default_source})",
     )
     args = parser.parse_args(list(argv))
     try:
-        copied = asyncio.run(migrate_to(args.source, args.url))
+        copied = asyncio.run(migrate_to(args.source, args.target))
     except StoreError as error:
         print(f"kachuful-bot: {error}", file=sys.stderr)
         return 2
+    origin, to = driver_for(args.source), driver_for(args.target)
     for table in copied:
         print(f"{table.name}: {table.rows} rows, digest {table.digest[:16]} (same on both sides)")
     total = sum(table.rows for table in copied)
+    setting = (
+        "set KACHUFUL_DB_PATH to it and unset KACHUFUL_DATABASE_URL"
+        if to.url_of(args.target) is None
+        else "set KACHUFUL_DATABASE_URL to it"
+    )
     print(
-        f"copied {len(copied)} tables ({total} rows) from {args.source} to {redacted(args.url)};"
-        " set KACHUFUL_DATABASE_URL to it and start the bot"
+        f"copied {len(copied)} tables ({total} rows) from {origin.describe(args.source)}"
+        f" to {to.describe(args.target)};"
+        f" {setting} and start the bot"
     )
     return 0

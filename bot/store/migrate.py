@@ -8,9 +8,9 @@ revision of its newest row, in place, and upgraded from there; nothing of it is 
 
 Functions here are synchronous, on a SQLAlchemy ``Connection``: the store runs them through
 ``AsyncConnection.run_sync``, and a revision's data steps call the same code the store runs
-(``bot.store.results``). Alembic is imported only when there is something to apply: a bot
-starting on a database that is up to date (every start but the first after an upgrade) reads
-two tables and goes on, a quarter of a second sooner.
+(``bot.store.results``, ``bot.store.periods``). Alembic is imported only when there is
+something to apply: a bot starting on a database that is up to date (every start but the
+first after an upgrade) reads two tables and goes on, a quarter of a second sooner.
 """
 
 from __future__ import annotations

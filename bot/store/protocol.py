@@ -1,10 +1,10 @@
 """What the rest of the bot may ask of the store: the operations bot/ and cogs/ call.
 
-One implementation, :class:`bot.store.Store`, serves both engines (SQLite, PostgreSQL) through
+One implementation, :class:`bot.store.store.Store`, serves both engines (SQLite, PostgreSQL) through
 SQLAlchemy Core and the engine-specific module (:mod:`bot.store.drivers`); which one is chosen
 in one place, from the settings (``Settings.database``, given to ``Store.open``). Callers
 type their store as :class:`GameStore` and never see which engine is under it; mypy checks
-that ``Store`` has every operation named here (see the end of ``bot/store/__init__.py``).
+that ``Store`` has every operation named here (see the end of ``bot/store/store.py``).
 """
 
 from __future__ import annotations
@@ -20,14 +20,15 @@ from .failures import FailureLog
 from .values import Delivered, GameRef, ResultRow
 
 if TYPE_CHECKING:
-    from .club import Club, Seasons
+    from .club import Club
     from .learning import Practices, Reviews
     from .reads import Reads
     from .scorepads import ScorePads
+    from .seasons import Seasons
 
 
 class GameStore(Protocol):
-    """The store's operations (see :class:`bot.store.Store` for what each one promises).
+    """The store's operations (see :class:`bot.store.store.Store` for what each one promises).
     Awaitables rather than coroutines: the store's methods are wrapped (lock, failures)."""
 
     failures: FailureLog

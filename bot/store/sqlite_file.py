@@ -1,6 +1,6 @@
 """An SQLite file looked at before the store opens it: read-only checks that it is this bot's
 database (or can become one), so that another application's file or a damaged one is refused
-untouched (part of the SQLite driver, :mod:`.drivers`)."""
+untouched (part of the SQLite driver, :mod:`.sqlite`)."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ from discord.webhook.async_ import async_context
 from bot import render
 from bot.i18n import translation
 from bot.render.specs import MessageSpec, digest
-from bot.store import StoreError
+from bot.store.failures import StoreError
 from bot.ui.payloads import drawn, send_kwargs
 from bot.web.links import table_link
 from kachuful_core.views import view as seat_view
@@ -40,7 +40,7 @@ from kachuful_core.views import view as seat_view
 from .session import HandHandle
 
 if TYPE_CHECKING:
-    from bot.store import GameStore
+    from bot.store.protocol import GameStore
 
     from .session import TableSession
     from .timing import Timing

@@ -15,7 +15,7 @@ from bot.model import Seat, Table, TableOptions
 from bot.places import Place, place_of
 from bot.render.specs import MessageSpec, digest
 from bot.render.words import host_seat_name
-from bot.store import ChannelBusy, StoreError
+from bot.store.failures import ChannelBusy, StoreError
 from bot.store.values import Delivered
 from kachuful_core.rules import LENGTHS
 
@@ -33,7 +33,7 @@ from .thinking import Thinker
 from .timing import Timing
 
 if TYPE_CHECKING:
-    from bot.store import GameStore
+    from bot.store.protocol import GameStore
 
 
 def bot_permissions(

@@ -37,8 +37,7 @@ from bot.model import FINAL_POST_KEY
 from bot.render.channel import Post, View, mode_of, public_posts
 from bot.render.specs import MessageSpec, digest
 from bot.render.words import notice, posts_refused
-from bot.store import StoreError
-from bot.store.failures import is_expected
+from bot.store.failures import StoreError, is_expected
 from bot.store.values import Delivered
 from bot.ui.payloads import drawn, send_kwargs
 from bot.web.club.links import club_base, club_url
@@ -48,7 +47,7 @@ from .permissions import lacking_in
 
 if TYPE_CHECKING:
     from bot.model import Table
-    from bot.store import GameStore
+    from bot.store.protocol import GameStore
 
     from .open_tables import OpenTables
     from .session import TableSession

@@ -12,8 +12,7 @@ import discord
 from bot import render
 from bot.i18n import reader
 from bot.places import place_of
-from bot.render.open_table import open_table_button
-from bot.render.specs import MessageSpec
+from bot.render.open_table import web_table_answer, web_table_off
 from bot.render.table import CHART_FILE
 from bot.results import chart_data
 from bot.web.links import table_link
@@ -68,14 +67,9 @@ class ReadOnly:
         link = table_link(self.responder.answers.timing.settings, session.row.id)
         tr = reader(interaction)
         if link is None:  # the command is not offered then; an old client may still send it
-            await self.responder.say(
-                interaction, tr.gettext("The web table is not on for this bot.")
-            )
+            await self.responder.say(interaction, web_table_off(tr))
             return
-        spec = MessageSpec(
-            content=tr.gettext("This table in your browser: your hand, the trick, the scores."),
-            buttons=(open_table_button(link, tr),),
-        )
+        spec = web_table_answer(link, tr)
         await self.responder.reply(interaction, spec)
 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:

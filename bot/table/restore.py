@@ -16,7 +16,7 @@ import discord
 from discord.webhook.async_ import async_context
 
 from bot.model import Table
-from bot.store import StoreError
+from bot.store.failures import StoreError
 from bot.store.values import Delivered, GameRef
 
 from .driver import Driver
@@ -28,7 +28,7 @@ from .timing import Timing
 
 if TYPE_CHECKING:
     from bot.shards import Shards
-    from bot.store import GameStore
+    from bot.store.protocol import GameStore
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.i18n import reader
-from bot.render.open_table import TableLink, open_table_button
+from bot.render.open_table import TableLink, activity_refused, web_table_off
 from bot.web.links import table_link
 
 from .custom_ids import NUMBER, custom_id, number
@@ -51,13 +51,11 @@ class ActivityButton(
 async def _answer_with_link(interaction: discord.Interaction[Any], link: TableLink | None) -> None:
     tr = reader(interaction)
     if link is None:
-        text = tr.gettext("The web table is not on for this bot.")
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(web_table_off(tr), ephemeral=True)
         return
-    browser = TableLink(link.url, link.table, activity=False)
-    text = tr.gettext("Discord did not open the table here: open it in your browser.")
-    view = build_view((open_table_button(browser, tr),))
+    spec = activity_refused(link, tr)
+    view = build_view(spec.buttons)
     if view is None:
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(spec.content, ephemeral=True)
     else:
-        await interaction.response.send_message(text, view=view, ephemeral=True)
+        await interaction.response.send_message(spec.content, view=view, ephemeral=True)

@@ -10,8 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from bot.i18n import N_, translation
-
-RANK = "card rank (one letter or two)"
+from bot.render.cards import rank_name
 
 WORDS: dict[str, str] = {
     "deal": N_("Deal {number} of {of}"),
@@ -75,6 +74,8 @@ def words(language: str) -> dict[str, str]:
     tr = translation(language)
     out = {"title": "Kachuful"}
     out.update((key, tr.gettext(text)) for key, text in WORDS.items())
-    for key, rank in (("rank_j", "J"), ("rank_q", "Q"), ("rank_k", "K"), ("rank_a", "A")):
-        out[key] = tr.pgettext(RANK, rank)
+    # The court cards and the ace as the corners print them (bot/render/cards.py: the
+    # channel's cards say the same).
+    for key, rank in (("rank_j", 9), ("rank_q", 10), ("rank_k", 11), ("rank_a", 12)):
+        out[key] = rank_name(rank, tr)
     return out

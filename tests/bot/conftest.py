@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import shutil
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -20,17 +19,25 @@ from simcord.http.routes import scheduled_events as simcord_scheduled_events
 from bot.client import KachufulBot
 from bot.config import Settings
 from bot.table.publisher import Publisher, RateLimits
+from tests.engines import (  # noqa: F401 (fixtures)
+    ENGINES,
+    is_file,
+    new_database,
+    sqlite_migrated_path,
+    sqlite_migrated_template,
+    sqlite_path,
+)
 from tests.pg import (  # noqa: F401 (fixtures)
     pg_cluster,
     pg_migrated_template,
     pg_migrated_url,
     pg_url,
-    sqlite_migrated_template,
 )
 
 from .helpers import SPEC_PATH, validate_all_requests
 
-BACKENDS = ("sqlite", "postgresql")
+# Every engine of the tests' list (tests/engines.py), SQLite first.
+BACKENDS = tuple(ENGINES)
 SETTLE_SECONDS = 30.0
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nw.GabcdE.abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -56,13 +63,9 @@ def settings(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Se
     """The bot's configuration, on a database of the newest schema and no data: a copy of one
     the store migrated once per worker (migrating an empty database for every test costs the
     suite minutes of processor time; the migrations themselves are tested in tests/bot/store)."""
-    db_path = tmp_path / "data" / "kachuful.sqlite3"
-    url = None
-    if backend == "postgresql":
-        url = request.getfixturevalue("pg_migrated_url")
-    else:
-        db_path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(request.getfixturevalue("sqlite_migrated_template"), db_path)
+    target = new_database(request, backend, migrated=True)
+    db_path = Path(target) if is_file(target) else tmp_path / "data" / "kachuful.sqlite3"
+    url = None if is_file(target) else str(target)
     return Settings(  # type: ignore[call-arg]
         _env_file=None,
         discord_token=FAKE_TOKEN,
@@ -185,10 +188,7 @@ async def env(
 
 
 @pytest.fixture(params=BACKENDS)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+def database(request: pytest.FixtureRequest) -> str | Path:
     """Where a test's store is, once on each backend: an SQLite file, then an empty
-    PostgreSQL database (tests.pg)."""
-    if request.param == "sqlite":
-        return tmp_path / "k.sqlite3"
-    url: str = request.getfixturevalue("pg_url")
-    return url
+    PostgreSQL database (tests.pg): a new, empty database of each engine (tests/engines.py)."""
+    return new_database(request, str(request.param))

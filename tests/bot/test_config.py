@@ -230,7 +230,7 @@ async def test_debug_logging_never_shows_a_stored_record(
 
     from bot.__main__ import configure_logging
     from bot.model import Seat, TableOptions
-    from bot.store import Store
+    from bot.store.store import Store
 
     monkeypatch.setenv("DISCORD_TOKEN", GOOD_TOKEN)
     root = logging.getLogger()

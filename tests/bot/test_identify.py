@@ -16,7 +16,7 @@ import pytest
 from bot.client import ShardedKachufulBot, create_bot
 from bot.config import Settings
 from bot.identify import IDENTIFY_SPACING_SECONDS, IdentifyGate
-from bot.store import Store
+from bot.store.store import Store
 
 START = 1_780_000_000.0  # seconds since the epoch, on the fake clock
 SPACING = IDENTIFY_SPACING_SECONDS
@@ -196,7 +196,7 @@ async def test_without_the_session_limits_every_shard_is_one_bucket(stores: list
 async def test_without_the_database_a_process_keeps_discords_own_pace(
     stores: list[Store],
 ) -> None:
-    from bot.store import StoreBusy
+    from bot.store.failures import StoreBusy
 
     class Locked:
         async def claim_interval(self, key: str, now_ms: int, spacing_ms: int) -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store
+from bot.store.store import Store
 
 from .gateway_server import FakeGateway, fake_gateway
 from .process import bot_env, fake_discord, launch

@@ -21,7 +21,7 @@ from bot import health
 from bot.client import KachufulBot, ShardedKachufulBot, create_bot
 from bot.config import Settings
 from bot.shards import Shards, shard_of
-from bot.store import Store
+from bot.store.store import Store
 from tests.pg import execute_raw
 
 from .helpers import REPO, Table, lobby_message, start_game

@@ -16,7 +16,7 @@ from enum import Enum
 
 import discord
 
-from bot.store import GameStore
+from bot.store.protocol import GameStore
 
 SETTING_KEY = "club_pages:{guild}"
 PUBLIC = "public"

@@ -42,7 +42,8 @@ from bot.render.deal import deal_title
 from bot.render.words import pair
 from bot.result_pages import PERIOD_LABELS
 from bot.review.reviewer import Reviewer
-from bot.store import GameStore, StoreError
+from bot.store.failures import StoreError
+from bot.store.protocol import GameStore
 from bot.store.reads import PERIODS, SORTS
 from bot.web.sessions import Identity
 from kachuful_core import Game, RecordError, load_game

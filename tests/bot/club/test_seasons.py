@@ -94,7 +94,7 @@ async def test_a_crash_while_a_season_is_announced_repeats_nothing(
     SimCord does not drop it, so the test checks the two requests)."""
     import asyncio
 
-    from bot.store.club import Seasons
+    from bot.store.seasons import Seasons
 
     guild = env.create_guild("Kachuful Club")
     channel = guild.create_text_channel("cards")

@@ -9,7 +9,7 @@ import time
 import pytest
 import simcord
 
-from bot.store import BUSY_TIMEOUT_SECONDS
+from bot.store.sqlite_file import BUSY_TIMEOUT_SECONDS
 
 from ..helpers import snapshot, start_game, world
 

@@ -12,7 +12,7 @@ import pytest
 from bot.club.model import Crown, EventSeat, EventTable, SeasonPlayer
 from bot.model import TableOptions
 from bot.shards import Shards
-from bot.store import Store
+from bot.store.store import Store
 
 
 @pytest.fixture

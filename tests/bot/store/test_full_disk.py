@@ -23,8 +23,9 @@ import discord
 import pytest
 import simcord
 
-from bot.store import Store, StoreBusy, StoreError, StoreUnavailable
-from bot.store.failures import classify
+from bot.store.drivers import classify
+from bot.store.failures import StoreBusy, StoreError, StoreUnavailable
+from bot.store.store import Store
 from bot.table import thinking
 from bot.table.outcome import UNAVAILABLE_RETRY_SECONDS
 from bot.table.publisher import MAX_BACKOFF

@@ -1,5 +1,6 @@
 """kachuful-bot migrate-to: a stopped bot's SQLite file copied into an empty PostgreSQL
-database, checked table by table, and the bot carrying on from the copy."""
+database, checked table by table, and the bot carrying on from the copy; and a copy between
+any two engines of the registry (PostgreSQL back into a file, a file into another)."""
 
 from __future__ import annotations
 
@@ -13,19 +14,22 @@ import pytest
 
 from bot.__main__ import main as bot_main
 from bot.model import Seat, TableOptions
-from bot.store import Delivered, Store, StoreError
 from bot.store.copy import migrate_to
+from bot.store.failures import StoreError
 from bot.store.reads import PERIODS, SCOPES, SORTS
-from bot.store.values import ResultRow
+from bot.store.store import Store
+from bot.store.values import Delivered, ResultRow
+from tests.engines import ENGINES, new_database
 from tests.pg import execute_raw
 
 GUILD, CHANNEL, OTHER = 1_100_000_000_000_000_001, 1_200_000_000_000_000_002, 77
 ASHA, BILAL, CHEN = 900_000_000_000_000_001, 900_000_000_000_000_002, 900_000_000_000_000_003
 
 
-async def a_used_database(path: Path) -> tuple[int, int]:
-    """A bot's SQLite file with a finished game (results, ratings, periods, posts), a running
-    one (a hand message), channel settings and bot state; (finished id, running id)."""
+async def a_used_database(path: str | Path) -> tuple[int, int]:
+    """A bot's database (an SQLite file unless told) with a finished game (results, ratings,
+    periods, posts), a running one (a hand message), channel settings and bot state;
+    (finished id, running id)."""
     store = await Store.open(path)
     try:
         finished = await store.create_game(
@@ -210,14 +214,63 @@ async def test_a_copy_whose_digest_differs_is_rolled_back(
 
     path = tmp_path / "k.sqlite3"
     await a_used_database(path)
-    real = copy._pg_fold
+    real = copy.target_fold
 
-    async def one_row_off(conn: object, table: str, columns: list[str]) -> tuple[int, int]:
-        count, total = await real(conn, table, columns)  # type: ignore[arg-type]
+    def one_row_off(conn: object, table: str, columns: list[str]) -> tuple[int, int]:
+        count, total = real(conn, table, columns)  # type: ignore[arg-type]
         return (count, total ^ 1) if table == "results" else (count, total)
 
-    monkeypatch.setattr(copy, "_pg_fold", one_row_off)
+    monkeypatch.setattr(copy, "target_fold", one_row_off)
     with pytest.raises(StoreError, match=r"table results: .* digests differ; nothing was copied"):
         await migrate_to(path, pg_url)
     assert execute_raw(pg_url, "SELECT COUNT(*) FROM games") == [(0,)]
     assert execute_raw(pg_url, "SELECT COUNT(*) FROM results") == [(0,)]
+
+
+# Every ordered pair of two of the tests' engines but SQLite to PostgreSQL (the test above),
+# and a file into another file.
+PAIRS = [
+    (source, target)
+    for source, target in itertools.product(ENGINES, ENGINES)
+    if source != target and (source, target) != ("sqlite", "postgresql")
+] + [("sqlite", "sqlite")]
+
+
+@pytest.mark.parametrize(("source_engine", "target_engine"), PAIRS)
+async def test_a_copy_between_any_two_engines(
+    source_engine: str, target_engine: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    source = new_database(request, source_engine)
+    target: str | Path = tmp_path / "copy" / "k.sqlite3"
+    if source_engine != target_engine:
+        target = new_database(request, target_engine)
+    finished_id, running_id = await a_used_database(source)
+    copied = {table.name: table.rows for table in await migrate_to(source, target)}
+    assert copied["games"] == 3 and copied["results"] == 5 and copied["ratings"] == 3
+    old = await Store.open(source)
+    new = await Store.open(target)
+    try:
+        for game_id in (finished_id, running_id):
+            assert await new.load_game(game_id) == await old.load_game(game_id)
+        for sort, viewer in itertools.product(SORTS, (None, CHEN)):
+            args: dict[str, Any] = {"guild_id": GUILD, "channel_id": CHANNEL, "sort": sort}
+            board = await new.reads.leaderboard(**args, viewer_id=viewer)
+            assert board == await old.reads.leaderboard(**args, viewer_id=viewer)
+        assert await new.reads.player_stats(guild_id=GUILD, user_id=ASHA) == (
+            await old.reads.player_stats(guild_id=GUILD, user_id=ASHA)
+        )
+        assert await new.bot_state("commands_digest") == "abc"
+        fresh = await new.create_game(
+            guild_id=GUILD,
+            channel_id=OTHER + 1,
+            host_id=ASHA,
+            options=TableOptions(),
+            max_seats=3,
+            seats=[Seat(user_id=ASHA, name="Asha")],
+        )
+        assert fresh.id == 4  # after the three copied games
+    finally:
+        await old.close()
+        await new.close()
+    with pytest.raises(StoreError, match="is not empty"):
+        await migrate_to(source, target)

@@ -15,19 +15,12 @@ import pytest
 
 from bot.config import SettingsError, load_settings
 from bot.model import Seat, Table, TableOptions
-from bot.store import (
-    Delivered,
-    StaleWrite,
-    Store,
-    StoreBusy,
-    StoreError,
-    StoreUnavailable,
-)
-from bot.store.drivers import MIGRATION_LOCK
-from bot.store.failures import DATABASE_ERRORS
+from bot.store.drivers import DATABASE_ERRORS
+from bot.store.failures import StaleWrite, StoreBusy, StoreError, StoreUnavailable
 from bot.store.migrate import newest
-from bot.store.postgres import LOCK_TIMEOUT_MS, redacted
-from bot.store.values import ResultRow
+from bot.store.postgres import LOCK_TIMEOUT_MS, MIGRATION_LOCK, redacted
+from bot.store.store import Store
+from bot.store.values import Delivered, ResultRow
 from tests import pg
 from tests.pg import execute_raw
 

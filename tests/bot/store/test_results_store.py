@@ -14,11 +14,12 @@ import pytest
 
 from bot import rating
 from bot.model import HISTORY_POST_KEYS, Seat, Table, TableOptions
-from bot.store import Store
+from bot.store import periods as store_periods
 from bot.store import results as store_results
-from bot.store.failures import DATABASE_ERRORS
+from bot.store.drivers import DATABASE_ERRORS
 from bot.store.migrate import newest
 from bot.store.reads import SORTS
+from bot.store.store import Store
 from bot.store.values import DealLine, ResultRow
 from kachuful_core import Game, Rules, record_json
 from kachuful_core.players import HeuristicPlayer, act
@@ -493,9 +494,9 @@ async def test_reads_never_wait_for_the_writer(store: Store) -> None:
 async def test_the_viewers_rank_is_their_place_in_the_board_order(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.store import reads as stats
+    from bot.store import reader
 
-    monkeypatch.setattr(stats, "PAGE_SIZE", 3)  # most viewers are then off the first page
+    monkeypatch.setattr(reader, "PAGE_SIZE", 3)  # most viewers are then off the first page
     # Ties everywhere: equal wins, equal averages, equal exact rates, equal ratings.
     for game in range(9):
         await finish(
@@ -818,7 +819,7 @@ async def test_moving_the_windows_on_is_not_part_of_the_finish(
         def locked(*args: object, **kwargs: object) -> bool:
             raise sqlite3.OperationalError("database is locked")
 
-        monkeypatch.setattr(store_results, "expire_period", locked)
+        monkeypatch.setattr(store_periods, "expire_period", locked)
         await finish(store, [result(0, 3, 40, True), result(1, 2, 10, False)])
         windows = await store.reads._all("SELECT days, first_day FROM period_windows ORDER BY days")
         assert windows == [(7, "2023-12-26"), (30, "2023-12-03")]  # not moved on

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store, StoreError
+from bot.store.failures import StoreError
+from bot.store.store import Store
 
 from ..process import bot_env, run_bot
 

@@ -11,15 +11,12 @@ import pytest
 
 from bot.model import Seat, Table, TableOptions
 from bot.shards import Shards
-from bot.store import (
-    ChannelBusy,
-    StaleWrite,
-    Store,
-    StoreError,
-)
-from bot.store.failures import INTEGRITY_ERRORS
+from bot.store.drivers import INTEGRITY_ERRORS
+from bot.store.failures import ChannelBusy, StaleWrite, StoreError
 from bot.store.migrate import head, names, newest, revisions
+from bot.store.store import Store
 from bot.store.values import Delivered, ResultRow
+from tests.engines import is_file
 from tests.pg import execute_raw, target_of
 
 GUILD, CHANNEL, OTHER_CHANNEL = 10, 20, 21
@@ -37,8 +34,8 @@ class Clock:
 @pytest.fixture
 async def store(database: str | Path) -> AsyncIterator[Store]:
     """A new store on each backend (the SQLite file in folders that do not exist yet)."""
-    if isinstance(database, Path):
-        database = database.parent / "nested" / "folder" / database.name
+    if is_file(database):
+        database = Path(database).parent / "nested" / "folder" / Path(database).name
     opened = await Store.open(database, clock=Clock())
     try:
         yield opened

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.model import Seat, Table, TableOptions
-from bot.store import BUSY_TIMEOUT_SECONDS, Store, StoreBusy, StoreError
+from bot.store.failures import StoreBusy, StoreError
+from bot.store.sqlite_file import BUSY_TIMEOUT_SECONDS
+from bot.store.store import Store
 from bot.store.values import ResultRow
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from bot.model import Seat, TableOptions
 from bot.options import check_start
-from bot.store import Store
+from bot.store.store import Store
 from bot.store.table_json import options_from_json, options_to_json
 from tests.pg import execute_raw
 

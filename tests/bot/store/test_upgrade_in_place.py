@@ -18,8 +18,8 @@ import psycopg
 import pytest
 import sqlalchemy as sa
 
-from bot.store import Store
 from bot.store.migrate import newest
+from bot.store.store import Store
 from tests.pg import execute_raw
 
 DATA = Path(__file__).parent / "data"

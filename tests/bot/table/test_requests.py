@@ -18,7 +18,7 @@ import simcord
 from bot.config import Settings
 from bot.i18n import EN
 from bot.model import Seat, TableOptions
-from bot.store import Store
+from bot.store.store import Store
 from bot.table.changes import Changes
 from bot.table.moves import Moves
 from bot.table.open_tables import OpenTables
@@ -39,6 +39,7 @@ from bot.table.start import start_game
 from bot.table.thinking import Thinker
 from bot.table.timing import Timing
 from kachuful_core import Game, Phase, load_game
+from tests.engines import new_database
 
 from ..helpers import buttons, world
 from ..helpers import start_game as start_in_discord
@@ -91,9 +92,7 @@ async def plain(
     settings: Settings, backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> AsyncIterator[Path_]:
     """A store of its own (not the SimCord bot's) on the test's engine."""
-    where: str | Path = tmp_path / "plain.sqlite3"
-    if backend == "postgresql":
-        where = request.getfixturevalue("pg_url")
+    where = new_database(request, backend)
     store = await Store.open(where)
     try:
         yield Path_(store, settings)

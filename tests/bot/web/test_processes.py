@@ -21,7 +21,7 @@ from aiohttp import web
 
 from bot.model import Seat, TableOptions
 from bot.shards import shard_of
-from bot.store import Store
+from bot.store.store import Store
 from bot.web.sessions import Identity, Sessions
 from tests.bot.process import bot_env, fake_discord, launch
 

@@ -2,8 +2,8 @@
 all-time board instead of summing the period's day rows at every read.
 
 ``period_totals`` holds, per server (channel_id 0) or channel and per player, the sum of the
-``player_days`` rows from ``period_windows.first_day`` on (``bot.store.results``). The rows of
-an existing database are summed by ``results.rebuild_all_periods`` in this revision's
+``player_days`` rows from ``period_windows.first_day`` on (``bot.store.periods``). The rows of
+an existing database are summed by ``periods.rebuild_all_periods`` in this revision's
 transaction."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from bot.store import results
+from bot.store import periods
 from bot.store.ddl import descending, index, integer, now, real, record_version, text
 
 revision = "0005"
@@ -81,5 +81,5 @@ def upgrade() -> None:
         "bids_exact",
         "bids",
     )
-    results.rebuild_all_periods(op.get_bind(), now().date().isoformat())
+    periods.rebuild_all_periods(op.get_bind(), now().date().isoformat())
     record_version(version, name)

@@ -1,5 +1,5 @@
 """A player's period rows are found with their rating in one index: copying a new rating to
-them (``bot.store.results._COPY_ORDINAL``, at every finished game) reads that index alone.
+them (``bot.store.periods._COPY_ORDINAL``, at every finished game) reads that index alone.
 Before, the rows were found through ``period_totals_user`` (guild, user), which lacks the
 rating, and SQLite preferred to walk the server's whole board in the covering rating index
 unless told otherwise with a hint (which SQLAlchemy does not render for an UPDATE)."""

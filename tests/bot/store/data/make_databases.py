@@ -16,7 +16,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 
 from bot.model import Seat, TableOptions
-from bot.store import Store
+from bot.store.store import Store
 from bot.store.values import Delivered, ResultRow
 from kachuful_core import Game, Rules, record_json
 from kachuful_core.players import HeuristicPlayer, act
