@@ -472,7 +472,7 @@ def check(
     ``messages`` and ``threads``: the simulated Discord's, as the journal kept them."""
     import asyncio
 
-    from bot.store import Store
+    from bot.store.store import Store
 
     events = [(index, e) for index, run in enumerate(runs) for e in run]
     violations: list[str] = []

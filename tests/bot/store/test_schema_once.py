@@ -16,19 +16,15 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from bot.store import Store
+from bot.store.drivers import driver_for
 from bot.store.schema import metadata
+from bot.store.store import Store
 
 ALEMBIC_OWN = {"alembic_version"}
 
 
 def engine_for(target: str | Path) -> sa.Engine:
-    url = (
-        sa.make_url(str(target)).set(drivername="postgresql+psycopg")
-        if str(target).startswith("postgresql://")
-        else sa.URL.create("sqlite", database=str(target))
-    )
-    return sa.create_engine(url, poolclass=sa.NullPool)
+    return sa.create_engine(driver_for(target).sync_url(target), poolclass=sa.NullPool)
 
 
 def _include_name(name: str | None, kind: str, parent: Any) -> bool:
@@ -118,7 +114,7 @@ async def test_the_metadata_is_the_migrated_schema(database: str | Path) -> None
     target = await migrated(database)
     found = differences(target)
     assert not found, "schema.py and the database migrated to head differ:\n" + readable(found)
-    postgres = str(target).startswith("postgresql://")
+    postgres = engine_for(target).dialect.name == "postgresql"
     for change, make in CHANGES.items():
         if change == "a descending column made ascending" and not postgres:
             continue
