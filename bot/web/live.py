@@ -161,7 +161,9 @@ class Live:
             raise web.HTTPUnauthorized(text="not logged in")
         ws = web.WebSocketResponse(heartbeat=self.heartbeat, max_msg_size=MAX_FRAME)
         await ws.prepare(request)
-        peer = Peer(ws, who.user_id, language_of(who.locale))
+        # The reader's language: the one Discord's client reports inside an Activity (the
+        # SDK's, passed as ?locale=; a claim that only chooses words), else the login's.
+        peer = Peer(ws, who.user_id, language_of(request.query.get("locale") or who.locale))
         writer = asyncio.create_task(peer.write())
         self.sockets.add(ws)
         try:

@@ -58,7 +58,7 @@ def test_quick_standin_run(tmp_path: Path) -> None:
         assert all(cpu > 0 for cpu in run["cpu_seconds_bot_processes"])
         assert run["cpu_ms_per_interaction_bots"] > 0
         assert run["cpu_ms_per_interaction_standin"] > 0
-    assert runs[("sqlite", 1, "saturation")]["moves"] == 4 * 20
+    assert runs[("sqlite", 1, "saturation")]["moves"] == 4 * 6  # --quick: 6 moves a table
 
     # One process, unsharded: every interaction on its one connection.
     sqlite = runs[("sqlite", 1, "saturation")]

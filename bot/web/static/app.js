@@ -86,6 +86,8 @@ async function startActivity() {
   // (bot/web/live.py), before any hello.
   const socket = new URL(entered.socket);
   socket.searchParams.set("session", entered.session);
+  // The words in the language Discord's client shows (the SDK's locale).
+  if (entered.locale) socket.searchParams.set("locale", entered.locale);
   openTable(entered.table, socket.href, entered.session);
 }
 

@@ -207,7 +207,7 @@ async def test_an_activity_plays_at_the_real_table(
     launch = "frame_id=f-1&instance_id=i-1-gc-cards&platform=mobile"
     parent = (
         f'<!doctype html><html><body data-code="{oauth.code_for(asha.id)}" data-user="asha"'
-        f' data-user-id="{asha.id}" data-client-id="{app}" data-locale="en-US">'
+        f' data-user-id="{asha.id}" data-client-id="{app}" data-locale="fr">'
         f'<iframe id="activity" src="/?{launch}" width="390" height="844"></iframe>'
         '<script type="module" src="/standin/parent.js"></script></body></html>'
     )
@@ -230,6 +230,9 @@ async def test_an_activity_plays_at_the_real_table(
         frame = await handle.content_frame()
         await frame.wait_for_selector(".seat")
         assert await frame.locator(".seat.you .name").inner_text() == "asha"
+        # The words in the language Discord's client shows (the SDK's locale, French here),
+        # not the login's (English).
+        assert await frame.locator(".seat.you .figure.tricks dt").inner_text() == "Plis"
         taps = await play_out(env, table, {asha.id: frame}, members[1:])
         await env.settle()
         stored = await env.bot.store.latest_game_in_channel(channel.id)
