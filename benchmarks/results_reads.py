@@ -417,7 +417,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.chart_only:
         return await measure_chart(args.charts)
     if args.quick:
-        args.sizes, args.players, args.samples, args.moves = "200,600", 300, 20, 30
+        args.sizes, args.players, args.samples, args.moves = "200,600", 300, 8, 30
     sizes = sorted(int(part) for part in args.sizes.split(","))
     folder = tempfile.TemporaryDirectory()
     path = args.db or Path(folder.name) / "results.sqlite3"

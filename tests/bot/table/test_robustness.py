@@ -380,7 +380,7 @@ async def test_start_is_refused_where_the_bot_cannot_post(env: simcord.Env) -> N
     )
     refused = await asha.slash(muted, "kachuful start")
     assert refused.response.ephemeral
-    assert "Send Messages, Embed Links" in refused.response.content
+    assert "Send Messages and Embed Links" in refused.response.content
     assert env.bot.tables.open.session_in(muted.id) is None
     assert [m for m in muted.history() if not m.flags.ephemeral] == []
     no_files = guild.create_text_channel(
