@@ -34,14 +34,16 @@ def run(tmp_path: Path, *args: str, timeout: float) -> tuple[int, dict[str, obje
     return done.returncode, summary, done.stdout + done.stderr
 
 
-def test_twenty_kills_lose_nothing_and_double_nothing(tmp_path: Path) -> None:
+def test_kills_lose_nothing_and_double_nothing(tmp_path: Path) -> None:
+    """Eight kills (the long runs, 300 kills on each store, are the script's:
+    docs/reliability.md)."""
     code, summary, output = run(
-        tmp_path, "--kills", "20", "--seed", "8", "--max-delay", "0.8", "--features=", timeout=150
+        tmp_path, "--kills", "8", "--seed", "8", "--max-delay", "0.8", "--features=", timeout=150
     )
     assert code == 0, output
     assert summary["ok"] is True and summary["violations"] == []
-    assert summary["kills"] == 20
-    # Seed 8 kills at every kind of moment, three times right after a lobby was posted.
+    assert summary["kills"] == 8
+    # Seed 8 kills at every kind of moment.
     modes = summary["kill_modes"]
     assert isinstance(modes, dict) and set(modes) == {"startup", "random", "click", "post", "lobby"}
     assert summary["integrity_check"] == "ok"
@@ -54,12 +56,12 @@ def test_kills_on_postgresql_lose_nothing_and_double_nothing(tmp_path: Path, pg_
     """The same on PostgreSQL (fewer kills: the SQLite run above covers the kinds of moment)."""
     code, summary, output = run(
         tmp_path,
-        *("--kills", "10", "--seed", "8", "--max-delay", "0.8", "--database-url", pg_url),
+        *("--kills", "5", "--seed", "8", "--max-delay", "0.8", "--database-url", pg_url),
         timeout=150,
     )
     assert code == 0, output
     assert summary["ok"] is True and summary["violations"] == []
-    assert summary["backend"] == "postgresql" and summary["kills"] == 10
+    assert summary["backend"] == "postgresql" and summary["kills"] == 5
     assert summary["games_finished"] == summary["games"] >= 3
     assert summary["member_moves_seen_accepted"] > 0
     assert summary["posts_reported"] >= summary["distinct_posts"] > 0
@@ -112,13 +114,13 @@ def test_killed_bots_leave_no_worker_process_behind(tmp_path: Path) -> None:
     """Each child starts its computer players' pool; SIGKILLed, it leaves none of it behind."""
     code, summary, output = run(
         tmp_path,
-        *("--kills", "8", "--seed", "3", "--computer-workers", "1", "--features="),
+        *("--kills", "4", "--seed", "3", "--computer-workers", "1", "--features="),
         timeout=150,
     )
     assert code == 0, output
-    assert summary["ok"] is True and summary["kills"] == 8
+    assert summary["ok"] is True and summary["kills"] == 4
     # Most kills found the pool up (a forkserver, a worker, a resource tracker each).
-    assert summary["processes_started_by_killed_children"] >= 3 * 4
+    assert summary["processes_started_by_killed_children"] >= 3 * 2
     assert summary["stray_processes"] == 0
     slowest = summary["slowest_end_after_kill_s"]
     assert isinstance(slowest, float) and slowest < 5.0
