@@ -119,8 +119,9 @@ def test_killed_bots_leave_no_worker_process_behind(tmp_path: Path) -> None:
     )
     assert code == 0, output
     assert summary["ok"] is True and summary["kills"] == 4
-    # Most kills found the pool up (a forkserver, a worker, a resource tracker each).
-    assert summary["processes_started_by_killed_children"] >= 3 * 2
+    # At least one kill found the whole pool up (a forkserver, a worker, a resource tracker):
+    # on a busy machine (the suite beside it) the other kills may come before the pool starts.
+    assert summary["processes_started_by_killed_children"] >= 3
     assert summary["stray_processes"] == 0
     slowest = summary["slowest_end_after_kill_s"]
     assert isinstance(slowest, float) and slowest < 5.0

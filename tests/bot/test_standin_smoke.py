@@ -79,9 +79,12 @@ def test_quick_standin_run(tmp_path: Path) -> None:
     }
     assert set(pg["channel_posts_by_process"]) == {"process 0", "process 1"}
     assert min(pg["channel_posts_by_process"].values()) > 0
-    # PostgreSQL's own CPU, read from /proc over the timed phase, counted in the total.
-    assert pg["cpu_ms_per_interaction_postgres"] > 0
-    assert pg["cpu_ms_per_interaction"] > pg["cpu_ms_per_interaction_bots"]
+    # PostgreSQL's own CPU, read from /proc over the timed phase, counted in the total. Measured
+    # (not None); a quick run may stay under one clock tick (10 ms) of PostgreSQL's processor
+    # time, which /proc then reports as 0.
+    assert pg["cpu_ms_per_interaction_postgres"] is not None
+    assert pg["cpu_ms_per_interaction_postgres"] >= 0
+    assert pg["cpu_ms_per_interaction"] >= pg["cpu_ms_per_interaction_bots"]
 
     table = done.stdout
     assert "| 1 process, SQLite file |" in table

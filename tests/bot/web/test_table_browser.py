@@ -354,7 +354,8 @@ async def test_an_activity_in_a_stand_in_discord_client(chromium: Any, tmp_path:
         assert table.server is not None
         who = table.server.sessions.read(hello["session"])
         assert who is not None and who.user_id == 101
-        assert table.socket_queries == [{"session": hello["session"]}]
+        # The reader's language is Discord's client's (the SDK's locale), not the login's.
+        assert table.socket_queries == [{"session": hello["session"], "locale": "fr"}]
         assert await activity.locator(".hand button").count() == 4
         # Discord shrinks the Activity to picture in picture: the trick and the turn only.
         await page.evaluate("window.layout(1)")
