@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import faulthandler
 import logging
 import signal
 import sys
@@ -195,6 +196,10 @@ async def _run(settings: Settings) -> None:
 
 
 def main() -> None:
+    # A crash of the interpreter itself (a C extension's fault) leaves the Python stack of each
+    # thread on standard error, beside the log, instead of a bare exit status. Stacks only:
+    # file, line and function names, never a value (no card, seed or token).
+    faulthandler.enable()
     if sys.argv[1:2] == ["migrate-to"]:
         raise SystemExit(_migrate_to(sys.argv[2:]))
     try:
