@@ -46,6 +46,7 @@ from bot.table.requests import (
 )
 from bot.table.session import TableSession, game_from_record
 
+from .heartbeat import Heartbeat
 from .views import TableState, Viewer, table_view
 from .words import words
 
@@ -63,8 +64,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# aiohttp pings every socket this often and closes one that does not answer (a phone that lost
-# its network): the page then reconnects and says hello again.
+# A socket silent this long is pinged, and closed if it does not answer (a phone that lost its
+# network): the page then reconnects and says hello again (bot/web/heartbeat.py).
 HEARTBEAT_SECONDS = 20.0
 # A client's frame is a few dozen bytes: anything larger is not one of ours.
 MAX_FRAME = 2048
@@ -133,6 +134,7 @@ class Live:
         heartbeat: float | None = None,
     ) -> None:
         self.heartbeat = heartbeat or HEARTBEAT_SECONDS
+        self.beats = Heartbeat(self.heartbeat)
         self.sockets: set[web.WebSocketResponse] = set()
         self.tables = tables
         self.moves = moves
@@ -159,24 +161,30 @@ class Live:
             raise web.HTTPForbidden(text="another site's page")
         if who is None:
             raise web.HTTPUnauthorized(text="not logged in")
-        ws = web.WebSocketResponse(heartbeat=self.heartbeat, max_msg_size=MAX_FRAME)
+        # Pings and pongs are the heartbeat's (one timer for every socket), not aiohttp's.
+        ws = web.WebSocketResponse(autoping=False, max_msg_size=MAX_FRAME)
         await ws.prepare(request)
         # The reader's language: the one Discord's client reports inside an Activity (the
         # SDK's, passed as ?locale=; a claim that only chooses words), else the login's.
         peer = Peer(ws, who.user_id, language_of(request.query.get("locale") or who.locale))
         writer = asyncio.create_task(peer.write())
         self.sockets.add(ws)
+        self.beats.add(ws)
         try:
             while True:
                 message = await idle(ws.receive())
-                if message.type is WSMsgType.TEXT:
+                self.beats.heard(ws)
+                if message.type is WSMsgType.PING:
+                    await ws.pong(message.data)
+                elif message.type is WSMsgType.TEXT:
                     await self.receive(peer, message.data)
                 elif message.type is WSMsgType.BINARY:  # no message of ours
                     peer.push(_answer(None, False, self._say(peer, MALFORMED)))
-                elif message.type not in (WSMsgType.PING, WSMsgType.PONG):
+                elif message.type is not WSMsgType.PONG:
                     break  # closed, closing or failed
         finally:
             self.sockets.discard(ws)
+            self.beats.discard(ws)
             self._leave(peer)
             peer.outbox.put_nowait(None)
             with contextlib.suppress(asyncio.CancelledError):
@@ -302,6 +310,7 @@ class Live:
     async def close_all(self, app: web.Application | None = None) -> None:
         """The web server stops (the bot restarts): every socket is told it is going away, and
         its page reconnects (to this process once it is back)."""
+        self.beats.stop()
         for ws in list(self.sockets):
             with contextlib.suppress(Exception):
                 await ws.close(code=WSCloseCode.GOING_AWAY, message=b"restarting")
