@@ -62,13 +62,16 @@ def configure_logging(settings: Settings) -> None:
     root.handlers[:] = [handler]
     # LOG_LEVEL=DEBUG is for the bot's own loggers only. Libraries stay at INFO or above: at
     # DEBUG discord.http and discord.webhook log request bodies and interaction tokens, the
-    # gateway logs clicks on private hand messages (which carry the hand), and aiosqlite and
-    # SQLAlchemy log every statement with its parameters (the game record: every hand, and
-    # the secret seed).
+    # gateway logs clicks on private hand messages (which carry the hand), and the database
+    # libraries (each engine's driver names its own) and SQLAlchemy log every statement with
+    # its parameters (the game record: every hand, and the secret seed).
     root.setLevel(max(level, logging.INFO))
     for name in OWN_LOGGERS:
         logging.getLogger(name).setLevel(level)
-    for name in ("discord", "discord.http", "discord.webhook", "aiosqlite"):
+    from bot.store.drivers import ENGINES  # the store's modules load after the settings
+
+    engine_loggers = tuple(name for driver in ENGINES for name in driver.loggers)
+    for name in ("discord", "discord.http", "discord.webhook", *engine_loggers):
         logging.getLogger(name).setLevel(max(level, logging.INFO))
     # SQLAlchemy logs statements with their parameters at INFO (never wanted), and Alembic its
     # plugins and each revision (the store logs the migrations it applies, once each).
@@ -198,8 +201,10 @@ async def _run(settings: Settings) -> None:
 def main() -> None:
     # A crash of the interpreter itself (a C extension's fault) leaves the Python stack of each
     # thread on standard error, beside the log, instead of a bare exit status. Stacks only:
-    # file, line and function names, never a value (no card, seed or token).
-    faulthandler.enable()
+    # file, line and function names, never a value (no card, seed or token). Not where
+    # standard error is no file (a caller that captures it in memory).
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        faulthandler.enable()
     if sys.argv[1:2] == ["migrate-to"]:
         raise SystemExit(_migrate_to(sys.argv[2:]))
     try:

@@ -4,11 +4,19 @@ of ``bot.registry.OPTIONS``. A throw-away rule, "must trump when void", is added
 newcomer would (the field on a ``Rules`` subclass, the step and the registry line patched in
 for each test and taken out after it), and every reader of the rules of play follows it: the
 engine's query and check, the compiled playouts, the players' inference of voids, the rules
-texts of the lobby and of the running game, and the refusal's words."""
+texts of the lobby and of the running game, and the refusal's words. Then the same three edits
+are written into a copy of the source, as text, and a fresh interpreter on it shows what the
+bot derives from them at import following without a change of its own."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -179,3 +187,96 @@ def test_both_rules_texts_show_the_new_rule(must_trump: None) -> None:
     lobby = lobby_rules_lines(TableOptions(rules={"must_trump": True}), EN)
     assert LINE in running and LINE in lobby
     assert "Must trump when void: off" in rules_lines(MustTrumpRules(players=3), EN)
+
+
+# The bot's side, in a fresh interpreter on a copy of the source edited as text: everything the
+# registry derives at import (the slash commands' parameters, the checks, the stored options,
+# the game's Rules) follows without a change of its own.
+EDITS = {
+    "kachuful_core/rules.py": (
+        "    forehead: bool = False\n",
+        "    forehead: bool = False\n    must_trump: bool = False\n",
+    ),
+    "kachuful_core/legality.py": (
+        'STEPS: tuple[Step, ...] = (Step("follow", "", LED),)',
+        'STEPS: tuple[Step, ...] = (\n    Step("follow", "", LED),\n'
+        '    Step("must_trump", "must_trump", TRUMPS),\n)',
+    ),
+    "bot/registry.py": (
+        '        Option(\n            "mode",',
+        '        _rule("must_trump", N_("Must trump when void"), N_("Trump when void"), bool),\n'
+        '        Option(\n            "mode",',
+    ),
+}
+SCOREPAD_EDIT = ('"blind_bids", "forehead")', '"blind_bids", "forehead", "must_trump")')
+
+ON_THE_COPY = """
+import json
+from cogs.kachuful import KachufulCog
+from cogs.settings import SettingsCog
+from bot import registry
+from bot.options import check_start, table_rules
+from bot.store.table_json import options_from_json, options_to_json
+from kachuful_core import CardNotAllowed, Game, Phase
+from kachuful_core.cards import parse_card
+from kachuful_core.game import PresetDeal
+
+checked = check_start(players=3, must_trump=True)
+stored = options_to_json(checked.options)
+rules, _ = table_rules(options_from_json(stored), 3)
+hands = tuple(tuple(parse_card(c) for c in h.split()) for h in ("2H 4C", "AH KS", "3S 5D"))
+game = Game(rules, first_dealer=0, presets={0: PresetDeal(hands, None)})
+for seat in (1, 2, 0):
+    game.bid(seat, 1)
+game.play(1, parse_card("AH"))
+try:
+    game.play(2, parse_card("5D"))
+    refused = None
+except CardNotAllowed as error:
+    refused = error.rule
+print(json.dumps({
+    "start": [p.name for p in KachufulCog.start.parameters],
+    "settings": [p.name for p in SettingsCog.settings.parameters],
+    "event": "must_trump" in registry.EVENT_OPTIONS,
+    "scorepad": "must_trump" in registry.SCOREPAD_OPTIONS,
+    "wrong_value": check_start(players=3, must_trump="yes"),
+    "stored": stored.get("must_trump"),
+    "rules": rules.must_trump,
+    "legal": [c for c in game.legal_cards(2)],
+    "refused": refused,
+}))
+"""
+
+
+def test_the_bot_follows_a_rule_added_to_the_source_as_listed(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[1]
+    for package in ("kachuful_core", "bot", "cogs"):
+        shutil.copytree(
+            root / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    for name, (old, new) in EDITS.items():
+        path = tmp_path / name
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) == 1, f"{name} no longer has the place the document names"
+        text = text.replace(old, new)
+        if name == "bot/registry.py":
+            assert text.count(SCOREPAD_EDIT[0]) == 1
+            text = text.replace(*SCOREPAD_EDIT)
+        path.write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", ON_THE_COPY],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert "must_trump" in seen["start"] and "must_trump" in seen["settings"]
+    assert seen["event"] and not seen["scorepad"]
+    assert "`must_trump` must be true or false" in seen["wrong_value"]  # and nothing made
+    assert seen["stored"] is True and seen["rules"] is True
+    # Seat 2, out of hearts, holds the three of spades (trumps) and the five of diamonds.
+    assert seen["legal"] == [parse_card("3S")]
+    assert seen["refused"] == "must_trump"

@@ -87,11 +87,12 @@ class _Fold:
 
 def _rows(conn: sa.Connection, table: str, columns: Sequence[str]) -> Iterator[Sequence[Any]]:
     """Every row of ``table``, streamed (a server-side cursor where the engine has one)."""
-    names = ", ".join(f'"{column}"' for column in columns)
+    quote = conn.dialect.identifier_preparer.quote_identifier  # each engine quotes its own way
+    names = ", ".join(quote(column) for column in columns)
     options: dict[str, Any] = {}
     if conn.dialect.supports_server_side_cursors:
         options = {"stream_results": True, "max_row_buffer": _BATCH}
-    result = conn.exec_driver_sql(f'SELECT {names} FROM "{table}"', execution_options=options)
+    result = conn.exec_driver_sql(f"SELECT {names} FROM {quote(table)}", execution_options=options)
     try:
         yield from result
     finally:
@@ -221,7 +222,8 @@ def _copy_tables(read: sa.Connection, write: sa.Connection, to: Driver) -> list[
         # The migrations recorded their own versions: the source's rows (with their dates)
         # take their place, so that these tables are copied like any other.
         for record in _RECORDS:
-            write.exec_driver_sql(f'DELETE FROM "{record}"')
+            quoted = write.dialect.identifier_preparer.quote_identifier(record)
+            write.exec_driver_sql(f"DELETE FROM {quoted}")
         expected: dict[str, tuple[int, int]] = {}
         for name, columns in tables:
             fold = _Fold()

@@ -102,6 +102,10 @@ class Driver:
     # What the engine's library raises: any error, and a constraint that refused a row.
     errors: ClassVar[tuple[type[Exception], ...]] = ()
     integrity_errors: ClassVar[tuple[type[Exception], ...]] = ()
+    # Its library's loggers: kept at INFO or above whatever LOG_LEVEL says (bot/__main__.py),
+    # since at DEBUG a database library logs statements with their parameters (the record:
+    # every hand, and the secret seed).
+    loggers: ClassVar[tuple[str, ...]] = ()
 
     # ---- targets
 

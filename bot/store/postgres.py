@@ -87,6 +87,7 @@ class _NumberLoader(Loader):
 class PostgreSQL(Driver):
     name = "postgresql"
     schemes = URL_SCHEMES
+    loggers = ("psycopg",)
     failed_to_open = "cannot connect to"
     begin_snapshot = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
     errors = (psycopg.Error,)

@@ -37,6 +37,7 @@ _HEARTBEAT_FRESH_SECONDS = 90
 
 class SQLite(Driver):
     name = "sqlite"
+    loggers = ("aiosqlite",)
     shared = False  # only processes of one machine could open it; the bot gives it to one
     begin_write = "BEGIN IMMEDIATE"
     errors = (sqlite3.Error,)

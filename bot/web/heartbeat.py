@@ -27,7 +27,7 @@ from aiohttp import WSCloseCode, web
 WRITE_SECONDS = 5.0
 # Rounds a socket may stay silent before it is pinged.
 SILENT_ROUNDS = 2
-TASK_NAME = "web table heartbeat"
+TASK_NAME = "web-table-heartbeat"  # an asyncio task name
 
 
 class Heartbeat:

@@ -208,7 +208,9 @@ def test_logging_keeps_http_and_webhook_at_info_and_redacts_the_token(
         assert logging.getLogger("discord.webhook.async_").getEffectiveLevel() == logging.INFO
         assert logging.getLogger("discord.gateway").getEffectiveLevel() == logging.INFO
         assert logging.getLogger("bot.tables").getEffectiveLevel() == logging.DEBUG
+        # Each engine's library, as its driver names it.
         assert logging.getLogger("aiosqlite").getEffectiveLevel() == logging.INFO
+        assert logging.getLogger("psycopg").getEffectiveLevel() == logging.INFO
         assert logging.getLogger("asyncio").getEffectiveLevel() == logging.INFO
         record = logging.LogRecord("x", logging.INFO, "f", 1, "token is %s", (GOOD_TOKEN,), None)
         RedactFilter(GOOD_TOKEN).filter(record)
@@ -217,6 +219,7 @@ def test_logging_keeps_http_and_webhook_at_info_and_redacts_the_token(
         root.handlers[:], _ = saved[0], root.setLevel(saved[1])
         for name in ("discord", "discord.http", "discord.webhook", "aiosqlite", "bot", "cogs"):
             logging.getLogger(name).setLevel(logging.NOTSET)
+        logging.getLogger("psycopg").setLevel(logging.NOTSET)
         logging.getLogger("kachuful_core").setLevel(logging.NOTSET)
 
 

@@ -30,18 +30,18 @@ def test_a_target_belongs_to_the_driver_that_claims_it(tmp_path: Path) -> None:
     assert driver_for("postgresql://bot@db/k").name == "postgresql"
     assert driver_for("postgres://bot@db/k").name == "postgresql"
     with pytest.raises(StoreError) as refused:
-        driver_for("mysql://bot:s3cret@db/k")
+        driver_for("nosuchdb://bot:s3cret@db/k")
     assert "postgresql://" in str(refused.value) and "s3cret" not in str(refused.value)
 
 
 def test_a_url_is_checked_by_its_driver_and_shown_without_its_password() -> None:
     check_url("postgresql://bot:s3cret@db:5432/k")
-    for url in ("mysql://bot:s3cret@db/k", "data/k.sqlite3", "postgresql://bot:s3cret@db/"):
+    for url in ("nosuchdb://bot:s3cret@db/k", "data/k.sqlite3", "postgresql://bot:s3cret@db/"):
         with pytest.raises(StoreError) as refused:
             check_url(url)
         assert "s3cret" not in str(refused.value)
     assert describe("postgresql://bot:s3cret@db/k") == "postgresql://bot:***@db/k"
-    assert describe("mysql://bot:s3cret@db/k") == "mysql://bot:***@db/k"
+    assert describe("nosuchdb://bot:s3cret@db/k") == "nosuchdb://bot:***@db/k"
     assert describe(Path("data/k.sqlite3")) == "'data/k.sqlite3'"
 
 

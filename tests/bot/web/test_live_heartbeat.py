@@ -13,6 +13,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from bot.table.open_tables import OpenTables
+from bot.web import heartbeat
 from bot.web.live import Live
 from bot.web.sessions import Identity
 
@@ -93,7 +94,7 @@ async def test_one_timer_beats_for_every_socket() -> None:
 
     def beating() -> int:
         return sum(
-            1 for t in asyncio.all_tasks() if t.get_name() == "web table heartbeat" and not t.done()
+            1 for t in asyncio.all_tasks() if t.get_name() == heartbeat.TASK_NAME and not t.done()
         )
 
     try:
