@@ -175,7 +175,8 @@ class Live:
                 message = await idle(ws.receive())
                 self.beats.heard(ws)
                 if message.type is WSMsgType.PING:
-                    await ws.pong(message.data)
+                    with contextlib.suppress(ConnectionError, RuntimeError):  # closing now
+                        await ws.pong(message.data)
                 elif message.type is WSMsgType.TEXT:
                     await self.receive(peer, message.data)
                 elif message.type is WSMsgType.BINARY:  # no message of ours
