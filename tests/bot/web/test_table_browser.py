@@ -265,6 +265,9 @@ async def test_take_back_claim_the_scores_and_a_watcher(chromium: Any, tmp_path:
         assert await scores.is_visible()
         assert await scores.locator("tbody tr").count() == 3
         assert await scores.locator("tfoot td").all_inner_texts() == ["22", "20", "18", "21"]
+        # A deal's loss with a true minus sign, as the bot's messages write it.
+        first = await scores.locator("tbody tr").first.locator("td").all_inner_texts()
+        assert first == ["12", "\u22123", "10", "11"]
         await page.get_by_role("button", name="Close").click()
         assert not await scores.is_visible()
 

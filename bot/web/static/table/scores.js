@@ -1,7 +1,7 @@
 // The running score (one row a deal, a column a seat, the totals below) and, when the game is
 // over, the final standings with a chart of every seat's total after each deal (inline SVG).
 import { h, svg } from "./dom.js";
-import { say } from "./words.js";
+import { points as shown, say } from "./words.js";
 
 export function totalsAfterEachDeal(scores, seats) {
   const running = new Array(seats).fill(0);
@@ -24,9 +24,9 @@ export function scoreTable(view) {
     h(
       "tbody",
       {},
-      scores.map((row, deal) => h("tr", {}, h("th", { scope: "row", text: String(deal + 1) }), row.map((points) => h("td", { class: points < 0 ? "minus" : null, text: String(points) })))),
+      scores.map((row, deal) => h("tr", {}, h("th", { scope: "row", text: String(deal + 1) }), row.map((points) => h("td", { class: points < 0 ? "minus" : null, text: shown(points) })))),
     ),
-    h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: say(words, "total") }), totals.map((total) => h("td", { text: String(total) })))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: say(words, "total") }), totals.map((total) => h("td", { text: shown(total) })))),
   );
 }
 
@@ -57,7 +57,7 @@ export function chart(view) {
     { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title },
     svg("title", { text: title }),
     grid.map((value) =>
-      svg("g", { class: "grid" }, svg("line", { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value) }), svg("text", { x: pad.left - 4, y: y(value) + 4, "text-anchor": "end", text: String(value) })),
+      svg("g", { class: "grid" }, svg("line", { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value) }), svg("text", { x: pad.left - 4, y: y(value) + 4, "text-anchor": "end", text: shown(value) })),
     ),
     rows.map((_, deal) => svg("text", { class: "deal", x: x(deal), y: height - 6, "text-anchor": "middle", text: String(deal + 1) })),
     view.seats.map((seat, index) => {
@@ -84,7 +84,7 @@ export function standings(view) {
           h("span", { class: "rank", text: String(entry.rank) }),
           h("span", { class: "swatch", "aria-hidden": "true" }),
           h("span", { class: "name", text: view.seats[entry.seat].name }),
-          h("span", { class: "total", text: String(entry.score) }),
+          h("span", { class: "total", text: shown(entry.score) }),
         ),
       ),
     ),
@@ -113,7 +113,7 @@ export function dealSummary(view) {
           h("th", { scope: "row", class: `colour-${index % 8}`, text: seat.name }),
           h("td", { text: seat.bid === null ? "\u2013" : String(seat.bid) }),
           h("td", { text: String(seat.tricks) }),
-          h("td", { text: points === undefined ? "" : (points > 0 ? `+${points}` : String(points)) }),
+          h("td", { text: points === undefined ? "" : shown(points, true) }),
         );
       }),
     ),

@@ -3,7 +3,7 @@
 // game passes to the left). Positions are percentages of the felt, set as CSS variables.
 import { cardFace, cardName } from "./cards.js";
 import { h } from "./dom.js";
-import { say } from "./words.js";
+import { points, say } from "./words.js";
 
 // Where seat `seat` sits for a reader at `bottom`, as an angle (screen degrees: 90 = bottom).
 export function angleOf(seat, bottom, count) {
@@ -79,7 +79,7 @@ export function seatPlate(view, index) {
       {},
       figure(words, "bid", seat.bid === null ? "\u2013" : String(seat.bid)),
       figure(words, "tricks", String(seat.tricks)),
-      figure(words, "score", String(seat.score)),
+      figure(words, "score", points(seat.score)),
     ),
     shown.length ? h("div", { class: "shown" }, shown.map((card) => cardFace(words, card, "div", { role: "img", "aria-label": cardName(words, card) }))) : null,
     !you && seat.cards_left > 0 ? h("span", { class: "left", "aria-hidden": "true" }, h("i"), String(seat.cards_left)) : null,

@@ -66,3 +66,10 @@ export function say(words, key, values = {}) {
   const text = (words && typeof words[key] === "string" && words[key]) || FALLBACK[key] || key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
+
+// A count of points as the bot's messages write it: a true minus sign (U+2212), never the
+// hyphen, and with `plus` a "+" before a gain (a deal's points).
+export function points(value, plus = false) {
+  if (value < 0) return `\u2212${-value}`;
+  return plus && value > 0 ? `+${value}` : String(value);
+}
