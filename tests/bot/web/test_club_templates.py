@@ -10,7 +10,7 @@ import jinja2
 from jinja2 import nodes
 
 from bot.i18n import translation
-from bot.web.club.html import ENVIRONMENT, TEMPLATES, render
+from bot.web.club.html import ENVIRONMENT, TEMPLATES, helpers, render
 
 # Words a template may write as they are: none but names of things that are not words.
 NOT_WORDS = {"Kachuful"}
@@ -85,3 +85,45 @@ def test_values_are_escaped() -> None:
         ENVIRONMENT.undefined, jinja2.StrictUndefined
     )
     assert Path(TEMPLATES).is_dir()
+
+
+POINTS = re.compile(r"score|points|total")
+
+
+def raw_points(source: str) -> list[str]:
+    """Points written as they are (``{{ g.score }}``) rather than through a helper that writes
+    a negative one with a true minus sign and the reader's grouping (``whole``, ``short``...).
+    Values in an attribute (``data-points="..."``, read by the tests) are not shown."""
+    found = []
+    for output in ENVIRONMENT.parse(source).find_all(nodes.Output):
+        before = ""
+        for node in output.nodes:
+            if isinstance(node, nodes.TemplateData):
+                before = node.data
+                continue
+            if isinstance(node, nodes.Call | nodes.Filter) or before.rstrip().endswith('="'):
+                continue
+            names = [n.name for n in node.find_all(nodes.Name)]
+            names += [n.attr for n in node.find_all(nodes.Getattr)]
+            if isinstance(node, nodes.Name):
+                names.append(node.name)
+            if isinstance(node, nodes.Getattr):
+                names.append(node.attr)
+            if any(POINTS.search(name) for name in names):
+                found.append(", ".join(names))
+    return found
+
+
+def test_points_are_written_with_a_true_minus_sign() -> None:
+    found = {
+        path.name: raw
+        for path in sorted(TEMPLATES.glob("*.html"))
+        if (raw := raw_points(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+    # The check sees points written as they are, and not those in an attribute or a helper.
+    assert raw_points('<td>{{ g.score }}</td><td data-points="{{ s.points }}">{{ whole(x) }}</td>')
+    assert raw_points('<td data-points="{{ s.points }}">{{ whole(s.points) }}</td>') == []
+    # What the helper writes: a true minus and the reader's grouping.
+    shown = ENVIRONMENT.from_string("{{ whole(v) }}").render(**helpers(translation("fr")), v=-1234)
+    assert shown == "\u22121\u202f234"
