@@ -4,6 +4,7 @@ the catalogue, and every value is escaped."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
@@ -51,13 +52,18 @@ def _no_tags(text: str) -> str:
     return re.sub(r"&\w+;", " ", re.sub(r"<[^>]*>", " ", text))
 
 
-def test_every_word_of_the_templates_goes_through_the_catalogue() -> None:
-    found = {
-        path.name: words
+def in_every_template(check: Callable[[str], list[str]]) -> dict[str, list[str]]:
+    """What ``check`` finds in each template, by its file's name (the ones it finds nothing in
+    left out)."""
+    return {
+        path.name: found
         for path in sorted(TEMPLATES.glob("*.html"))
-        if (words := bare_words(path.read_text(encoding="utf-8")))
+        if (found := check(path.read_text(encoding="utf-8")))
     }
-    assert found == {}
+
+
+def test_every_word_of_the_templates_goes_through_the_catalogue() -> None:
+    assert in_every_template(bare_words) == {}
 
 
 def test_the_check_sees_a_bare_word() -> None:
@@ -115,12 +121,7 @@ def raw_points(source: str) -> list[str]:
 
 
 def test_points_are_written_with_a_true_minus_sign() -> None:
-    found = {
-        path.name: raw
-        for path in sorted(TEMPLATES.glob("*.html"))
-        if (raw := raw_points(path.read_text(encoding="utf-8")))
-    }
-    assert found == {}
+    assert in_every_template(raw_points) == {}
     # The check sees points written as they are, and not those in an attribute or a helper.
     assert raw_points('<td>{{ g.score }}</td><td data-points="{{ s.points }}">{{ whole(x) }}</td>')
     assert raw_points('<td data-points="{{ s.points }}">{{ whole(s.points) }}</td>') == []
