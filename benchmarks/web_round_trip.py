@@ -432,7 +432,7 @@ async def measure(bench: WebBench) -> dict[str, Any]:
         "cpu_ms_per_move": round(cpu * 1000 / max(1, len(web) + len(clicks)), 2),
         "web_round_trip_ms": web_summary,
         "discord_click_ms": latency_summary(clicks),
-        "heartbeat_seconds": bench.bot.live.heartbeat if live is not None else None,
+        "heartbeat_seconds": live.beats.interval if live is not None else None,
         # Its rounds in the run, the pings it sent to silent sockets and the sockets it closed.
         "heartbeat": (
             {"rounds": live.beats.rounds, "pings": live.beats.pings, "closed": live.beats.closed}

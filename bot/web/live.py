@@ -133,8 +133,7 @@ class Live:
         clock: Callable[[], float] = time.monotonic,
         heartbeat: float | None = None,
     ) -> None:
-        self.heartbeat = heartbeat or HEARTBEAT_SECONDS
-        self.beats = Heartbeat(self.heartbeat)
+        self.beats = Heartbeat(heartbeat or HEARTBEAT_SECONDS)
         self.sockets: set[web.WebSocketResponse] = set()
         self.tables = tables
         self.moves = moves
